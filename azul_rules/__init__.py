@@ -1,0 +1,71 @@
+"""azul_rules: a strict, fast referee for the board game Azul.
+
+>>> import azul_rules as az
+>>> state = az.new_game(2, seed=7)
+>>> move = state.legal_moves()[0]
+>>> state.validate(move).ok
+True
+>>> az.parse_move("3B2")
+Take(source=2, color=Color.BLUE, line=1, player=None)
+"""
+
+from azul_rules.board import PatternLine, PlayerBoard
+from azul_rules.colors import CENTER, FLOOR, MARKER, Color, Marker
+from azul_rules.errors import (
+    ErrorCode,
+    FormatError,
+    IllegalMoveError,
+    InvalidStateError,
+    Result,
+    Violation,
+)
+from azul_rules.moves import Move, PlaceTile, Placements, Refill, TableTake, Take, parse_move
+from azul_rules.phases import Phase, Variant
+from azul_rules.scoring import (
+    Bonuses,
+    Outcome,
+    PlacementScore,
+    PlayerTiling,
+    RoundScoring,
+    WallPlacement,
+    end_bonuses,
+    score_placement,
+)
+from azul_rules.state import GameState, new_game
+
+__all__ = [
+    "CENTER",
+    "FLOOR",
+    "MARKER",
+    "Bonuses",
+    "Color",
+    "ErrorCode",
+    "FormatError",
+    "GameState",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "Marker",
+    "Move",
+    "Outcome",
+    "PatternLine",
+    "Phase",
+    "PlaceTile",
+    "PlacementScore",
+    "Placements",
+    "PlayerBoard",
+    "PlayerTiling",
+    "Refill",
+    "Result",
+    "RoundScoring",
+    "TableTake",
+    "Take",
+    "Variant",
+    "Violation",
+    "WallPlacement",
+    "end_bonuses",
+    "new_game",
+    "parse_move",
+    "score_placement",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,107 @@
+"""A player's board: pattern lines, wall, floor line and score (S4).
+
+Boards are immutable and shared between a state and its successor when unchanged.  Every
+possible pattern line is built once at import (``pattern_line``), so filling a line is a
+table look-up.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from azul_rules.colors import COLORS, FLOOR_SIZE, Color, FloorItem
+
+__all__ = ["EMPTY_WALL", "PatternLine", "PlayerBoard", "Wall", "pattern_line"]
+
+Wall = tuple[tuple[Color | None, ...], ...]
+"""``wall[row][column]``: the colour of the tile there, or ``None``."""
+
+EMPTY_WALL: Final[Wall] = tuple((None,) * 5 for _ in range(5))
+
+
+@attrs.frozen
+class PatternLine:
+    """One pattern line (S4): ``capacity`` spaces, ``count`` tiles of ``color`` (P2)."""
+
+    color: Color | None
+    count: int
+    capacity: int
+
+    @property
+    def is_full(self) -> bool:
+        """True when every space holds a tile (P4)."""
+        return self.count == self.capacity
+
+    @property
+    def room(self) -> int:
+        """Free spaces left (P5)."""
+        return self.capacity - self.count
+
+    def __str__(self) -> str:
+        letter = self.color.letter if self.color is not None else ""
+        return "." * (self.capacity - self.count) + letter * self.count
+
+
+# _LINES[index][color][count]; the empty line of each index at _EMPTY_LINES[index].
+_EMPTY_LINES: Final = tuple(PatternLine(None, 0, i + 1) for i in range(5))
+_LINES: Final = tuple(
+    tuple(
+        (_EMPTY_LINES[i],) + tuple(PatternLine(c, n, i + 1) for n in range(1, i + 2))
+        for c in COLORS
+    )
+    for i in range(5)
+)
+
+
+def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
+    """The (shared) pattern line ``index`` holding ``count`` tiles of ``color``."""
+    if color is None or count == 0:
+        return _EMPTY_LINES[index]
+    return _LINES[index][color][count]
+
+
+@attrs.frozen
+class PlayerBoard:
+    """One player's board.
+
+    ``floor`` lists the occupied floor spaces from left to right: colours, and
+    :data:`~azul_rules.MARKER` where the starting player marker lies (F1, F3).
+    """
+
+    score: int = 0
+    pattern_lines: tuple[PatternLine, ...] = _EMPTY_LINES
+    wall: Wall = EMPTY_WALL
+    floor: tuple[FloorItem, ...] = ()
+    # Lazily computed: for each colour, the bit mask of the pattern lines that accept it.
+    _accepting: tuple[int, ...] | None = attrs.field(
+        default=None, init=False, eq=False, repr=False
+    )
+
+    def accepting_lines(self, color: Color) -> int:
+        """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
+        masks = self._accepting
+        if masks is None:
+            masks = tuple(self._mask_for(c) for c in COLORS)
+            object.__setattr__(self, "_accepting", masks)
+        return masks[color]
+
+    def _mask_for(self, color: Color) -> int:
+        mask = 0
+        for index, line in enumerate(self.pattern_lines):
+            if line.color is None:
+                if color not in self.wall[index]:
+                    mask |= 1 << index
+            elif line.color == color and line.count < line.capacity:
+                mask |= 1 << index
+        return mask
+
+    @property
+    def floor_room(self) -> int:
+        """Free floor spaces (F1, F2)."""
+        return FLOOR_SIZE - len(self.floor)
+
+    def complete_rows(self) -> int:
+        """The number of complete horizontal wall rows (R1, E2, E4)."""
+        return sum(1 for row in self.wall if None not in row)

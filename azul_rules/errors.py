@@ -1,0 +1,192 @@
+"""Error codes, violations, results and the library's exceptions.
+
+Three layers of "wrong" are kept apart:
+
+* unreadable input (bad notation, bad JSON, wrong types) raises :class:`FormatError`;
+* a well-formed but illegal move is answered by a :class:`Result` listing
+  :class:`Violation` objects (``state.validate``), or by :class:`IllegalMoveError`
+  (``state.apply``);
+* a well-formed state that cannot exist raises :class:`InvalidStateError`.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+import attrs
+
+__all__ = [
+    "OK",
+    "ErrorCode",
+    "FormatError",
+    "IllegalMoveError",
+    "InvalidStateError",
+    "Result",
+    "Violation",
+]
+
+
+class ErrorCode(str, enum.Enum):
+    """A stable name for each way of breaking the rules (RULES.md, both tables).
+
+    The value is the same string as the name, so codes survive JSON unchanged.
+    """
+
+    # Documented mistakes of the rule texts.
+    PARTIAL_TAKE = "PARTIAL_TAKE"
+    SPLIT_LOT = "SPLIT_LOT"
+    WALL_COLOR_CONFLICT = "WALL_COLOR_CONFLICT"
+    INCOMPLETE_LINE_CLEARED = "INCOMPLETE_LINE_CLEARED"
+    DIAGONAL_COUNTED = "DIAGONAL_COUNTED"
+    GAP_COUNTED = "GAP_COUNTED"
+    MARKER_PENALTY_FORGOTTEN = "MARKER_PENALTY_FORGOTTEN"
+    GAME_ENDED_EARLY = "GAME_ENDED_EARLY"
+    # Other ways a move or a claim can break the rules.
+    GAME_OVER = "GAME_OVER"
+    WRONG_PHASE = "WRONG_PHASE"
+    NOT_YOUR_TURN = "NOT_YOUR_TURN"
+    NO_SUCH_SOURCE = "NO_SUCH_SOURCE"
+    EMPTY_SOURCE = "EMPTY_SOURCE"
+    COLOR_NOT_IN_SOURCE = "COLOR_NOT_IN_SOURCE"
+    TOO_MANY_TAKEN = "TOO_MANY_TAKEN"
+    TWO_COLORS = "TWO_COLORS"
+    MARKER_ALONE = "MARKER_ALONE"
+    NO_SUCH_LINE = "NO_SUCH_LINE"
+    LINE_COLOR_MISMATCH = "LINE_COLOR_MISMATCH"
+    LINE_FULL = "LINE_FULL"
+    FLOOR_WHILE_ROOM = "FLOOR_WHILE_ROOM"
+    TILE_COUNT_MISMATCH = "TILE_COUNT_MISMATCH"
+    COLUMN_COLOR_CONFLICT = "COLUMN_COLOR_CONFLICT"
+    SPACE_OCCUPIED = "SPACE_OCCUPIED"
+    NOT_WALL_COLOR_SPACE = "NOT_WALL_COLOR_SPACE"
+    FILL_IMPOSSIBLE = "FILL_IMPOSSIBLE"
+    EMPTY_DIRECTION_COUNTED = "EMPTY_DIRECTION_COUNTED"
+    CROSS_COUNTED_ONCE = "CROSS_COUNTED_ONCE"
+    SCORE_MISCOUNT = "SCORE_MISCOUNT"
+    FLOOR_OVERFLOW_PENALIZED = "FLOOR_OVERFLOW_PENALIZED"
+    SCORE_BELOW_ZERO = "SCORE_BELOW_ZERO"
+    BONUS_MISCOUNT = "BONUS_MISCOUNT"
+    WRONG_WINNER = "WRONG_WINNER"
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __repr__(self) -> str:
+        return f"ErrorCode.{self.name}"
+
+
+Param = tuple[str, object]
+
+
+@attrs.frozen
+class Violation:
+    """One broken rule: a stable ``code``, the RULES.md ``rule`` id, and parameters.
+
+    ``params`` holds the figures of the case (0-based indices, colours, counts); the
+    message catalogue turns them into words, in English (``message``) or in another
+    language (``message_in``).
+    """
+
+    code: ErrorCode
+    rule: str
+    params: tuple[Param, ...] = ()
+
+    @classmethod
+    def of(cls, code: ErrorCode, rule: str, **params: object) -> Violation:
+        """Build a violation from keyword parameters."""
+        return cls(code, rule, tuple(params.items()))
+
+    @property
+    def param_dict(self) -> Mapping[str, object]:
+        """The parameters as a mapping."""
+        return dict(self.params)
+
+    @property
+    def message(self) -> str:
+        """The English message."""
+        return self.message_in("en")
+
+    def message_in(self, lang: str) -> str:
+        """The message in ``lang`` (``"en"`` or ``"fr"``); ``ValueError`` for others."""
+        from azul_rules.messages import render
+
+        return render(self.code, dict(self.params), lang)
+
+    def __str__(self) -> str:
+        return f"{self.code.value} ({self.rule}): {self.message}"
+
+
+@attrs.frozen
+class Result:
+    """The referee's verdict on a move: ``ok``, or every violation found.
+
+    ``code`` is the first violation's code: violations are listed from the most
+    fundamental (``GAME_OVER``, ``WRONG_PHASE``, ``NOT_YOUR_TURN``, the source, the
+    line) to the most specific.
+    """
+
+    violations: tuple[Violation, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """True when the move is legal."""
+        return not self.violations
+
+    @property
+    def code(self) -> ErrorCode | None:
+        """The most fundamental violation's code, or ``None`` when legal."""
+        return self.violations[0].code if self.violations else None
+
+    @property
+    def codes(self) -> tuple[ErrorCode, ...]:
+        """Every violation's code, in order."""
+        return tuple(v.code for v in self.violations)
+
+    def __bool__(self) -> bool:
+        return not self.violations
+
+    def __str__(self) -> str:
+        if not self.violations:
+            return "legal"
+        return "; ".join(str(v) for v in self.violations)
+
+    @classmethod
+    def of(cls, violations: Iterable[Violation]) -> Result:
+        """A result from violations (``OK`` when there are none)."""
+        found = tuple(violations)
+        return cls(found) if found else OK
+
+
+OK: Final = Result()
+"""The verdict on every legal move (shared: legal moves build no object)."""
+
+
+class FormatError(ValueError, TypeError):
+    """Unreadable input: bad notation, bad JSON, wrong types.
+
+    The message names where (a JSON path such as ``$.players[1].floor``) and what.
+    ``errors`` lists every problem found as ``(path, problem)`` pairs.
+    """
+
+    def __init__(self, message: str, errors: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(message)
+        self.errors = errors or (("$", message),)
+
+
+class IllegalMoveError(ValueError):
+    """``state.apply`` was given an illegal move; ``result`` says why."""
+
+    def __init__(self, result: Result) -> None:
+        super().__init__(f"illegal move: {result}")
+        self.result = result
+
+
+class InvalidStateError(ValueError):
+    """A well-formed state that cannot exist; ``problems`` lists every reason."""
+
+    def __init__(self, problems: tuple[Violation, ...]) -> None:
+        text = "; ".join(str(p) for p in problems)
+        super().__init__(f"impossible state: {text}")
+        self.problems = problems

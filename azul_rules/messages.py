@@ -1,0 +1,310 @@
+"""The message catalogue: one English and one French template per error code.
+
+Templates use the game's own words (factory / fabrique, centre, pattern line / ligne de
+préparation, wall / mur, floor line / plancher, lid / couvercle, starting player marker /
+marqueur premier joueur).  Violations store raw figures (0-based indices, colours); this
+module turns them into words, numbering from 1 as players do at the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Final
+
+from azul_rules.colors import CENTER, FLOOR, Color
+from azul_rules.errors import ErrorCode
+
+__all__ = ["LANGUAGES", "TEMPLATES", "render"]
+
+LANGUAGES: Final = ("en", "fr")
+
+_COLOR_NAMES: Final = {
+    "en": ("blue", "yellow", "red", "black", "white"),
+    "fr": ("bleue", "jaune", "rouge", "noire", "blanche"),
+}
+_AND: Final = {"en": "and", "fr": "et"}
+_PHASES: Final = {
+    "en": {
+        "factory_offer": "factory offer",
+        "wall_tiling": "wall tiling",
+        "refill": "refill",
+        "game_over": "game over",
+    },
+    "fr": {
+        "factory_offer": "offre des fabriques",
+        "wall_tiling": "décoration du mur",
+        "refill": "préparation de la manche",
+        "game_over": "fin de partie",
+    },
+}
+_KINDS: Final = {
+    "en": {"take": "take", "table_take": "table take", "refill": "refill", "place_tile": "wall placement"},
+    "fr": {"take": "prise", "table_take": "prise à la table", "refill": "remplissage", "place_tile": "pose au mur"},
+}
+
+
+def _source(value: object, lang: str) -> str:
+    if value == CENTER:
+        return "the centre" if lang == "en" else "le centre"
+    number = int(value) + 1 if isinstance(value, int) else value
+    return f"factory {number}" if lang == "en" else f"la fabrique {number}"
+
+
+def _line(value: object, lang: str) -> str:
+    if value == FLOOR:
+        return "the floor line" if lang == "en" else "le plancher"
+    number = int(value) + 1 if isinstance(value, int) else value
+    return f"pattern line {number}" if lang == "en" else f"la ligne de préparation {number}"
+
+
+def _color(value: object, lang: str) -> str:
+    if isinstance(value, Color):
+        return _COLOR_NAMES[lang][value]
+    return "the marker" if lang == "en" else "le marqueur"
+
+
+def _join(items: list[str], lang: str) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {_AND[lang]} {items[-1]}"
+
+
+def _one_based(value: object, lang: str) -> str:
+    return str(int(value) + 1) if isinstance(value, int) else str(value)
+
+
+def _lines(value: object, lang: str) -> str:
+    assert isinstance(value, tuple)
+    return _join([_one_based(v, lang) for v in value], lang)
+
+
+def _colors(value: object, lang: str) -> str:
+    assert isinstance(value, tuple)
+    return _join([_color(v, lang) for v in value], lang)
+
+
+def _phase(value: object, lang: str) -> str:
+    return _PHASES[lang].get(str(value), str(value))
+
+
+def _kind(value: object, lang: str) -> str:
+    return _KINDS[lang].get(str(value), str(value))
+
+
+_FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
+    "player": _one_based,
+    "current": _one_based,
+    "row": _one_based,
+    "column": _one_based,
+    "source": _source,
+    "line": _line,
+    "color": _color,
+    "line_color": _color,
+    "space_color": _color,
+    "lines": _lines,
+    "colors": _colors,
+    "phase": _phase,
+    "kind": _kind,
+}
+
+# Keys are codes, or "CODE/reason" when one code has several wordings.
+TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
+    "PARTIAL_TAKE": {
+        "en": "{count} of the {available} {color} tiles of {source} were taken: "
+        "every tile of the chosen colour must be taken",
+        "fr": "{count} des {available} carreaux de couleur {color} de {source} ont été pris : "
+        "il faut prendre tous les carreaux de la couleur choisie",
+    },
+    "SPLIT_LOT": {
+        "en": "the lot was spread over pattern lines {lines}: it goes into one pattern line "
+        "(the excess to the floor line) or entirely to the floor line",
+        "fr": "le lot a été réparti sur les lignes de préparation {lines} : il va dans une seule "
+        "ligne de préparation (l'excédent au plancher) ou entièrement au plancher",
+    },
+    "WALL_COLOR_CONFLICT": {
+        "en": "row {row} of the wall already holds {color}: {color} cannot go into {line}",
+        "fr": "la rangée {row} du mur contient déjà la couleur {color} : cette couleur ne peut "
+        "pas aller dans {line}",
+    },
+    "INCOMPLETE_LINE_CLEARED": {
+        "en": "player {player}'s {line} is incomplete ({count} of {capacity}): it keeps its "
+        "tiles for the next round",
+        "fr": "{line} du joueur {player} est incomplète ({count} sur {capacity}) : elle garde "
+        "ses carreaux pour la manche suivante",
+    },
+    "DIAGONAL_COUNTED": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: diagonal "
+        "neighbours were counted, but only horizontal and vertical runs score",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : les voisins en "
+        "diagonale ont été comptés, or seules les lignes horizontales et verticales comptent",
+    },
+    "GAP_COUNTED": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: tiles beyond "
+        "an empty space were counted, but an empty space ends a run",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : des carreaux au-delà "
+        "d'une case vide ont été comptés, or une case vide interrompt la ligne",
+    },
+    "MARKER_PENALTY_FORGOTTEN": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: the starting "
+        "player marker occupies a floor space and is penalised by it",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : le marqueur premier "
+        "joueur occupe une place du plancher et en subit la pénalité",
+    },
+    "GAME_ENDED_EARLY": {
+        "en": "the game was stopped before every player's wall tiling and floor line: it ends "
+        "only after the whole round's tiling",
+        "fr": "la partie a été arrêtée avant la décoration du mur et le plancher de chaque "
+        "joueur : elle ne finit qu'après la décoration de toute la manche",
+    },
+    "GAME_OVER": {
+        "en": "the game is over: no move can be made",
+        "fr": "la partie est terminée : aucun coup n'est possible",
+    },
+    "WRONG_PHASE": {
+        "en": "a {kind} move is not accepted during the {phase} phase",
+        "fr": "un coup de type {kind} n'est pas accepté pendant la phase {phase}",
+    },
+    "NOT_YOUR_TURN": {
+        "en": "it is player {current}'s turn, not player {player}'s",
+        "fr": "c'est au joueur {current} de jouer, pas au joueur {player}",
+    },
+    "NO_SUCH_SOURCE": {
+        "en": "there is no {source}: this table has factories 1 to {factories} and the centre",
+        "fr": "{source} n'existe pas : cette table a les fabriques 1 à {factories} et le centre",
+    },
+    "EMPTY_SOURCE": {
+        "en": "{source} holds no tile",
+        "fr": "{source} ne contient aucun carreau",
+    },
+    "COLOR_NOT_IN_SOURCE": {
+        "en": "{source} holds no {color} tile",
+        "fr": "{source} ne contient aucun carreau de couleur {color}",
+    },
+    "TOO_MANY_TAKEN": {
+        "en": "{count} {color} tiles were claimed from {source}, which holds only {available}",
+        "fr": "{count} carreaux de couleur {color} ont été annoncés pris sur {source}, qui n'en "
+        "contient que {available}",
+    },
+    "TWO_COLORS": {
+        "en": "tiles of {colors} were taken in one turn: a turn takes one colour",
+        "fr": "des carreaux de couleurs {colors} ont été pris au même tour : un tour ne prend "
+        "qu'une couleur",
+    },
+    "MARKER_ALONE": {
+        "en": "the starting player marker is not a colour: it cannot be taken on its own",
+        "fr": "le marqueur premier joueur n'est pas une couleur : il ne peut pas être pris seul",
+    },
+    "NO_SUCH_LINE": {
+        "en": "there is no {line}: pattern lines are 1 to 5, or the floor line",
+        "fr": "{line} n'existe pas : les lignes de préparation vont de 1 à 5, ou le plancher",
+    },
+    "LINE_COLOR_MISMATCH": {
+        "en": "{line} already holds {line_color} tiles: {color} cannot be added to it",
+        "fr": "{line} contient déjà des carreaux de couleur {line_color} : on ne peut pas y "
+        "ajouter la couleur {color}",
+    },
+    "LINE_FULL": {
+        "en": "{line} has room for {room} more tile(s): {count} cannot be put there",
+        "fr": "{line} n'a de place que pour {room} carreau(x) de plus : on ne peut pas y en "
+        "mettre {count}",
+    },
+    "FLOOR_WHILE_ROOM": {
+        "en": "{floor} tile(s) went to the floor line while {line} still had room for {room}",
+        "fr": "{floor} carreau(x) sont allés au plancher alors que {line} avait encore "
+        "{room} place(s)",
+    },
+    "TILE_COUNT_MISMATCH": {
+        "en": "{taken} tile(s) were taken but {placed} were placed",
+        "fr": "{taken} carreau(x) ont été pris mais {placed} ont été posés",
+    },
+    "COLUMN_COLOR_CONFLICT": {
+        "en": "column {column} of the wall already holds {color}",
+        "fr": "la colonne {column} du mur contient déjà la couleur {color}",
+    },
+    "SPACE_OCCUPIED": {
+        "en": "the wall space at row {row}, column {column} is already taken",
+        "fr": "la case du mur en rangée {row}, colonne {column} est déjà occupée",
+    },
+    "NOT_WALL_COLOR_SPACE": {
+        "en": "a {color} tile lies at row {row}, column {column} of the coloured wall, "
+        "whose space is {space_color}",
+        "fr": "un carreau de couleur {color} est en rangée {row}, colonne {column} du mur "
+        "coloré, dont la case est de couleur {space_color}",
+    },
+    "FILL_IMPOSSIBLE/too_many": {
+        "en": "{source} shows {count} tiles: a factory holds at most 4",
+        "fr": "{source} montre {count} carreaux : une fabrique en contient au plus 4",
+    },
+    "FILL_IMPOSSIBLE/factory_count": {
+        "en": "{count} factories were described: this table has {factories}",
+        "fr": "{count} fabriques ont été décrites : cette table en a {factories}",
+    },
+    "FILL_IMPOSSIBLE/short": {
+        "en": "{source} shows {count} tiles while {remaining} tiles were left to draw: "
+        "factories are filled with 4 tiles, in order, while tiles remain",
+        "fr": "{source} montre {count} carreaux alors qu'il restait {remaining} carreaux à "
+        "tirer : les fabriques se remplissent de 4 carreaux, dans l'ordre, tant qu'il en reste",
+    },
+    "FILL_IMPOSSIBLE/color": {
+        "en": "{seen} {color} tiles were drawn, but the bag and lid could only give {available}",
+        "fr": "{seen} carreaux de couleur {color} ont été tirés, mais le sac et le couvercle "
+        "ne pouvaient en donner que {available}",
+    },
+    "FILL_IMPOSSIBLE/lid_before_bag": {
+        "en": "{color} tiles from the lid were seen before the bag ran out: the lid is poured "
+        "into the bag only when the bag is empty",
+        "fr": "des carreaux de couleur {color} du couvercle sont apparus avant que le sac soit "
+        "vide : le couvercle n'est versé dans le sac que lorsque celui-ci est vide",
+    },
+    "EMPTY_DIRECTION_COUNTED": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: a point was "
+        "added for a direction with no neighbour",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : un point a été "
+        "ajouté pour une direction sans voisin",
+    },
+    "CROSS_COUNTED_ONCE": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: the new tile "
+        "counts in both its horizontal and its vertical run",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : le nouveau carreau "
+        "compte dans sa ligne horizontale et dans sa ligne verticale",
+    },
+    "SCORE_MISCOUNT": {
+        "en": "player {player} claims {claimed} where the rules give {correct}",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct}",
+    },
+    "FLOOR_OVERFLOW_PENALIZED": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: tiles beyond "
+        "the 7 floor spaces go to the lid and cost nothing",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : les carreaux "
+        "au-delà des 7 places du plancher vont au couvercle sans pénalité",
+    },
+    "SCORE_BELOW_ZERO": {
+        "en": "player {player} claims {claimed} where the rules give {correct}: a score never "
+        "drops below 0",
+        "fr": "le joueur {player} annonce {claimed} au lieu de {correct} : un score ne descend "
+        "jamais sous 0",
+    },
+    "BONUS_MISCOUNT": {
+        "en": "player {player} claims end bonuses of {claimed} where the rules give {correct}",
+        "fr": "le joueur {player} annonce des bonus de fin de {claimed} au lieu de {correct}",
+    },
+    "WRONG_WINNER": {
+        "en": "the claimed winners are {claimed}; the scores and the tie-break give {correct}",
+        "fr": "les gagnants annoncés sont {claimed} ; les scores et le départage donnent "
+        "{correct}",
+    },
+}
+
+
+def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:
+    """The message of ``code`` in ``lang``, its figures filled in from ``params``."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+    reason = params.get("reason")
+    key = f"{code.value}/{reason}" if reason is not None else code.value
+    template = TEMPLATES[key][lang]
+    words = {
+        name: _FORMATTERS[name](value, lang) if name in _FORMATTERS else value
+        for name, value in params.items()
+    }
+    return template.format(**words)

@@ -1,0 +1,268 @@
+"""Moves: what a player does, in the compact and the physical forms.
+
+* :class:`Take` — the compact move a program plays: all tiles of one colour from one
+  source into one pattern line or the floor (T2, T3, P1, P5).
+* :class:`TableTake` — what a player physically did at the table (how many tiles were
+  taken and where each went), so the referee can name the mistake.
+* :class:`PlaceTile` — grey wall: where a complete line's tile goes (V1).
+* :class:`Refill` — the tiles seen on each factory after a real draw (R2).
+
+Every move may name its ``player``; a different player to move is ``NOT_YOUR_TURN``.
+Constructors reject wrong *types* with :class:`~azul_rules.FormatError`; numbers that are
+well typed but off the table (factory 12, line 7) are violations found by ``validate``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any, Final
+
+import attrs
+
+from azul_rules.colors import CENTER, COLORS, FLOOR, Color, Marker
+from azul_rules.errors import FormatError
+
+__all__ = [
+    "Move",
+    "PlaceTile",
+    "Placements",
+    "Refill",
+    "TableTake",
+    "Take",
+    "parse_move",
+    "take_options",
+]
+
+
+def _check_int(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not int:
+        raise FormatError(
+            f"{type(instance).__name__}.{attribute.name} must be an int, got {value!r}"
+        )
+
+
+def _check_optional_int(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None:
+        _check_int(instance, attribute, value)
+
+
+def _check_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, (Color, Marker)):
+        raise FormatError(
+            f"{type(instance).__name__}.{attribute.name} must be a Color, got {value!r}"
+        )
+
+
+def _source_text(source: int) -> str:
+    return "C" if source == CENTER else str(source + 1)
+
+
+def _line_text(line: int) -> str:
+    return "F" if line == FLOOR else str(line + 1)
+
+
+def _color_text(color: Color | Marker) -> str:
+    return color.letter if isinstance(color, Color) else "M"
+
+
+@attrs.frozen
+class Take:
+    """Take every tile of ``color`` from factory ``source`` (0-based) or :data:`CENTER`,
+    into pattern line ``line`` (0-4) or :data:`FLOOR`; the excess goes to the floor (P5).
+
+    ``str(take)`` is the compact notation, e.g. ``"3B2"``; ``parse_move`` reads it back.
+    """
+
+    source: int = attrs.field(validator=_check_int)
+    color: Color | Marker = attrs.field(validator=_check_color)
+    line: int = attrs.field(validator=_check_int)
+    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+
+    def __str__(self) -> str:
+        return f"{_source_text(self.source)}{_color_text(self.color)}{_line_text(self.line)}"
+
+
+class Placements(Mapping[int, int]):
+    """An immutable, hashable mapping ``line or FLOOR -> tiles put there``.
+
+    Entries of 0 tiles are left out: putting no tile in a line is not a placement.
+    """
+
+    __slots__ = ("_items",)
+
+    def __init__(self, items: Mapping[int, int] | Iterable[tuple[int, int]] = ()) -> None:
+        pairs = items.items() if isinstance(items, Mapping) else items
+        clean: dict[int, int] = {}
+        for key, count in pairs:
+            if type(key) is not int or type(count) is not int:
+                raise FormatError(
+                    f"TableTake.placements maps a line (int, or FLOOR) to a tile count (int), "
+                    f"got {key!r}: {count!r}"
+                )
+            if count < 0:
+                raise FormatError(f"TableTake.placements[{key}] is negative ({count})")
+            if count:
+                clean[key] = clean.get(key, 0) + count
+        self._items: tuple[tuple[int, int], ...] = tuple(sorted(clean.items()))
+
+    def __getitem__(self, key: int) -> int:
+        for line, count in self._items:
+            if line == key:
+                return count
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[int]:
+        return (line for line, _ in self._items)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    def __hash__(self) -> int:
+        return hash(self._items)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Placements):
+            return self._items == other._items
+        if isinstance(other, Mapping):
+            return dict(self._items) == {k: v for k, v in other.items() if v}
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{'FLOOR' if k == FLOOR else k}: {v}" for k, v in self._items)
+        return "{" + inner + "}"
+
+
+def _to_placements(value: Mapping[int, int] | Iterable[tuple[int, int]]) -> Placements:
+    if isinstance(value, Placements):
+        return value
+    if not isinstance(value, (Mapping, list, tuple)):
+        raise FormatError(f"TableTake.placements must be a mapping, got {value!r}")
+    return Placements(value)
+
+
+@attrs.frozen
+class TableTake:
+    """What a player physically did: took ``count`` tiles of ``color`` from ``source``
+    and put ``placements[line]`` tiles in each pattern line (``FLOOR`` for the floor).
+
+    Validated for the documented mistakes (``PARTIAL_TAKE``, ``SPLIT_LOT``,
+    ``FLOOR_WHILE_ROOM``, ``TILE_COUNT_MISMATCH``...).  A legal table take applies like
+    its :meth:`as_take`.
+    """
+
+    source: int = attrs.field(validator=_check_int)
+    color: Color | Marker = attrs.field(validator=_check_color)
+    count: int = attrs.field(validator=_check_int)
+    placements: Placements = attrs.field(converter=_to_placements)
+    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+
+    def as_take(self) -> Take:
+        """The compact move this table take amounts to (its single pattern line, or the
+        floor when no pattern line received a tile)."""
+        lines = [line for line in self.placements if line != FLOOR]
+        line = lines[0] if len(lines) == 1 else FLOOR
+        return Take(self.source, self.color, line, player=self.player)
+
+    def __str__(self) -> str:
+        where = ", ".join(f"{n} to {_line_text(k)}" for k, n in self.placements.items())
+        return f"{self.count}x{_color_text(self.color)} from {_source_text(self.source)}: {where}"
+
+
+@attrs.frozen
+class PlaceTile:
+    """Grey wall (V1): the tile of complete pattern line ``line`` goes to wall column
+    ``column`` of the same row."""
+
+    line: int = attrs.field(validator=_check_int)
+    column: int = attrs.field(validator=_check_int)
+    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+
+    def __str__(self) -> str:
+        return f"place line {self.line + 1} at column {self.column + 1}"
+
+
+def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"Refill.factories must be a sequence of factories, got {value!r}")
+    factories = []
+    for index, factory in enumerate(value):
+        if isinstance(factory, (str, bytes)) or not isinstance(factory, Iterable):
+            raise FormatError(f"Refill.factories[{index}] must be a sequence of colours")
+        tiles = tuple(factory)
+        for tile in tiles:
+            if not isinstance(tile, Color):
+                raise FormatError(f"Refill.factories[{index}] holds {tile!r}, not a Color")
+        factories.append(tuple(sorted(tiles)))
+    return tuple(factories)
+
+
+@attrs.frozen
+class Refill:
+    """External draws (R2): the tiles seen on each factory after filling, in factory
+    order.  Validated against the bag and the lid (``FILL_IMPOSSIBLE``)."""
+
+    factories: tuple[tuple[Color, ...], ...] = attrs.field(converter=_to_factories)
+    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+
+    def __str__(self) -> str:
+        shown = " ".join(
+            f"{i + 1}:{''.join(t.letter for t in f) or '-'}" for i, f in enumerate(self.factories)
+        )
+        return f"refill {shown}"
+
+
+Move = Take | TableTake | PlaceTile | Refill
+"""Any move the referee judges."""
+
+_NOTATION: Final = re.compile(r"([1-9C])([BYRKW])([1-5F])")
+_LETTER_COLORS: Final = {c.letter: c for c in COLORS}
+
+
+def parse_move(text: str) -> Take:
+    """Read the compact notation ``<source><color><line>`` (case-insensitive).
+
+    Source ``1``-``9`` or ``C``; colour ``B``, ``Y``, ``R``, ``K`` (black), ``W``; line
+    ``1``-``5`` or ``F`` (floor).  ``"3B2"`` is factory 3, blue, pattern line 2 (all
+    1-based).  Anything else raises :class:`~azul_rules.FormatError`.
+    """
+    if not isinstance(text, str):
+        raise FormatError(f"a move in notation must be a string, got {text!r}")
+    match = _NOTATION.fullmatch(text.strip().upper())
+    if match is None:
+        raise FormatError(
+            f"cannot read {text!r} as a move: expected <source><colour><line>, such as "
+            "'3B2' (source 1-9 or C, colour B/Y/R/K/W, line 1-5 or F)"
+        )
+    source, color, line = match.groups()
+    return Take(
+        CENTER if source == "C" else int(source) - 1,
+        _LETTER_COLORS[color],
+        FLOOR if line == "F" else int(line) - 1,
+    )
+
+
+# Every compact take is built once: _TAKES[source][color][line] (the centre and the
+# floor at index -1), and for each mask of accepting lines the tuple of legal takes.
+_MAX_FACTORIES: Final = 9
+_SOURCES: Final = (*range(_MAX_FACTORIES), CENTER)
+_TAKES: Final = {
+    s: tuple(tuple(Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)) for c in COLORS)
+    for s in _SOURCES
+}
+_OPTIONS: Final = {
+    s: tuple(
+        tuple(
+            tuple(_TAKES[s][c][i] for i in range(5) if mask >> i & 1) + (_TAKES[s][c][5],)
+            for mask in range(32)
+        )
+        for c in COLORS
+    )
+    for s in _SOURCES
+}
+
+
+def take_options(source: int, color: Color, accepting: int) -> tuple[Take, ...]:
+    """The legal takes of ``color`` from ``source`` for a board whose accepting pattern
+    lines are the bit mask ``accepting``: those lines in order, then the floor (P6)."""
+    return _OPTIONS[source][color][accepting]

@@ -1,0 +1,30 @@
+"""The seeded generator behind draws from the bag (S7, R2).
+
+A SplitMix64 stream on Python integers: the same seed gives the same numbers on every
+machine and Python version.  Its whole state is one integer kept in the ``GameState``,
+so drawing is a pure function ``state -> (value, next state)``.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["below", "seed_state"]
+
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The generator state for ``seed`` (any integer)."""
+    return seed & _MASK
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """A number in ``range(n)`` and the next state (``n`` >= 1)."""
+    state = (state + _GAMMA) & _MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z ^= z >> 31
+    return (z * n) >> 64, state

@@ -1,0 +1,167 @@
+"""Scoring: wall placements (W3), the floor (W4), end bonuses (E2) and the winner (E4).
+
+Also the records a state keeps of its last wall tiling, so a caller can read how every
+point was earned or lost.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from azul_rules.board import PlayerBoard, Wall
+from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS, Color
+
+__all__ = [
+    "Bonuses",
+    "Outcome",
+    "PlacementScore",
+    "PlayerTiling",
+    "RoundScoring",
+    "WallPlacement",
+    "decide_outcome",
+    "end_bonuses",
+    "floor_penalty",
+    "score_placement",
+]
+
+
+@attrs.frozen
+class PlacementScore:
+    """The points of one tile placed on the wall (W3).
+
+    ``horizontal`` and ``vertical`` are the lengths of the unbroken runs through the
+    tile (1 when it has no neighbour in that direction); a run scores only when it is
+    longer than 1, and a tile with no neighbour at all scores 1.
+    """
+
+    horizontal: int
+    vertical: int
+    points: int
+
+
+def _run(wall: Sequence[Sequence[Color | None]], row: int, column: int, dr: int, dc: int) -> int:
+    length = 0
+    r, c = row + dr, column + dc
+    while 0 <= r < 5 and 0 <= c < 5 and wall[r][c] is not None:
+        length += 1
+        r, c = r + dr, c + dc
+    return length
+
+
+def score_placement(
+    wall: Sequence[Sequence[Color | None]], row: int, column: int
+) -> PlacementScore:
+    """Score the tile at ``(row, column)`` of ``wall``, the wall as it is with that tile
+    placed (W3): the horizontal run if longer than 1, plus the vertical run if longer
+    than 1; 1 point for a tile with no neighbour.  Diagonals never count and an empty
+    space ends a run.
+    """
+    if not (0 <= row < 5 and 0 <= column < 5):
+        raise ValueError(f"no wall space at row {row}, column {column} (0-4 each)")
+    if wall[row][column] is None:
+        raise ValueError(f"the wall space at row {row}, column {column} holds no tile to score")
+    horizontal = 1 + _run(wall, row, column, 0, -1) + _run(wall, row, column, 0, 1)
+    vertical = 1 + _run(wall, row, column, -1, 0) + _run(wall, row, column, 1, 0)
+    points = (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+    return PlacementScore(horizontal, vertical, points or 1)
+
+
+def floor_penalty(occupied: int) -> int:
+    """The points lost for ``occupied`` floor spaces (F1); spaces past 7 cost nothing
+    (F2)."""
+    return FLOOR_TOTALS[min(occupied, FLOOR_SIZE)]
+
+
+@attrs.frozen
+class Bonuses:
+    """End bonuses (E2): +2 per complete row, +7 per complete column, +10 per colour
+    with all 5 tiles on the wall."""
+
+    rows: int
+    columns: int
+    colors: int
+
+    @property
+    def points(self) -> int:
+        """The bonus points in all."""
+        return 2 * self.rows + 7 * self.columns + 10 * self.colors
+
+
+def end_bonuses(wall: Wall) -> Bonuses:
+    """Count the end bonuses of a wall (E2); colours are counted by tile colour."""
+    rows = sum(1 for row in wall if None not in row)
+    columns = sum(1 for c in range(5) if all(row[c] is not None for row in wall))
+    per_color = [0] * 5
+    for row in wall:
+        for tile in row:
+            if tile is not None:
+                per_color[tile] += 1
+    return Bonuses(rows, columns, sum(1 for n in per_color if n == 5))
+
+
+@attrs.frozen
+class WallPlacement:
+    """One tile moved to the wall during a tiling (W1, W3)."""
+
+    row: int
+    column: int
+    color: Color
+    horizontal: int
+    vertical: int
+    points: int
+
+
+@attrs.frozen
+class PlayerTiling:
+    """What one player's wall tiling did: placements, floor, score, and the end bonuses
+    when the game ended with this tiling.  ``floor_line`` lists the lines that went whole
+    to the floor (grey wall, V4)."""
+
+    player: int
+    score_before: int
+    placements: tuple[WallPlacement, ...]
+    floor_penalty: int
+    score_after: int
+    bonuses: Bonuses | None = None
+    floor_lines: tuple[int, ...] = ()
+
+    @property
+    def placement_points(self) -> int:
+        """The points of this tiling's placements."""
+        return sum(p.points for p in self.placements)
+
+
+@attrs.frozen
+class RoundScoring:
+    """The wall tiling of one round (W1-W5), and the end bonuses if the game ended."""
+
+    round: int
+    players: tuple[PlayerTiling, ...]
+    game_over: bool
+
+
+@attrs.frozen
+class Outcome:
+    """The end of a game (E4): ``winners`` (several when the victory is shared) and the
+    final ``scores``, bonuses included."""
+
+    winners: tuple[int, ...]
+    scores: tuple[int, ...]
+
+    @property
+    def is_shared(self) -> bool:
+        """True when several players share the victory."""
+        return len(self.winners) > 1
+
+
+def decide_outcome(boards: Sequence[PlayerBoard]) -> Outcome:
+    """Highest score wins; a tie goes to the tied player with more complete rows; a tie
+    on both is shared (E4)."""
+    scores = tuple(b.score for b in boards)
+    best = max(scores)
+    tied = [i for i, s in enumerate(scores) if s == best]
+    rows = {i: boards[i].complete_rows() for i in tied}
+    most = max(rows.values())
+    return Outcome(tuple(i for i in tied if rows[i] == most), scores)

@@ -1,0 +1,342 @@
+"""The game state and the referee's entry points: ``legal_moves``, ``validate``, ``apply``.
+
+A :class:`GameState` is an immutable value.  ``apply`` builds the successor in one go
+and shares every unchanged part (boards, factories, bag, lid) with its parent.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+import attrs
+
+from azul_rules import rules
+from azul_rules.board import PlayerBoard, pattern_line
+from azul_rules.colors import (
+    CENTER,
+    COLORS,
+    FLOOR,
+    FLOOR_SIZE,
+    MARKER,
+    Color,
+    FloorItem,
+    Tiles,
+    color_counts,
+    merge,
+    subtract,
+    without_color,
+)
+from azul_rules.errors import FormatError, IllegalMoveError, Result
+from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take, take_options
+from azul_rules.phases import Phase, Variant
+from azul_rules.rng import below, seed_state
+from azul_rules.rounds import draw_factories, finish_game, tile_board
+from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
+
+__all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
+
+FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
+"""Factory displays per player count (S2)."""
+
+_ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
+_DISTINCT: dict[Tiles, tuple[Color, ...]] = {}
+
+
+def _distinct(tiles: Tiles) -> tuple[Color, ...]:
+    """The colours of a sorted multiset, each once (memoised: factories repeat a lot)."""
+    found = _DISTINCT.get(tiles)
+    if found is None:
+        if len(_DISTINCT) > 200_000:
+            _DISTINCT.clear()
+        found = _DISTINCT[tiles] = tuple(sorted(set(tiles)))
+    return found
+
+
+@attrs.frozen
+class GameState:
+    """A position of the game, between two moves.
+
+    ``marker_holder`` is the player who took the starting player marker from the centre
+    this round (``None`` while it lies in the centre, T3); ``start_player`` started the
+    round (R4, R5).  ``rng_state`` is the seeded generator's state, ``None`` when the
+    table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
+    most recent wall tiling; it is history, not position, so it takes no part in
+    equality or hashing.
+    """
+
+    players: tuple[PlayerBoard, ...]
+    factories: tuple[Tiles, ...]
+    center: Tiles
+    bag: Tiles
+    lid: Tiles
+    current_player: int
+    start_player: int
+    phase: Phase
+    round: int = 1
+    variant: Variant = Variant.COLORED
+    marker_holder: int | None = None
+    rng_state: int | None = None
+    outcome: Outcome | None = None
+    last_scoring: RoundScoring | None = attrs.field(default=None, eq=False)
+
+    # -- reading ---------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (E1, R6)."""
+        return self.phase is Phase.GAME_OVER
+
+    @property
+    def num_players(self) -> int:
+        """2, 3 or 4 (S1)."""
+        return len(self.players)
+
+    @property
+    def marker_in_center(self) -> bool:
+        """True while nobody has taken from the centre this round (T3)."""
+        return self.marker_holder is None
+
+    @property
+    def external_draws(self) -> bool:
+        """True when refills are entered as :class:`Refill` moves."""
+        return self.rng_state is None
+
+    # -- the referee -----------------------------------------------------------------
+
+    def legal_moves(self) -> tuple[Take | PlaceTile, ...]:
+        """Every legal compact move, in a fixed order: factories in order, then the
+        centre; colours in order; pattern lines 0-4, then the floor.  Empty when the
+        game waits for a :class:`Refill` or is over."""
+        if self.phase is not Phase.FACTORY_OFFER:
+            return ()
+        board = self.players[self.current_player]
+        accepting = board.accepting_lines
+        moves: list[Take | PlaceTile] = []
+        for source, tiles in enumerate(self.factories):
+            if tiles:
+                for color in _distinct(tiles):
+                    moves.extend(take_options(source, color, accepting(color)))
+        if self.center:
+            for color in _distinct(self.center):
+                moves.extend(take_options(CENTER, color, accepting(color)))
+        return tuple(moves)
+
+    def validate(self, move: Move) -> Result:
+        """The verdict on ``move``: ``ok``, or every violation it commits, the most
+        fundamental first.  Never raises for an illegal move (a non-move raises
+        :class:`FormatError`)."""
+        return rules.validate(self, move)
+
+    def is_legal(self, move: Move) -> bool:
+        """True when ``validate(move)`` is ok."""
+        return rules.validate(self, move).ok
+
+    def apply(self, move: Move) -> GameState:
+        """The state after ``move``; ``self`` is untouched.
+
+        Raises :class:`IllegalMoveError` (with the ``Result``) for an illegal move.  The
+        last take of a round also runs the wall tiling, the floor, the end check and,
+        with seeded draws, the refill.
+        """
+        kind = type(move)
+        if kind is Take:
+            assert isinstance(move, Take)
+            found = rules.check_take(self, move)
+            if found:
+                raise IllegalMoveError(Result(tuple(found)))
+            assert isinstance(move.color, Color)
+            return self._take(move.source, move.color, move.line)
+        if kind is TableTake:
+            assert isinstance(move, TableTake)
+            found = rules.check_table_take(self, move)
+            if found:
+                raise IllegalMoveError(Result(tuple(found)))
+            take = move.as_take()
+            assert isinstance(take.color, Color)
+            return self._take(take.source, take.color, take.line)
+        if kind is Refill:
+            assert isinstance(move, Refill)
+            found = rules.check_refill(self, move)
+            if found:
+                raise IllegalMoveError(Result(tuple(found)))
+            return self._refill(move.factories)
+        result = self.validate(move)
+        raise IllegalMoveError(result)
+
+    # -- mechanics -------------------------------------------------------------------
+
+    def _take(self, source: int, color: Color, line: int) -> GameState:
+        """T2, T3, P1, P5, F1-F4: move the lot, then end the offer if nothing is left."""
+        factories = self.factories
+        marker_holder = self.marker_holder
+        takes_marker = False
+        if source == CENTER:
+            taken = self.center.count(color)
+            center = without_color(self.center, color)
+            if marker_holder is None:
+                takes_marker = True
+                marker_holder = self.current_player
+        else:
+            tiles = factories[source]
+            taken = tiles.count(color)
+            center = merge(self.center, without_color(tiles, color))
+            factories = factories[:source] + ((),) + factories[source + 1 :]
+        player = self.current_player
+        board = self.players[player]
+        lines = board.pattern_lines
+        overflow = taken
+        if line != FLOOR:
+            current = lines[line]
+            placed = min(taken, current.capacity - current.count)
+            overflow = taken - placed
+            new_line = pattern_line(line, color, current.count + placed)
+            lines = lines[:line] + (new_line,) + lines[line + 1 :]
+        floor, to_lid = _fill_floor(board.floor, color, overflow, takes_marker)
+        lid = merge(self.lid, to_lid) if to_lid else self.lid
+        new_board = PlayerBoard(board.score, lines, board.wall, floor)
+        players = self.players[:player] + (new_board,) + self.players[player + 1 :]
+        if center or any(factories):
+            return GameState(
+                players, factories, center, self.bag, lid, (player + 1) % len(players),
+                self.start_player, Phase.FACTORY_OFFER, self.round, self.variant,
+                marker_holder, self.rng_state, None, self.last_scoring,
+            )
+        return self._end_offer(players, lid, marker_holder)
+
+    def _end_offer(
+        self, players: tuple[PlayerBoard, ...], lid: Tiles, marker_holder: int | None
+    ) -> GameState:
+        """W1-W5 for every player, then E1 or the next round (R1-R5)."""
+        to_lid: list[Color] = list(lid)
+        boards = []
+        tilings = []
+        for index, board in enumerate(players):
+            new_board, tiling = tile_board(index, board, to_lid)
+            boards.append(new_board)
+            tilings.append(tiling)
+        next_start = self.start_player if marker_holder is None else marker_holder
+        new_lid = tuple(sorted(to_lid))
+        if any(b.complete_rows() for b in boards):
+            return self._game_over(tuple(boards), tuple(tilings), new_lid, next_start)
+        return self._next_round(tuple(boards), tuple(tilings), new_lid, next_start)
+
+    def _next_round(
+        self,
+        boards: tuple[PlayerBoard, ...],
+        tilings: tuple[PlayerTiling, ...],
+        lid: Tiles,
+        starter: int,
+    ) -> GameState:
+        """R1-R5: refill from the seeded bag (ending the game if nothing can be dealt,
+        R6), or wait for the table's ``Refill``."""
+        scoring = RoundScoring(self.round, tilings, False)
+        empty = ((),) * len(self.factories)
+        if self.rng_state is None:
+            return GameState(
+                boards, empty, (), self.bag, lid, starter, starter, Phase.REFILL,
+                self.round + 1, self.variant, None, None, None, scoring,
+            )
+        factories, bag, lid, rng = draw_factories(len(self.factories), self.bag, lid, self.rng_state)
+        if not any(factories):
+            return attrs.evolve(self, rng_state=rng)._game_over(boards, tilings, lid, starter)
+        return GameState(
+            boards, factories, (), bag, lid, starter, starter, Phase.FACTORY_OFFER,
+            self.round + 1, self.variant, None, rng, None, scoring,
+        )
+
+    def _game_over(
+        self,
+        boards: tuple[PlayerBoard, ...],
+        tilings: tuple[PlayerTiling, ...],
+        lid: Tiles,
+        starter: int,
+    ) -> GameState:
+        """E1-E4: end bonuses, the outcome, and no further move."""
+        final, tilings, outcome = finish_game(boards, tilings)
+        empty = ((),) * len(self.factories)
+        return GameState(
+            final, empty, (), self.bag, lid, starter, starter, Phase.GAME_OVER, self.round,
+            self.variant, None, self.rng_state, outcome, RoundScoring(self.round, tilings, True),
+        )
+
+    def _refill(self, seen: tuple[Tiles, ...]) -> GameState:
+        """R2 with the table's draws: take the tiles seen from the bag, then the lid."""
+        drawn = color_counts(tuple(t for f in seen for t in f))
+        if sum(drawn) <= len(self.bag):
+            bag, lid = subtract(self.bag, drawn), self.lid
+        else:
+            from_lid = [n - b for n, b in zip(drawn, color_counts(self.bag), strict=True)]
+            bag, lid = subtract(self.lid, from_lid), ()
+        if not any(seen):
+            # R6: nothing could be dealt; the game ends where it is.
+            last = self.last_scoring
+            tilings = last.players if last is not None else _no_tilings(self.players)
+            return attrs.evolve(self, bag=bag, lid=lid)._game_over(
+                self.players, tilings, lid, self.current_player
+            )
+        return GameState(
+            self.players, seen, (), bag, lid, self.current_player, self.current_player,
+            Phase.FACTORY_OFFER, self.round, self.variant, None, None, None, self.last_scoring,
+        )
+
+
+def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
+    return tuple(PlayerTiling(i, b.score, (), 0, b.score) for i, b in enumerate(players))
+
+
+def _fill_floor(
+    floor: tuple[FloorItem, ...], color: Color, count: int, marker: bool
+) -> tuple[tuple[FloorItem, ...], Tiles]:
+    """F1-F4: the marker first, then ``count`` tiles, left to right; what finds no space
+    goes to the lid (tiles) or is simply held (the marker, F4)."""
+    if not count and not marker:
+        return floor, ()
+    room = FLOOR_SIZE - len(floor)
+    items: list[FloorItem] = [MARKER] if marker else []
+    items.extend([color] * count)
+    kept = items[:room]
+    spilled = tuple(t for t in items[room:] if t is not MARKER)
+    return floor + tuple(kept), spilled  # type: ignore[return-value]
+
+
+def new_game(
+    players: int = 2,
+    *,
+    seed: int = 0,
+    variant: Variant = Variant.COLORED,
+    first_player: int | None = None,
+    external_draws: bool = False,
+) -> GameState:
+    """A new game (S1-S7).
+
+    The starting player is ``first_player``, or drawn from ``seed``.  With seeded draws
+    the factories are filled at once and the game is in ``Phase.FACTORY_OFFER``; with
+    ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
+    Raises ``ValueError`` for a player count other than 2-4 or a first player out of
+    range.
+    """
+    if type(players) is not int or players not in FACTORY_COUNTS:
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
+    if type(seed) is not int:
+        raise FormatError(f"seed must be an int, got {seed!r}")
+    if not isinstance(variant, Variant):
+        raise FormatError(f"variant must be a Variant, got {variant!r}")
+    if first_player is not None and (
+        type(first_player) is not int or not 0 <= first_player < players
+    ):
+        raise ValueError(f"first_player must be 0 to {players - 1}, not {first_player!r}")
+    rng = seed_state(seed)
+    if first_player is None:
+        first_player, rng = below(rng, players)
+    boards = (PlayerBoard(),) * players
+    count = FACTORY_COUNTS[players]
+    if external_draws:
+        return GameState(
+            boards, ((),) * count, (), _ALL_TILES, (), first_player, first_player,
+            Phase.REFILL, 1, variant, None, None,
+        )
+    factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)
+    return GameState(
+        boards, factories, (), bag, lid, first_player, first_player, Phase.FACTORY_OFFER,
+        1, variant, None, rng,
+    )
