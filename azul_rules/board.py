@@ -81,11 +81,38 @@ class PlayerBoard:
 
     def accepting_lines(self, color: Color) -> int:
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
+        return self.accepting_masks()[color]
+
+    def accepting_masks(self) -> tuple[int, ...]:
+        """For each colour, the bit mask of the pattern lines that may receive it."""
         masks = self._accepting
         if masks is None:
-            masks = tuple(self._mask_for(c) for c in COLORS)
+            masks = tuple([self._mask_for(c) for c in COLORS])
             object.__setattr__(self, "_accepting", masks)
-        return masks[color]
+        return masks
+
+    def with_line(self, index: int, line: PatternLine, floor: tuple[FloorItem, ...]) -> PlayerBoard:
+        """This board with pattern line ``index`` replaced and a new floor.  The accepting
+        masks are carried over, with only line ``index`` recomputed."""
+        lines = self.pattern_lines
+        board = PlayerBoard(self.score, lines[:index] + (line,) + lines[index + 1 :], self.wall, floor)
+        masks = self._accepting
+        if masks is not None:
+            bit = 1 << index
+            if line.count == line.capacity:
+                masks = tuple([m & ~bit for m in masks])
+            else:
+                assert line.color is not None
+                masks = tuple([m & ~bit for m in masks])
+                masks = masks[: line.color] + (masks[line.color] | bit,) + masks[line.color + 1 :]
+            object.__setattr__(board, "_accepting", masks)
+        return board
+
+    def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
+        """This board with a new floor (the accepting masks are unchanged)."""
+        board = PlayerBoard(self.score, self.pattern_lines, self.wall, floor)
+        object.__setattr__(board, "_accepting", self._accepting)
+        return board
 
     def _mask_for(self, color: Color) -> int:
         mask = 0

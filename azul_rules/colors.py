@@ -95,9 +95,22 @@ def wall_column(row: int, color: Color) -> int:
     return (color + row) % 5
 
 
+# Memo tables for the two multiset operations of every take.  Factory contents repeat
+# (there are 70 possible) and so do small centres; the tables are cleared if they grow.
+_WITHOUT: dict[tuple[Tiles, Color], Tiles] = {}
+_MERGED: dict[tuple[Tiles, Tiles], Tiles] = {}
+_MEMO_LIMIT: Final = 100_000
+
+
 def without_color(tiles: Tiles, color: Color) -> Tiles:
     """``tiles`` less every tile of ``color`` (still sorted)."""
-    return tuple([t for t in tiles if t != color])
+    key = (tiles, color)
+    found = _WITHOUT.get(key)
+    if found is None:
+        if len(_WITHOUT) > _MEMO_LIMIT:
+            _WITHOUT.clear()
+        found = _WITHOUT[key] = tuple([t for t in tiles if t != color])
+    return found
 
 
 def merge(a: Tiles, b: Tiles) -> Tiles:
@@ -106,7 +119,13 @@ def merge(a: Tiles, b: Tiles) -> Tiles:
         return a
     if not a:
         return b
-    return tuple(sorted(a + b))
+    key = (a, b)
+    found = _MERGED.get(key)
+    if found is None:
+        if len(_MERGED) > _MEMO_LIMIT:
+            _MERGED.clear()
+        found = _MERGED[key] = tuple(sorted(a + b))
+    return found
 
 
 def distinct_colors(tiles: Tiles) -> tuple[Color, ...]:

@@ -242,15 +242,15 @@ def parse_move(text: str) -> Take:
     )
 
 
-# Every compact take is built once: _TAKES[source][color][line] (the centre and the
-# floor at index -1), and for each mask of accepting lines the tuple of legal takes.
+# Every compact take is built once: _TAKES[source][color][line] (the floor last), and
+# TAKE_OPTIONS[source][color][mask]: the legal takes for a mask of accepting lines.
 _MAX_FACTORIES: Final = 9
 _SOURCES: Final = (*range(_MAX_FACTORIES), CENTER)
 _TAKES: Final = {
     s: tuple(tuple(Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)) for c in COLORS)
     for s in _SOURCES
 }
-_OPTIONS: Final = {
+TAKE_OPTIONS: Final = {
     s: tuple(
         tuple(
             tuple(_TAKES[s][c][i] for i in range(5) if mask >> i & 1) + (_TAKES[s][c][5],)
@@ -265,4 +265,4 @@ _OPTIONS: Final = {
 def take_options(source: int, color: Color, accepting: int) -> tuple[Take, ...]:
     """The legal takes of ``color`` from ``source`` for a board whose accepting pattern
     lines are the bit mask ``accepting``: those lines in order, then the floor (P6)."""
-    return _OPTIONS[source][color][accepting]
+    return TAKE_OPTIONS[source][color][accepting]

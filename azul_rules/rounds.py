@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from azul_rules.board import PatternLine, PlayerBoard, Wall, pattern_line
 from azul_rules.colors import MARKER, Color, Tiles, wall_column
-from azul_rules.rng import below
+from azul_rules.rng import draw_indices
 from azul_rules.scoring import (
     Outcome,
     PlayerTiling,
@@ -98,19 +98,23 @@ def draw_factories(
     """R2: fill ``count`` factories with 4 tiles each, drawn at random from the bag; when
     the bag runs out the lid is poured into it, and when both are empty the remaining
     factories stay short or empty.  Returns the factories, bag, lid and generator state.
+
+    Each factory's four draws come from one step of the generator (``draw_indices``).
     """
     pool = list(bag)
     spare = lid
     factories = []
     for _ in range(count):
-        drawn: list[Color] = []
-        while len(drawn) < 4:
-            if not pool:
-                if not spare:
-                    break
-                pool, spare = list(spare), ()
-            index, rng = below(rng, len(pool))
-            drawn.append(pool.pop(index))
+        if len(pool) < 4 and spare:
+            # The bag runs out during this factory: draw what it holds, then the lid.
+            drawn = pool
+            pool, spare = list(spare), ()
+        else:
+            drawn = []
+        want = min(4 - len(drawn), len(pool))
+        if want:
+            indices, rng = draw_indices(rng, tuple(range(len(pool), len(pool) - want, -1)))
+            drawn.extend([pool.pop(i) for i in indices])
         drawn.sort()
         factories.append(tuple(drawn))
     return tuple(factories), tuple(pool), spare, rng

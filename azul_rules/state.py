@@ -27,7 +27,7 @@ from azul_rules.colors import (
     without_color,
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
-from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take, take_options
+from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.rng import below, seed_state
 from azul_rules.rounds import draw_factories, finish_game, tile_board
@@ -109,16 +109,18 @@ class GameState:
         game waits for a :class:`Refill` or is over."""
         if self.phase is not Phase.FACTORY_OFFER:
             return ()
-        board = self.players[self.current_player]
-        accepting = board.accepting_lines
+        masks = self.players[self.current_player].accepting_masks()
         moves: list[Take | PlaceTile] = []
+        add = moves.extend
         for source, tiles in enumerate(self.factories):
             if tiles:
+                options = TAKE_OPTIONS[source]
                 for color in _distinct(tiles):
-                    moves.extend(take_options(source, color, accepting(color)))
+                    add(options[color][masks[color]])
         if self.center:
+            options = TAKE_OPTIONS[CENTER]
             for color in _distinct(self.center):
-                moves.extend(take_options(CENTER, color, accepting(color)))
+                add(options[color][masks[color]])
         return tuple(moves)
 
     def validate(self, move: Move) -> Result:
@@ -183,17 +185,16 @@ class GameState:
             factories = factories[:source] + ((),) + factories[source + 1 :]
         player = self.current_player
         board = self.players[player]
-        lines = board.pattern_lines
-        overflow = taken
-        if line != FLOOR:
-            current = lines[line]
+        if line == FLOOR:
+            floor, to_lid = _fill_floor(board.floor, color, taken, takes_marker)
+            new_board = board.with_floor(floor)
+        else:
+            current = board.pattern_lines[line]
             placed = min(taken, current.capacity - current.count)
-            overflow = taken - placed
+            floor, to_lid = _fill_floor(board.floor, color, taken - placed, takes_marker)
             new_line = pattern_line(line, color, current.count + placed)
-            lines = lines[:line] + (new_line,) + lines[line + 1 :]
-        floor, to_lid = _fill_floor(board.floor, color, overflow, takes_marker)
+            new_board = board.with_line(line, new_line, floor)
         lid = merge(self.lid, to_lid) if to_lid else self.lid
-        new_board = PlayerBoard(board.score, lines, board.wall, floor)
         players = self.players[:player] + (new_board,) + self.players[player + 1 :]
         if center or any(factories):
             return GameState(
