@@ -62,6 +62,10 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
     return _LINES[index][color][count]
 
 
+# _NOT_LINE[i]: every packed accepting bit except those of pattern line i.
+_NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
+
+
 @attrs.frozen
 class PlayerBoard:
     """One player's board.
@@ -74,55 +78,50 @@ class PlayerBoard:
     pattern_lines: tuple[PatternLine, ...] = _EMPTY_LINES
     wall: Wall = EMPTY_WALL
     floor: tuple[FloorItem, ...] = ()
-    # Lazily computed: for each colour, the bit mask of the pattern lines that accept it.
-    _accepting: tuple[int, ...] | None = attrs.field(
-        default=None, init=False, eq=False, repr=False
-    )
+    # Lazily computed: which pattern lines accept which colour, packed in one int
+    # (bit 5 * colour + line); see accepting_lines.
+    _accepting: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
 
     def accepting_lines(self, color: Color) -> int:
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
-        return self.accepting_masks()[color]
+        return self.accepting_packed() >> 5 * color & 31
 
-    def accepting_masks(self) -> tuple[int, ...]:
-        """For each colour, the bit mask of the pattern lines that may receive it."""
-        masks = self._accepting
-        if masks is None:
-            masks = tuple([self._mask_for(c) for c in COLORS])
-            object.__setattr__(self, "_accepting", masks)
-        return masks
+    def accepting_packed(self) -> int:
+        """``accepting_lines`` for every colour in one int: bits ``5 * colour + line``."""
+        packed = self._accepting
+        if packed is None:
+            packed = 0
+            for index, line in enumerate(self.pattern_lines):
+                if line.color is None:
+                    row = self.wall[index]
+                    for color in COLORS:
+                        if color not in row:
+                            packed |= 1 << (5 * color + index)
+                elif line.count < line.capacity:
+                    packed |= 1 << (5 * line.color + index)
+            object.__setattr__(self, "_accepting", packed)
+        return packed
 
     def with_line(self, index: int, line: PatternLine, floor: tuple[FloorItem, ...]) -> PlayerBoard:
-        """This board with pattern line ``index`` replaced and a new floor.  The accepting
-        masks are carried over, with only line ``index`` recomputed."""
+        """This board with pattern line ``index`` (now holding tiles) replaced and a new
+        floor.  The accepting lines are carried over, only line ``index`` recomputed."""
         lines = self.pattern_lines
-        board = PlayerBoard(self.score, lines[:index] + (line,) + lines[index + 1 :], self.wall, floor)
-        masks = self._accepting
-        if masks is not None:
-            bit = 1 << index
-            if line.count == line.capacity:
-                masks = tuple([m & ~bit for m in masks])
-            else:
-                assert line.color is not None
-                masks = tuple([m & ~bit for m in masks])
-                masks = masks[: line.color] + (masks[line.color] | bit,) + masks[line.color + 1 :]
-            object.__setattr__(board, "_accepting", masks)
+        board = PlayerBoard(
+            self.score, lines[:index] + (line,) + lines[index + 1 :], self.wall, floor
+        )
+        packed = self._accepting
+        if packed is not None:
+            packed &= _NOT_LINE[index]
+            if line.count < line.capacity and line.color is not None:
+                packed |= 1 << (5 * line.color + index)
+            object.__setattr__(board, "_accepting", packed)
         return board
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
-        """This board with a new floor (the accepting masks are unchanged)."""
+        """This board with a new floor (the accepting lines are unchanged)."""
         board = PlayerBoard(self.score, self.pattern_lines, self.wall, floor)
         object.__setattr__(board, "_accepting", self._accepting)
         return board
-
-    def _mask_for(self, color: Color) -> int:
-        mask = 0
-        for index, line in enumerate(self.pattern_lines):
-            if line.color is None:
-                if color not in self.wall[index]:
-                    mask |= 1 << index
-            elif line.color == color and line.count < line.capacity:
-                mask |= 1 << index
-        return mask
 
     @property
     def floor_room(self) -> int:

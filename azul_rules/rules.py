@@ -18,7 +18,7 @@ from azul_rules.phases import Phase
 if TYPE_CHECKING:
     from azul_rules.state import GameState
 
-__all__ = ["check_refill", "check_table_take", "check_take", "validate"]
+__all__ = ["check_refill", "check_table_take", "check_take", "take_is_legal", "validate"]
 
 E = ErrorCode
 _KIND = {Take: "take", TableTake: "table_take", Refill: "refill", PlaceTile: "place_tile"}
@@ -35,6 +35,8 @@ def validate(state: GameState, move: Move) -> Result:
     kind = type(move)
     if kind is Take:
         assert isinstance(move, Take)
+        if take_is_legal(state, move):
+            return OK
         found = check_take(state, move)
     elif kind is TableTake:
         assert isinstance(move, TableTake)
@@ -118,8 +120,37 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
     return False
 
 
+def take_is_legal(state: GameState, move: Take) -> bool:
+    """The quick answer for a compact take: True exactly when ``check_take`` finds
+    nothing.  Legal moves, the common case, are confirmed without building anything."""
+    if state.phase is not Phase.FACTORY_OFFER:
+        return False
+    player = move.player
+    if player is not None and player != state.current_player:
+        return False
+    source = move.source
+    if source == CENTER:
+        tiles = state.center
+    elif 0 <= source < len(state.factories):
+        tiles = state.factories[source]
+    else:
+        return False
+    color = move.color
+    if color not in tiles:  # also rules out the marker, which is never a tile
+        return False
+    line = move.line
+    if line == FLOOR:
+        return True
+    if not 0 <= line < 5:
+        return False
+    packed = state.players[state.current_player].accepting_packed()
+    return bool(packed >> (5 * color + line) & 1)  # type: ignore[operator]
+
+
 def check_take(state: GameState, move: Take) -> list[Violation]:
     """All violations of a compact take (E1, G1, T1-T4, S2, S4, P2-P4)."""
+    if take_is_legal(state, move):
+        return []
     found, judge = check_turn(state, move)
     if not judge:
         return found

@@ -109,18 +109,18 @@ class GameState:
         game waits for a :class:`Refill` or is over."""
         if self.phase is not Phase.FACTORY_OFFER:
             return ()
-        masks = self.players[self.current_player].accepting_masks()
+        packed = self.players[self.current_player].accepting_packed()
         moves: list[Take | PlaceTile] = []
         add = moves.extend
         for source, tiles in enumerate(self.factories):
             if tiles:
                 options = TAKE_OPTIONS[source]
-                for color in _distinct(tiles):
-                    add(options[color][masks[color]])
+                for color in _DISTINCT.get(tiles) or _distinct(tiles):
+                    add(options[color][packed >> 5 * color & 31])
         if self.center:
             options = TAKE_OPTIONS[CENTER]
-            for color in _distinct(self.center):
-                add(options[color][masks[color]])
+            for color in _DISTINCT.get(self.center) or _distinct(self.center):
+                add(options[color][packed >> 5 * color & 31])
         return tuple(moves)
 
     def validate(self, move: Move) -> Result:
@@ -143,11 +143,9 @@ class GameState:
         kind = type(move)
         if kind is Take:
             assert isinstance(move, Take)
-            found = rules.check_take(self, move)
-            if found:
-                raise IllegalMoveError(Result(tuple(found)))
-            assert isinstance(move.color, Color)
-            return self._take(move.source, move.color, move.line)
+            if not rules.take_is_legal(self, move):
+                raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
+            return self._take(move.source, move.color, move.line)  # type: ignore[arg-type]
         if kind is TableTake:
             assert isinstance(move, TableTake)
             found = rules.check_table_take(self, move)
@@ -196,7 +194,7 @@ class GameState:
             new_board = board.with_line(line, new_line, floor)
         lid = merge(self.lid, to_lid) if to_lid else self.lid
         players = self.players[:player] + (new_board,) + self.players[player + 1 :]
-        if center or any(factories):
+        if center or factories.count(()) != len(factories):
             return GameState(
                 players, factories, center, self.bag, lid, (player + 1) % len(players),
                 self.start_player, Phase.FACTORY_OFFER, self.round, self.variant,
