@@ -19,7 +19,7 @@ from azul_rules.errors import (
     Result,
     Violation,
 )
-from azul_rules.moves import Move, PlaceTile, Placements, Refill, TableTake, Take, parse_move
+from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.scoring import (
     Bonuses,

@@ -80,7 +80,7 @@ class PlayerBoard:
     floor: tuple[FloorItem, ...] = ()
     # Lazily computed: which pattern lines accept which colour, packed in one int
     # (bit 5 * colour + line); see accepting_lines.
-    _accepting: int | None = attrs.field(default=None, init=False, eq=False, repr=False)
+    _accepting: int | None = attrs.field(default=None, eq=False, repr=False, alias="_accepting")
 
     def accepting_lines(self, color: Color) -> int:
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
@@ -106,22 +106,17 @@ class PlayerBoard:
         """This board with pattern line ``index`` (now holding tiles) replaced and a new
         floor.  The accepting lines are carried over, only line ``index`` recomputed."""
         lines = self.pattern_lines
-        board = PlayerBoard(
-            self.score, lines[:index] + (line,) + lines[index + 1 :], self.wall, floor
-        )
         packed = self._accepting
         if packed is not None:
             packed &= _NOT_LINE[index]
             if line.count < line.capacity and line.color is not None:
                 packed |= 1 << (5 * line.color + index)
-            object.__setattr__(board, "_accepting", packed)
-        return board
+        lines = lines[:index] + (line,) + lines[index + 1 :]
+        return PlayerBoard(self.score, lines, self.wall, floor, packed)
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with a new floor (the accepting lines are unchanged)."""
-        board = PlayerBoard(self.score, self.pattern_lines, self.wall, floor)
-        object.__setattr__(board, "_accepting", self._accepting)
-        return board
+        return PlayerBoard(self.score, self.pattern_lines, self.wall, floor, self._accepting)
 
     @property
     def floor_room(self) -> int:

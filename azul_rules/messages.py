@@ -38,8 +38,18 @@ _PHASES: Final = {
     },
 }
 _KINDS: Final = {
-    "en": {"take": "take", "table_take": "table take", "refill": "refill", "place_tile": "wall placement"},
-    "fr": {"take": "prise", "table_take": "prise à la table", "refill": "remplissage", "place_tile": "pose au mur"},
+    "en": {
+        "take": "take",
+        "table_take": "table take",
+        "refill": "refill",
+        "place_tile": "wall placement",
+    },
+    "fr": {
+        "take": "prise",
+        "table_take": "prise à la table",
+        "refill": "remplissage",
+        "place_tile": "pose au mur",
+    },
 }
 
 
@@ -290,8 +300,7 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "WRONG_WINNER": {
         "en": "the claimed winners are {claimed}; the scores and the tie-break give {correct}",
-        "fr": "les gagnants annoncés sont {claimed} ; les scores et le départage donnent "
-        "{correct}",
+        "fr": "les gagnants annoncés sont {claimed} ; les scores et le départage donnent {correct}",
     },
 }
 

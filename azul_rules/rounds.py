@@ -25,7 +25,9 @@ from azul_rules.scoring import (
 __all__ = ["draw_factories", "finish_game", "tile_board"]
 
 
-def tile_board(player: int, board: PlayerBoard, lid: list[Color]) -> tuple[PlayerBoard, PlayerTiling]:
+def tile_board(
+    player: int, board: PlayerBoard, lid: list[Color]
+) -> tuple[PlayerBoard, PlayerTiling]:
     """One player's coloured-wall tiling and floor (W1-W5).
 
     Complete lines, top to bottom, move one tile to the wall space of their colour and
@@ -84,8 +86,13 @@ def finish_game(
         final_boards.append(PlayerBoard(score, board.pattern_lines, board.wall, board.floor))
         final_tilings.append(
             PlayerTiling(
-                tiling.player, tiling.score_before, tiling.placements, tiling.floor_penalty,
-                score, bonuses, tiling.floor_lines,
+                tiling.player,
+                tiling.score_before,
+                tiling.placements,
+                tiling.floor_penalty,
+                score,
+                bonuses,
+                tiling.floor_lines,
             )
         )
     boards_out = tuple(final_boards)

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, Marker, color_counts
 from azul_rules.errors import OK, ErrorCode, FormatError, Result, Violation
-from azul_rules.moves import Move, PlaceTile, Placements, Refill, TableTake, Take
+from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase
 
 if TYPE_CHECKING:
@@ -108,7 +108,9 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
     pattern = board.pattern_lines[line]
     if pattern.color is None or pattern.color == color:
         if color in board.wall[line]:
-            found.append(Violation.of(E.WALL_COLOR_CONFLICT, "P3", row=line, line=line, color=color))
+            found.append(
+                Violation.of(E.WALL_COLOR_CONFLICT, "P3", row=line, line=line, color=color)
+            )
     else:
         found.append(
             Violation.of(
@@ -123,7 +125,7 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
 def take_is_legal(state: GameState, move: Take) -> bool:
     """The quick answer for a compact take: True exactly when ``check_take`` finds
     nothing.  Legal moves, the common case, are confirmed without building anything."""
-    if state.phase is not Phase.FACTORY_OFFER:
+    if state.context.phase is not Phase.FACTORY_OFFER:
         return False
     player = move.player
     if player is not None and player != state.current_player:
@@ -144,7 +146,7 @@ def take_is_legal(state: GameState, move: Take) -> bool:
     if not 0 <= line < 5:
         return False
     packed = state.players[state.current_player].accepting_packed()
-    return bool(packed >> (5 * color + line) & 1)  # type: ignore[operator]
+    return bool(packed >> (5 * color + line) & 1)
 
 
 def check_take(state: GameState, move: Take) -> list[Violation]:
@@ -176,15 +178,23 @@ def check_table_take(state: GameState, move: TableTake) -> list[Violation]:
         if count < available:
             found.append(
                 Violation.of(
-                    E.PARTIAL_TAKE, rule, count=count, available=available,
-                    color=color, source=move.source,
+                    E.PARTIAL_TAKE,
+                    rule,
+                    count=count,
+                    available=available,
+                    color=color,
+                    source=move.source,
                 )
             )
         elif count > available:
             found.append(
                 Violation.of(
-                    E.TOO_MANY_TAKEN, rule, count=count, available=available,
-                    color=color, source=move.source,
+                    E.TOO_MANY_TAKEN,
+                    rule,
+                    count=count,
+                    available=available,
+                    color=color,
+                    source=move.source,
                 )
             )
     for line in placements:
@@ -247,7 +257,9 @@ def check_refill(state: GameState, move: Refill) -> list[Violation]:
     for index, tiles in enumerate(seen):
         if len(tiles) > 4:
             found.append(
-                Violation.of(E.FILL_IMPOSSIBLE, "R2", reason="too_many", source=index, count=len(tiles))
+                Violation.of(
+                    E.FILL_IMPOSSIBLE, "R2", reason="too_many", source=index, count=len(tiles)
+                )
             )
     if found:
         return found
@@ -264,8 +276,12 @@ def _check_fill_order(
         if len(tiles) < min(4, remaining):
             found.append(
                 Violation.of(
-                    E.FILL_IMPOSSIBLE, "R2", reason="short", source=index,
-                    count=len(tiles), remaining=remaining,
+                    E.FILL_IMPOSSIBLE,
+                    "R2",
+                    reason="short",
+                    source=index,
+                    count=len(tiles),
+                    remaining=remaining,
                 )
             )
         remaining = max(0, remaining - len(tiles))
@@ -293,11 +309,17 @@ def _check_fill_colors(
         if drawn[color] > available:
             found.append(
                 Violation.of(
-                    E.FILL_IMPOSSIBLE, "R2", reason="color", color=color,
-                    seen=drawn[color], available=available,
+                    E.FILL_IMPOSSIBLE,
+                    "R2",
+                    reason="color",
+                    color=color,
+                    seen=drawn[color],
+                    available=available,
                 )
             )
         elif early_counts[color] > bag[color] or (
             drawn[color] > bag[color] and (bag_left_over or not bag_emptied)
         ):
-            found.append(Violation.of(E.FILL_IMPOSSIBLE, "R2", reason="lid_before_bag", color=color))
+            found.append(
+                Violation.of(E.FILL_IMPOSSIBLE, "R2", reason="lid_before_bag", color=color)
+            )

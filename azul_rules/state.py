@@ -53,6 +53,27 @@ def _distinct(tiles: Tiles) -> tuple[Color, ...]:
 
 
 @attrs.frozen
+class RoundContext:
+    """The parts of a position that takes leave alone: the bag, the lid (except when a
+    full floor spills into it, F2), who started the round, the phase, the round number,
+    the variant, the generator state, the outcome and the last tiling's record.
+
+    Kept apart so that each take builds a small successor and shares this whole part
+    with its parent.  Read these through the ``GameState`` properties of the same names.
+    """
+
+    bag: Tiles
+    lid: Tiles
+    start_player: int
+    phase: Phase
+    round: int = 1
+    variant: Variant = Variant.COLORED
+    rng_state: int | None = None
+    outcome: Outcome | None = None
+    last_scoring: RoundScoring | None = attrs.field(default=None, eq=False)
+
+
+@attrs.frozen
 class GameState:
     """A position of the game, between two moves.
 
@@ -61,23 +82,86 @@ class GameState:
     round (R4, R5).  ``rng_state`` is the seeded generator's state, ``None`` when the
     table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
     most recent wall tiling; it is history, not position, so it takes no part in
-    equality or hashing.
+    equality or hashing.  Build states with :func:`new_game`, :meth:`GameState.make`
+    or ``from_json``.
     """
 
     players: tuple[PlayerBoard, ...]
     factories: tuple[Tiles, ...]
     center: Tiles
-    bag: Tiles
-    lid: Tiles
     current_player: int
-    start_player: int
-    phase: Phase
-    round: int = 1
-    variant: Variant = Variant.COLORED
-    marker_holder: int | None = None
-    rng_state: int | None = None
-    outcome: Outcome | None = None
-    last_scoring: RoundScoring | None = attrs.field(default=None, eq=False)
+    marker_holder: int | None
+    context: RoundContext
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        players: tuple[PlayerBoard, ...],
+        factories: tuple[Tiles, ...],
+        center: Tiles,
+        bag: Tiles,
+        lid: Tiles,
+        current_player: int,
+        start_player: int,
+        phase: Phase,
+        round: int = 1,
+        variant: Variant = Variant.COLORED,
+        marker_holder: int | None = None,
+        rng_state: int | None = None,
+        outcome: Outcome | None = None,
+        last_scoring: RoundScoring | None = None,
+    ) -> GameState:
+        """A state from every one of its parts, by name."""
+        context = RoundContext(
+            bag, lid, start_player, phase, round, variant, rng_state, outcome, last_scoring
+        )
+        return cls(players, factories, center, current_player, marker_holder, context)
+
+    @property
+    def bag(self) -> Tiles:
+        """The tiles in the bag (a sorted tuple of colours)."""
+        return self.context.bag
+
+    @property
+    def lid(self) -> Tiles:
+        """The tiles in the box lid, the discard (a sorted tuple of colours)."""
+        return self.context.lid
+
+    @property
+    def start_player(self) -> int:
+        """The player who started this round (R4, R5)."""
+        return self.context.start_player
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for (G1)."""
+        return self.context.phase
+
+    @property
+    def round(self) -> int:
+        """The round number, from 1."""
+        return self.context.round
+
+    @property
+    def variant(self) -> Variant:
+        """The wall variant."""
+        return self.context.variant
+
+    @property
+    def rng_state(self) -> int | None:
+        """The seeded generator's state, ``None`` with external draws."""
+        return self.context.rng_state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winners and final scores once the game is over (E4), else ``None``."""
+        return self.context.outcome
+
+    @property
+    def last_scoring(self) -> RoundScoring | None:
+        """The record of the most recent wall tiling (W1-W5, and E2 at the end)."""
+        return self.context.last_scoring
 
     # -- reading ---------------------------------------------------------------------
 
@@ -107,7 +191,7 @@ class GameState:
         """Every legal compact move, in a fixed order: factories in order, then the
         centre; colours in order; pattern lines 0-4, then the floor.  Empty when the
         game waits for a :class:`Refill` or is over."""
-        if self.phase is not Phase.FACTORY_OFFER:
+        if self.context.phase is not Phase.FACTORY_OFFER:
             return ()
         packed = self.players[self.current_player].accepting_packed()
         moves: list[Take | PlaceTile] = []
@@ -192,15 +276,15 @@ class GameState:
             floor, to_lid = _fill_floor(board.floor, color, taken - placed, takes_marker)
             new_line = pattern_line(line, color, current.count + placed)
             new_board = board.with_line(line, new_line, floor)
-        lid = merge(self.lid, to_lid) if to_lid else self.lid
+        context = self.context
+        if to_lid:
+            context = attrs.evolve(context, lid=merge(context.lid, to_lid))
         players = self.players[:player] + (new_board,) + self.players[player + 1 :]
         if center or factories.count(()) != len(factories):
             return GameState(
-                players, factories, center, self.bag, lid, (player + 1) % len(players),
-                self.start_player, Phase.FACTORY_OFFER, self.round, self.variant,
-                marker_holder, self.rng_state, None, self.last_scoring,
+                players, factories, center, (player + 1) % len(players), marker_holder, context
             )
-        return self._end_offer(players, lid, marker_holder)
+        return self._end_offer(players, context.lid, marker_holder)
 
     def _end_offer(
         self, players: tuple[PlayerBoard, ...], lid: Tiles, marker_holder: int | None
@@ -216,7 +300,9 @@ class GameState:
         next_start = self.start_player if marker_holder is None else marker_holder
         new_lid = tuple(sorted(to_lid))
         if any(b.complete_rows() for b in boards):
-            return self._game_over(tuple(boards), tuple(tilings), new_lid, next_start)
+            return self._game_over(
+                tuple(boards), tuple(tilings), self.bag, new_lid, next_start, self.rng_state
+            )
         return self._next_round(tuple(boards), tuple(tilings), new_lid, next_start)
 
     def _next_round(
@@ -231,31 +317,64 @@ class GameState:
         scoring = RoundScoring(self.round, tilings, False)
         empty = ((),) * len(self.factories)
         if self.rng_state is None:
-            return GameState(
-                boards, empty, (), self.bag, lid, starter, starter, Phase.REFILL,
-                self.round + 1, self.variant, None, None, None, scoring,
+            return GameState.make(
+                players=boards,
+                factories=empty,
+                center=(),
+                bag=self.bag,
+                lid=lid,
+                current_player=starter,
+                start_player=starter,
+                phase=Phase.REFILL,
+                round=self.round + 1,
+                variant=self.variant,
+                last_scoring=scoring,
             )
-        factories, bag, lid, rng = draw_factories(len(self.factories), self.bag, lid, self.rng_state)
+        factories, bag, lid, rng = draw_factories(
+            len(self.factories), self.bag, lid, self.rng_state
+        )
         if not any(factories):
-            return attrs.evolve(self, rng_state=rng)._game_over(boards, tilings, lid, starter)
-        return GameState(
-            boards, factories, (), bag, lid, starter, starter, Phase.FACTORY_OFFER,
-            self.round + 1, self.variant, None, rng, None, scoring,
+            return self._game_over(boards, tilings, bag, lid, starter, rng)
+        return GameState.make(
+            players=boards,
+            factories=factories,
+            center=(),
+            bag=bag,
+            lid=lid,
+            current_player=starter,
+            start_player=starter,
+            phase=Phase.FACTORY_OFFER,
+            round=self.round + 1,
+            variant=self.variant,
+            rng_state=rng,
+            last_scoring=scoring,
         )
 
     def _game_over(
         self,
         boards: tuple[PlayerBoard, ...],
         tilings: tuple[PlayerTiling, ...],
+        bag: Tiles,
         lid: Tiles,
         starter: int,
+        rng: int | None,
     ) -> GameState:
         """E1-E4: end bonuses, the outcome, and no further move."""
         final, tilings, outcome = finish_game(boards, tilings)
-        empty = ((),) * len(self.factories)
-        return GameState(
-            final, empty, (), self.bag, lid, starter, starter, Phase.GAME_OVER, self.round,
-            self.variant, None, self.rng_state, outcome, RoundScoring(self.round, tilings, True),
+        return GameState.make(
+            players=final,
+            factories=((),) * len(self.factories),
+            center=(),
+            bag=bag,
+            lid=lid,
+            current_player=starter,
+            start_player=starter,
+            phase=Phase.GAME_OVER,
+            round=self.round,
+            variant=self.variant,
+            rng_state=rng,
+            outcome=outcome,
+            last_scoring=RoundScoring(self.round, tilings, True),
         )
 
     def _refill(self, seen: tuple[Tiles, ...]) -> GameState:
@@ -270,12 +389,19 @@ class GameState:
             # R6: nothing could be dealt; the game ends where it is.
             last = self.last_scoring
             tilings = last.players if last is not None else _no_tilings(self.players)
-            return attrs.evolve(self, bag=bag, lid=lid)._game_over(
-                self.players, tilings, lid, self.current_player
-            )
-        return GameState(
-            self.players, seen, (), bag, lid, self.current_player, self.current_player,
-            Phase.FACTORY_OFFER, self.round, self.variant, None, None, None, self.last_scoring,
+            return self._game_over(self.players, tilings, bag, lid, self.current_player, None)
+        return GameState.make(
+            players=self.players,
+            factories=seen,
+            center=(),
+            bag=bag,
+            lid=lid,
+            current_player=self.current_player,
+            start_player=self.current_player,
+            phase=Phase.FACTORY_OFFER,
+            round=self.round,
+            variant=self.variant,
+            last_scoring=self.last_scoring,
         )
 
 
@@ -295,7 +421,7 @@ def _fill_floor(
     items.extend([color] * count)
     kept = items[:room]
     spilled = tuple(t for t in items[room:] if t is not MARKER)
-    return floor + tuple(kept), spilled  # type: ignore[return-value]
+    return floor + tuple(kept), spilled
 
 
 def new_game(
@@ -330,12 +456,27 @@ def new_game(
     boards = (PlayerBoard(),) * players
     count = FACTORY_COUNTS[players]
     if external_draws:
-        return GameState(
-            boards, ((),) * count, (), _ALL_TILES, (), first_player, first_player,
-            Phase.REFILL, 1, variant, None, None,
+        return GameState.make(
+            players=boards,
+            factories=((),) * count,
+            center=(),
+            bag=_ALL_TILES,
+            lid=(),
+            current_player=first_player,
+            start_player=first_player,
+            phase=Phase.REFILL,
+            variant=variant,
         )
     factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)
-    return GameState(
-        boards, factories, (), bag, lid, first_player, first_player, Phase.FACTORY_OFFER,
-        1, variant, None, rng,
+    return GameState.make(
+        players=boards,
+        factories=factories,
+        center=(),
+        bag=bag,
+        lid=lid,
+        current_player=first_player,
+        start_player=first_player,
+        phase=Phase.FACTORY_OFFER,
+        variant=variant,
+        rng_state=rng,
     )
