@@ -1,0 +1,5 @@
+"""``python -m azul_rules``: the same as the ``azul-rules`` command."""
+
+from azul_rules.cli import run
+
+run()
