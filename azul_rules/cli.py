@@ -14,7 +14,7 @@ from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.errors import FormatError
 from azul_rules.phases import Variant
 from azul_rules.scoring import RoundScoring
-from azul_rules.state import GameState, new_game
+from azul_rules.state import new_game
 
 __all__ = ["main"]
 
@@ -37,7 +37,9 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
-    names = spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
+    names = (
+        spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
+    )
     if len(names) != players:
         raise FormatError(f"--bots names {len(names)} bots for {players} players")
     bots: list[GreedyBot | RandomBot] = []

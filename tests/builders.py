@@ -8,8 +8,13 @@ import azul_rules as az
 from azul_rules.board import Wall, pattern_line
 from azul_rules.colors import COLORS, FloorItem
 
-LETTERS = {"B": az.Color.BLUE, "Y": az.Color.YELLOW, "R": az.Color.RED, "K": az.Color.BLACK,
-           "W": az.Color.WHITE}
+LETTERS = {
+    "B": az.Color.BLUE,
+    "Y": az.Color.YELLOW,
+    "R": az.Color.RED,
+    "K": az.Color.BLACK,
+    "W": az.Color.WHITE,
+}
 
 
 def tiles(text: str) -> tuple[az.Color, ...]:

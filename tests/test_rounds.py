@@ -4,7 +4,7 @@ end of the game (E1-E4), all through ``apply`` of the round's last take."""
 from __future__ import annotations
 
 import azul_rules as az
-from azul_rules import CENTER, FLOOR, MARKER
+from azul_rules import CENTER, FLOOR
 from azul_rules import Color as C
 from tests.builders import board, colored_wall, count_all_tiles, state, tiles
 
@@ -34,7 +34,9 @@ def test_round_lina_8_placement_points_2_floor_points_net_6() -> None:
     tiling = after.last_scoring
     assert tiling is not None and tiling.round == 2 and not tiling.game_over
     mine = tiling.players[0]
-    assert [(p.row, p.column, p.color, p.horizontal, p.vertical, p.points) for p in mine.placements] == [
+    assert [
+        (p.row, p.column, p.color, p.horizontal, p.vertical, p.points) for p in mine.placements
+    ] == [
         (0, 4, W, 1, 1, 1),
         (2, 2, B, 4, 3, 7),
     ]
@@ -145,7 +147,9 @@ def starved_table(bag: str, lid: str) -> az.GameState:
         counts[{"B": B, "Y": Y, "R": R, "K": K}[ch]] -= 1
     for p, color in enumerate([B, Y, R, K]):
         wall_ = tuple(
-            tuple(None if az.Color((c - r) % 5) == color else az.Color((c - r) % 5) for c in range(5))
+            tuple(
+                None if az.Color((c - r) % 5) == color else az.Color((c - r) % 5) for c in range(5)
+            )
             for r in range(5)
         )
         letter = "BYRK"[p]
@@ -181,7 +185,9 @@ def test_r2_bag_empty_at_the_start_of_the_fill_takes_the_lid() -> None:
 def test_r2_bag_exactly_enough_leaves_the_lid_alone() -> None:
     """R2: the lid is poured only when the bag runs out."""
     players = [board(floor_text="M"), board()]
-    s = state(players, EMPTY5, "R", current=1, marker_holder=0, bag="BBBBYYYYRRRRKKKKWWWW", lid=None)
+    s = state(
+        players, EMPTY5, "R", current=1, marker_holder=0, bag="BBBBYYYYRRRRKKKKWWWW", lid=None
+    )
     lid_before = s.lid
     after = s.apply(az.Take(CENTER, R, FLOOR))
     assert after.bag == ()
@@ -206,7 +212,9 @@ def test_r6_nothing_to_deal_ends_the_game() -> None:
 def end_position() -> az.GameState:
     """Player 0 completes row 1 in this tiling; player 1 still tiles and pays its floor."""
     p0 = board(score=40, pattern=["B"], wall_rows=colored_wall([".xxxx"]))
-    p1 = board(score=30, pattern=["", "YY"], wall_rows=colored_wall(["..x..", "x...."]), floor_text="MKK")
+    p1 = board(
+        score=30, pattern=["", "YY"], wall_rows=colored_wall(["..x..", "x...."]), floor_text="MKK"
+    )
     return state([p0, p1], EMPTY5, "R", current=0, start=1, marker_holder=1)
 
 

@@ -27,7 +27,9 @@ def test_p3_rulebook_example_two_yellows_have_exactly_three_placements() -> None
     """P2, P3, P5, P6: two yellows may go to line 1 (one to the floor), line 5, or the
     floor; lines 2 and 3 conflict with the wall, line 4 holds blue."""
     s = andrea()
-    yellow_moves = [m for m in s.legal_moves() if m == az.Take(0, Y, m.line)]  # type: ignore[union-attr]
+    yellow_moves = [
+        m for m in s.legal_moves() if isinstance(m, az.Take) and m.source == 0 and m.color == Y
+    ]
     assert [str(m) for m in yellow_moves] == ["1Y1", "1Y5", "1YF"]
     assert s.validate(az.Take(0, Y, 1)).codes == (E.WALL_COLOR_CONFLICT,)
     assert s.validate(az.Take(0, Y, 2)).codes == (E.WALL_COLOR_CONFLICT,)
@@ -68,8 +70,11 @@ def test_t2_other_tiles_go_to_the_centre_and_the_factory_is_emptied() -> None:
 
 def test_g2_turns_go_clockwise_and_wrap() -> None:
     """G2: increasing index, from the last player back to player 0."""
-    s = state([board(), board(), board()], ["YYRK", "BBRW", "KKWW", "RRRB", "YBKW", "BBBB", "RRRR"],
-              current=2)
+    s = state(
+        [board(), board(), board()],
+        ["YYRK", "BBRW", "KKWW", "RRRB", "YBKW", "BBBB", "RRRR"],
+        current=2,
+    )
     after = s.apply(az.Take(0, Y, 4))
     assert after.current_player == 0
 
@@ -77,8 +82,11 @@ def test_g2_turns_go_clockwise_and_wrap() -> None:
 def test_t3_first_from_centre_takes_the_marker_to_the_floor() -> None:
     """T3, F3: the first taker from the centre puts the marker on the leftmost free
     floor space, before any overflow."""
-    s = state([board(pattern=["", "", "", "", ""], floor_text="K"), board()], ["", "", "", "", "BBRW"],
-              "YYY")
+    s = state(
+        [board(pattern=["", "", "", "", ""], floor_text="K"), board()],
+        ["", "", "", "", "BBRW"],
+        "YYY",
+    )
     after = s.apply(az.Take(CENTER, Y, 1))  # line 2 holds 2: one yellow overflows
     assert after.players[0].floor == (K, MARKER, Y)
     assert after.marker_holder == 0
@@ -87,8 +95,13 @@ def test_t3_first_from_centre_takes_the_marker_to_the_floor() -> None:
 
 def test_t3_later_takers_from_centre_do_not_take_the_marker() -> None:
     """T3: only the first taker from the centre takes the marker."""
-    s = state([board(floor_text="M"), board()], ["", "", "", "", "BBRW"], "YYR",
-              current=1, marker_holder=0)
+    s = state(
+        [board(floor_text="M"), board()],
+        ["", "", "", "", "BBRW"],
+        "YYR",
+        current=1,
+        marker_holder=0,
+    )
     after = s.apply(az.Take(CENTER, R, 0))
     assert after.players[1].floor == ()
     assert after.players[0].floor == (MARKER,)
@@ -127,8 +140,9 @@ def test_p2_started_line_accepts_its_own_colour() -> None:
 
 def test_f2_floor_overflow_goes_to_the_lid_and_costs_nothing_more() -> None:
     """F2: with 6 floor spaces taken, three overflowing tiles: 1 on the floor, 2 to the lid."""
-    s = state([board(floor_text="BYRKW" + "B"), board()], ["RRRB", "YYYY", "KKKK", "", "WWWB"],
-              lid="KK")
+    s = state(
+        [board(floor_text="BYRKW" + "B"), board()], ["RRRB", "YYYY", "KKKK", "", "WWWB"], lid="KK"
+    )
     after = s.apply(az.Take(0, R, FLOOR))
     assert after.players[0].floor == (B, Y, R, K, W, B, R)
     assert after.lid == tiles("KKRR")
@@ -138,8 +152,7 @@ def test_f2_floor_overflow_goes_to_the_lid_and_costs_nothing_more() -> None:
 def test_f4_full_floor_still_takes_the_marker_at_no_cost() -> None:
     """F4: a full floor takes the marker's place nowhere; the taker still holds it and
     starts the next round; no tile is displaced; the overflow goes to the lid."""
-    s = state([board(floor_text="BBYYRRK"), board()], ["", "", "", "", "WWWB"], "KK",
-              lid="")
+    s = state([board(floor_text="BBYYRRK"), board()], ["", "", "", "", "WWWB"], "KK", lid="")
     after = s.apply(az.Take(CENTER, K, FLOOR))
     assert after.players[0].floor == (B, B, Y, Y, R, R, K)
     assert after.marker_holder == 0
@@ -200,9 +213,17 @@ def test_apply_raises_with_the_full_result_and_leaves_the_state_alone() -> None:
     """apply raises IllegalMoveError carrying the same Result as validate."""
     s = andrea()
     before = az.GameState.make(
-        players=s.players, factories=s.factories, center=s.center, bag=s.bag, lid=s.lid,
-        current_player=s.current_player, start_player=s.start_player, phase=s.phase,
-        round=s.round, marker_holder=s.marker_holder, rng_state=s.rng_state,
+        players=s.players,
+        factories=s.factories,
+        center=s.center,
+        bag=s.bag,
+        lid=s.lid,
+        current_player=s.current_player,
+        start_player=s.start_player,
+        phase=s.phase,
+        round=s.round,
+        marker_holder=s.marker_holder,
+        rng_state=s.rng_state,
     )
     with pytest.raises(az.IllegalMoveError) as caught:
         s.apply(az.Take(0, Y, 1))
@@ -230,7 +251,8 @@ def test_partial_take_from_a_factory() -> None:
     assert result.codes == (E.PARTIAL_TAKE,)
     assert result.violations[0].rule == "T2"
     assert result.violations[0].message == (
-        "2 of the 3 blue tiles of factory 1 were taken: every tile of the chosen colour must be taken"
+        "2 of the 3 blue tiles of factory 1 were taken: "
+        "every tile of the chosen colour must be taken"
     )
 
 

@@ -1,0 +1,16 @@
+"""Hypothesis profiles: ``ci`` (the default, inside CI's budget) and ``long`` for local
+runs.  Choose with ``HYPOTHESIS_PROFILE=long``."""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+settings.register_profile(
+    "ci", max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "long", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
