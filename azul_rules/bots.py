@@ -8,11 +8,11 @@ import attrs
 
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, wall_column
-from azul_rules.moves import Take
+from azul_rules.moves import PlaceTile, Take
 from azul_rules.scoring import floor_penalty, score_placement
 from azul_rules.state import GameState
 
-__all__ = ["GreedyBot", "RandomBot", "take_value"]
+__all__ = ["GreedyBot", "RandomBot", "placement_value", "take_value"]
 
 
 @attrs.define
@@ -26,10 +26,9 @@ class RandomBot:
     def __attrs_post_init__(self) -> None:
         self._rng = random.Random(self.seed)
 
-    def choose(self, state: GameState) -> Take:
-        """A random legal take."""
-        moves = [m for m in state.legal_moves() if isinstance(m, Take)]
-        return self._rng.choice(moves)
+    def choose(self, state: GameState) -> Take | PlaceTile:
+        """A random legal move."""
+        return self._rng.choice(state.legal_moves())
 
 
 @attrs.define
@@ -39,19 +38,30 @@ class GreedyBot:
 
     name: str = "greedy"
 
-    def choose(self, state: GameState) -> Take:
-        """The best take by its immediate value."""
+    def choose(self, state: GameState) -> Take | PlaceTile:
+        """The best move by its immediate value."""
         board = state.players[state.current_player]
-        best: Take | None = None
+        best: Take | PlaceTile | None = None
         best_value = float("-inf")
         for move in state.legal_moves():
-            if not isinstance(move, Take):
-                continue
-            value = take_value(state, board, move)
+            if isinstance(move, Take):
+                value = take_value(state, board, move)
+            else:
+                value = placement_value(board, move)
             if value > best_value:
                 best, best_value = move, value
-        assert best is not None, "a game in the factory offer always has a legal take (T1)"
+        assert best is not None, "a game waiting for a move always has a legal one (T1)"
         return best
+
+
+def placement_value(board: PlayerBoard, move: PlaceTile) -> float:
+    """The points a grey-wall placement scores at once (W3)."""
+    color = board.pattern_lines[move.line].color
+    assert color is not None
+    wall = list(board.wall)
+    row = wall[move.line]
+    wall[move.line] = row[: move.column] + (color,) + row[move.column + 1 :]
+    return score_placement(wall, move.line, move.column).points
 
 
 def take_value(state: GameState, board: PlayerBoard, move: Take) -> float:

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.errors import FormatError
-from azul_rules.phases import Variant
+from azul_rules.phases import Phase, Variant
 from azul_rules.scoring import RoundScoring
 from azul_rules.state import new_game
 
@@ -97,8 +97,10 @@ def _play(args: argparse.Namespace) -> int:
         move = bots[player].choose(state)
         before = state
         state = state.apply(move)
-        print(f"   player {player + 1}: {move}")
-        if state.last_scoring is not before.last_scoring and state.last_scoring is not None:
+        phase = "" if before.phase is Phase.FACTORY_OFFER else "  (wall tiling)"
+        print(f"   player {player + 1}: {move}{phase}")
+        settled = state.phase is not Phase.WALL_TILING
+        if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
             print("\n".join(describe_scoring(state.last_scoring)))
     outcome = state.outcome
     assert outcome is not None

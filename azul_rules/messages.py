@@ -108,6 +108,7 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "column": _one_based,
     "source": _source,
     "line": _line,
+    "next": _line,
     "color": _color,
     "line_color": _color,
     "space_color": _color,
@@ -203,6 +204,21 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "MARKER_ALONE": {
         "en": "the starting player marker is not a colour: it cannot be taken on its own",
         "fr": "le marqueur premier joueur n'est pas une couleur : il ne peut pas être pris seul",
+    },
+    "WRONG_PHASE/incomplete_line": {
+        "en": "{line} is not complete ({count} of {capacity}): only complete lines are tiled",
+        "fr": "{line} n'est pas complète ({count} sur {capacity}) : seules les lignes "
+        "complètes vont au mur",
+    },
+    "WRONG_PHASE/not_next_line": {
+        "en": "{line} is not the next to tile: {next} comes first (lines are tiled from "
+        "top to bottom)",
+        "fr": "{line} n'est pas la suivante à poser : {next} passe d'abord (les lignes se "
+        "posent de haut en bas)",
+    },
+    "NO_SUCH_LINE/column": {
+        "en": "there is no wall column {column}: columns are 1 to 5",
+        "fr": "la colonne {column} du mur n'existe pas : les colonnes vont de 1 à 5",
     },
     "NO_SUCH_LINE": {
         "en": "there is no {line}: pattern lines are 1 to 5, or the floor line",

@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from azul_rules.board import PatternLine, PlayerBoard, Wall, pattern_line
+import attrs
+
+from azul_rules.board import PlayerBoard, pattern_line
 from azul_rules.colors import MARKER, Color, Tiles, wall_column
 from azul_rules.rng import draw_indices
 from azul_rules.scoring import (
@@ -22,56 +24,55 @@ from azul_rules.scoring import (
     score_placement,
 )
 
-__all__ = ["draw_factories", "finish_game", "tile_board"]
+__all__ = ["draw_factories", "finish_game", "place_on_wall", "settle_floor", "tile_colored"]
 
 
-def tile_board(
+def place_on_wall(
+    board: PlayerBoard, row: int, column: int, lid: list[Color]
+) -> tuple[PlayerBoard, WallPlacement]:
+    """W1, W3: move one tile of complete pattern line ``row`` to ``(row, column)``,
+    score it at once, and put the line's other tiles in ``lid``."""
+    line = board.pattern_lines[row]
+    color = line.color
+    assert color is not None and line.count == line.capacity
+    rows = list(board.wall)
+    rows[row] = rows[row][:column] + (color,) + rows[row][column + 1 :]
+    scored = score_placement(rows, row, column)
+    lid.extend([color] * (line.capacity - 1))
+    lines = board.pattern_lines
+    lines = lines[:row] + (pattern_line(row, None, 0),) + lines[row + 1 :]
+    placed = PlayerBoard(board.score + scored.points, lines, tuple(rows), board.floor)
+    return placed, WallPlacement(
+        row, column, color, scored.horizontal, scored.vertical, scored.points
+    )
+
+
+def tile_colored(
     player: int, board: PlayerBoard, lid: list[Color]
 ) -> tuple[PlayerBoard, PlayerTiling]:
-    """One player's coloured-wall tiling and floor (W1-W5).
-
-    Complete lines, top to bottom, move one tile to the wall space of their colour and
-    score it at once (W1, W3); their other tiles and the floor's tiles go to ``lid``
-    (W5).  Incomplete lines keep their tiles (W2).  The floor's total is subtracted
-    and the score clamped at 0 once (W4).
-    """
-    lines = list(board.pattern_lines)
-    rows = list(board.wall)
-    placements: list[WallPlacement] = []
-    for index, line in enumerate(lines):
-        if line.color is None or line.count < line.capacity:
-            continue
-        color = line.color
-        column = wall_column(index, color)
-        row = rows[index]
-        rows[index] = row[:column] + (color,) + row[column + 1 :]
-        scored = score_placement(rows, index, column)
-        placements.append(
-            WallPlacement(index, column, color, scored.horizontal, scored.vertical, scored.points)
-        )
-        lid.extend([color] * (line.capacity - 1))
-        lines[index] = pattern_line(index, None, 0)
-    return settle_floor(player, board, tuple(lines), tuple(rows), tuple(placements), lid)
+    """W1-W3 on the coloured wall: complete lines, top to bottom, move one tile to the
+    space of their colour (S5) and score it at once.  Incomplete lines keep their tiles
+    (W2).  Returns the board and the tiling so far (before the floor)."""
+    placements = []
+    before = board.score
+    for index, line in enumerate(board.pattern_lines):
+        if line.color is not None and line.count == line.capacity:
+            board, placed = place_on_wall(board, index, wall_column(index, line.color), lid)
+            placements.append(placed)
+    return board, PlayerTiling(player, before, tuple(placements), 0, board.score)
 
 
 def settle_floor(
-    player: int,
-    board: PlayerBoard,
-    lines: tuple[PatternLine, ...],
-    wall: Wall,
-    placements: tuple[WallPlacement, ...],
-    lid: list[Color],
-    floor_lines: tuple[int, ...] = (),
+    board: PlayerBoard, tiling: PlayerTiling, lid: list[Color]
 ) -> tuple[PlayerBoard, PlayerTiling]:
-    """W4-W5: subtract the floor's penalties (marker included), clamp at 0 once, and
-    empty the floor: tiles to the lid, the marker back to its holder."""
-    gained = sum(p.points for p in placements)
+    """W4-W5: subtract the floor's penalties (marker included, F3) from a score that
+    already holds the round's placements, clamp at 0 once, and empty the floor: tiles
+    to the lid, the marker back to its holder."""
     penalty = floor_penalty(len(board.floor))
-    score = max(0, board.score + gained - penalty)
+    score = max(0, board.score - penalty)
     lid.extend(t for t in board.floor if t is not MARKER)
-    new_board = PlayerBoard(score, lines, wall, ())
-    tiling = PlayerTiling(player, board.score, placements, penalty, score, None, floor_lines)
-    return new_board, tiling
+    settled = PlayerBoard(score, board.pattern_lines, board.wall, ())
+    return settled, attrs.evolve(tiling, floor_penalty=penalty, score_after=score)
 
 
 def finish_game(

@@ -236,7 +236,11 @@ def _check_placed_lines(
 
 def check_place_tile(state: GameState, move: PlaceTile) -> list[Violation]:
     """All violations of a wall placement.  The coloured wall never waits for one."""
-    found, _ = check_turn(state, move)
+    found, judge = check_turn(state, move)
+    if judge:
+        from azul_rules.grey import check_placement
+
+        check_placement(state, move, found)
     return found
 
 

@@ -30,7 +30,7 @@ from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.rng import below, seed_state
-from azul_rules.rounds import draw_factories, finish_game, tile_board
+from azul_rules.rounds import draw_factories, finish_game, settle_floor, tile_colored
 from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
 
 __all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
@@ -160,7 +160,8 @@ class GameState:
 
     @property
     def last_scoring(self) -> RoundScoring | None:
-        """The record of the most recent wall tiling (W1-W5, and E2 at the end)."""
+        """The record of the most recent wall tiling (W1-W5, and E2 at the end).  During
+        the grey wall tiling it holds the placements made so far in this round."""
         return self.context.last_scoring
 
     # -- reading ---------------------------------------------------------------------
@@ -188,10 +189,18 @@ class GameState:
     # -- the referee -----------------------------------------------------------------
 
     def legal_moves(self) -> tuple[Take | PlaceTile, ...]:
-        """Every legal compact move, in a fixed order: factories in order, then the
-        centre; colours in order; pattern lines 0-4, then the floor.  Empty when the
-        game waits for a :class:`Refill` or is over."""
-        if self.context.phase is not Phase.FACTORY_OFFER:
+        """Every legal compact move, in a fixed order.
+
+        In the factory offer, the takes: factories in order, then the centre; colours in
+        order; pattern lines 0-4, then the floor.  In the grey wall tiling, the
+        placements of the next line, by column.  Empty when the game waits for a
+        :class:`Refill` or is over."""
+        phase = self.context.phase
+        if phase is not Phase.FACTORY_OFFER:
+            if phase is Phase.WALL_TILING:
+                from azul_rules.grey import legal_placements
+
+                return legal_placements(self)
             return ()
         packed = self.players[self.current_player].accepting_packed()
         moves: list[Take | PlaceTile] = []
@@ -244,8 +253,15 @@ class GameState:
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
             return self._refill(move.factories)
-        result = self.validate(move)
-        raise IllegalMoveError(result)
+        if kind is PlaceTile:
+            assert isinstance(move, PlaceTile)
+            found = rules.check_place_tile(self, move)
+            if found:
+                raise IllegalMoveError(Result(tuple(found)))
+            from azul_rules.grey import place
+
+            return place(self, move)
+        raise IllegalMoveError(self.validate(move))
 
     # -- mechanics -------------------------------------------------------------------
 
@@ -289,21 +305,37 @@ class GameState:
     def _end_offer(
         self, players: tuple[PlayerBoard, ...], lid: Tiles, marker_holder: int | None
     ) -> GameState:
-        """W1-W5 for every player, then E1 or the next round (R1-R5)."""
+        """The factory offer is over (P7): the wall tiling.  The coloured wall tiles
+        every board at once; the grey wall waits for the players' choices (V1-V4)."""
+        if self.variant is Variant.GREY:
+            from azul_rules.grey import begin_tiling
+
+            return begin_tiling(self, players, lid, marker_holder)
         to_lid: list[Color] = list(lid)
-        boards = []
-        tilings = []
-        for index, board in enumerate(players):
-            new_board, tiling = tile_board(index, board, to_lid)
-            boards.append(new_board)
-            tilings.append(tiling)
+        tiled = [tile_colored(i, board, to_lid) for i, board in enumerate(players)]
+        return self.settle_round(
+            tuple(b for b, _ in tiled), tuple(t for _, t in tiled), to_lid, marker_holder
+        )
+
+    def settle_round(
+        self,
+        boards: tuple[PlayerBoard, ...],
+        tilings: tuple[PlayerTiling, ...],
+        lid: list[Color],
+        marker_holder: int | None,
+    ) -> GameState:
+        """After every placement of the round: the floors (W4, W5), then the end of the
+        game (E1) or the next round (R1-R5)."""
+        settled = [settle_floor(b, t, lid) for b, t in zip(boards, tilings, strict=True)]
+        final_boards = tuple(b for b, _ in settled)
+        final_tilings = tuple(t for _, t in settled)
         next_start = self.start_player if marker_holder is None else marker_holder
-        new_lid = tuple(sorted(to_lid))
-        if any(b.complete_rows() for b in boards):
+        new_lid = tuple(sorted(lid))
+        if any(b.complete_rows() for b in final_boards):
             return self._game_over(
-                tuple(boards), tuple(tilings), self.bag, new_lid, next_start, self.rng_state
+                final_boards, final_tilings, self.bag, new_lid, next_start, self.rng_state
             )
-        return self._next_round(tuple(boards), tuple(tilings), new_lid, next_start)
+        return self._next_round(final_boards, final_tilings, new_lid, next_start)
 
     def _next_round(
         self,

@@ -85,6 +85,7 @@ def state(
     rng_state: int | None = 12345,
     phase: az.Phase = az.Phase.FACTORY_OFFER,
     round_number: int = 2,
+    variant: az.Variant = az.Variant.COLORED,
 ) -> az.GameState:
     """A position.  Either the bag or the lid may be ``None``: it then holds every tile
     not placed elsewhere, so that the 100 tiles add up (S3)."""
@@ -111,6 +112,7 @@ def state(
         start_player=current if start is None else start,
         phase=phase,
         round=round_number,
+        variant=variant,
         marker_holder=marker_holder,
         rng_state=rng_state,
     )

@@ -42,3 +42,10 @@ def test_python_dash_m_runs() -> None:
     )  # fmt: skip
     assert done.returncode == 0
     assert "final scores" in done.stdout
+
+
+def test_play_a_grey_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """V1-V4 through the command: placements are chosen by the bots."""
+    assert main(["play", "--variant", "grey", "--players", "4", "--seed", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "grey wall" in out and "(wall tiling)" in out and "final scores" in out

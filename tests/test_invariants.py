@@ -13,12 +13,15 @@ from tests.builders import count_all_tiles
 
 seeds = st.integers(min_value=0, max_value=2**64)
 player_counts = st.sampled_from([2, 3, 4])
+variants = st.sampled_from(list(az.Variant))
 
 
-def random_game(players: int, seed: int, moves_seed: int) -> list[az.GameState]:
+def random_game(
+    players: int, seed: int, moves_seed: int, variant: az.Variant = az.Variant.COLORED
+) -> list[az.GameState]:
     """Every state of one random game, from start to end."""
     rnd = random.Random(moves_seed)
-    s = az.new_game(players, seed=seed)
+    s = az.new_game(players, seed=seed, variant=variant)
     states = [s]
     while not s.is_over:
         s = s.apply(rnd.choice(s.legal_moves()))
@@ -27,53 +30,64 @@ def random_game(players: int, seed: int, moves_seed: int) -> list[az.GameState]:
     return states
 
 
-def all_compact_takes(s: az.GameState) -> list[az.Take]:
-    """The whole space of compact takes on this table, plus off-table numbers."""
+def all_compact_moves(s: az.GameState) -> list[az.Take | az.PlaceTile]:
+    """The whole space of compact moves on this table, plus off-table numbers."""
     sources = [*range(len(s.factories) + 1), CENTER]
     colors: list[az.Color | az.Marker] = [*az.Color, MARKER]
-    return [az.Take(src, c, line) for src in sources for c in colors for line in [*range(6), FLOOR]]
+    moves: list[az.Take | az.PlaceTile] = [
+        az.Take(src, c, line) for src in sources for c in colors for line in [*range(6), FLOOR]
+    ]
+    moves.extend(az.PlaceTile(line, column) for line in range(-1, 6) for column in range(-1, 6))
+    return moves
 
 
-@given(player_counts, seeds, seeds)
+@given(player_counts, seeds, seeds, variants)
 def test_every_game_ends_with_100_tiles_and_no_negative_score(
-    players: int, seed: int, moves_seed: int
+    players: int, seed: int, moves_seed: int, variant: az.Variant
 ) -> None:
     """S3, W4, E1: tiles add up to 20 per colour in every state; scores stay >= 0;
-    the game ends with an outcome consistent with the boards (E4)."""
-    states = random_game(players, seed, moves_seed)
+    the game ends with an outcome consistent with the boards (E4); V2: no colour twice
+    in a wall column."""
+    states = random_game(players, seed, moves_seed, variant)
     for s in states:
         assert count_all_tiles(s) == {c: 20 for c in az.Color}
         assert all(b.score >= 0 for b in s.players)
         assert all(len(b.floor) <= 7 and b.floor.count(MARKER) <= 1 for b in s.players)
         assert sum(b.floor.count(MARKER) for b in s.players) <= 1
+        for b in s.players:
+            for column in range(5):
+                tiles = [row[column] for row in b.wall if row[column] is not None]
+                assert len(tiles) == len(set(tiles))
     final = states[-1]
     assert final.is_over and final.outcome is not None
     assert final.outcome.scores == tuple(b.score for b in final.players)
     assert any(b.complete_rows() for b in final.players) or not any(final.factories)
 
 
-@given(player_counts, seeds, seeds)
-def test_legal_moves_are_exactly_the_takes_validate_accepts(
-    players: int, seed: int, moves_seed: int
+@given(player_counts, seeds, seeds, variants)
+def test_legal_moves_are_exactly_the_moves_validate_accepts(
+    players: int, seed: int, moves_seed: int, variant: az.Variant
 ) -> None:
-    """T1-T4, P1-P6: legal_moves() equals the accepted part of the whole move space,
-    is deterministic and duplicate-free, and is never empty while the offer goes on."""
-    for s in random_game(players, seed, moves_seed)[::3]:
+    """T1-T4, P1-P6, V1-V3: legal_moves() equals the accepted part of the whole move
+    space, is deterministic and duplicate-free, and is never empty while the game waits
+    for a compact move."""
+    for s in random_game(players, seed, moves_seed, variant)[::3]:
         legal = s.legal_moves()
-        accepted = [m for m in all_compact_takes(s) if s.validate(m).ok]
+        accepted = [m for m in all_compact_moves(s) if s.validate(m).ok]
         assert set(legal) == set(accepted)
         assert len(set(legal)) == len(legal)
         assert legal == s.legal_moves()
-        assert bool(legal) == (s.phase is az.Phase.FACTORY_OFFER)  # T1: never stuck
+        waiting = s.phase in (az.Phase.FACTORY_OFFER, az.Phase.WALL_TILING)
+        assert bool(legal) == waiting  # T1: never stuck
 
 
-@given(player_counts, seeds, seeds)
+@given(player_counts, seeds, seeds, variants)
 def test_apply_never_mutates_and_equal_states_hash_equal(
-    players: int, seed: int, moves_seed: int
+    players: int, seed: int, moves_seed: int, variant: az.Variant
 ) -> None:
     """apply returns a new state and leaves its input equal to what it was."""
     rnd = random.Random(moves_seed)
-    s = az.new_game(players, seed=seed)
+    s = az.new_game(players, seed=seed, variant=variant)
     while not s.is_over:
         snapshot = (repr(s), hash(s))
         move = rnd.choice(s.legal_moves())
@@ -84,10 +98,14 @@ def test_apply_never_mutates_and_equal_states_hash_equal(
         s = nxt
 
 
-@given(player_counts, seeds, seeds)
-def test_same_seed_same_game(players: int, seed: int, moves_seed: int) -> None:
+@given(player_counts, seeds, seeds, variants)
+def test_same_seed_same_game(players: int, seed: int, moves_seed: int, variant: az.Variant) -> None:
     """S7, R2: the seed decides the first player and every draw."""
-    assert random_game(players, seed, moves_seed) == random_game(players, seed, moves_seed)
+    first = random_game(players, seed, moves_seed, variant)
+    assert first == random_game(players, seed, moves_seed, variant)
+    assert [s.last_scoring for s in first] == [
+        s.last_scoring for s in random_game(players, seed, moves_seed, variant)
+    ]
 
 
 @given(player_counts, seeds, seeds)
