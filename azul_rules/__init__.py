@@ -19,8 +19,18 @@ from azul_rules.errors import (
     Result,
     Violation,
 )
+from azul_rules.jsonio import (
+    from_dict,
+    from_json,
+    move_from_dict,
+    move_from_json,
+    to_dict,
+    to_json,
+)
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Phase, Variant
+from azul_rules.problems import Problem, StateProblem
+from azul_rules.record import GameRecord, Replay
 from azul_rules.scoring import (
     Bonuses,
     Outcome,
@@ -41,6 +51,7 @@ __all__ = [
     "Color",
     "ErrorCode",
     "FormatError",
+    "GameRecord",
     "GameState",
     "IllegalMoveError",
     "InvalidStateError",
@@ -54,18 +65,27 @@ __all__ = [
     "Placements",
     "PlayerBoard",
     "PlayerTiling",
+    "Problem",
     "Refill",
+    "Replay",
     "Result",
     "RoundScoring",
+    "StateProblem",
     "TableTake",
     "Take",
     "Variant",
     "Violation",
     "WallPlacement",
     "end_bonuses",
+    "from_dict",
+    "from_json",
+    "move_from_dict",
+    "move_from_json",
     "new_game",
     "parse_move",
     "score_placement",
+    "to_dict",
+    "to_json",
 ]
 
 __version__ = "0.1.0"

@@ -1,20 +1,28 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
-Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input.  Errors
-are reported in one line, never as a traceback.
+Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
+impossible position.  Errors are reported in words, never as a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Sequence
 
 from azul_rules.bots import GreedyBot, RandomBot
-from azul_rules.errors import FormatError
+from azul_rules.colors import Color, Marker
+from azul_rules.errors import FormatError, InvalidStateError, Violation
+from azul_rules.jsonio import from_json, move_from_json, to_dict
+from azul_rules.messages import LANGUAGES
+from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
+from azul_rules.record import GameRecord
+from azul_rules.render import render_state
 from azul_rules.scoring import RoundScoring
-from azul_rules.state import new_game
+from azul_rules.state import GameState, new_game
 
 __all__ = ["main"]
 
@@ -33,6 +41,20 @@ def _parser() -> argparse.ArgumentParser:
         default=None,
         help="comma-separated bots per seat: random or greedy (default: greedy,random,...)",
     )
+    play.add_argument("--record", metavar="FILE", help="also save the game record (JSON)")
+    check = commands.add_parser("check", help="the verdict on one move in one position")
+    check.add_argument("state", metavar="STATE.json")
+    check.add_argument(
+        "move", metavar="MOVE", help="notation such as 3B2, a JSON move, or a JSON file"
+    )
+    check.add_argument("--lang", choices=LANGUAGES, default="en")
+    check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    show = commands.add_parser("show", help="a position as readable text")
+    show.add_argument("state", metavar="STATE.json")
+    replay = commands.add_parser("replay", help="re-referee a recorded game move by move")
+    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument("--lang", choices=LANGUAGES, default="en")
+    replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
     return parser
 
 
@@ -83,6 +105,7 @@ def _play(args: argparse.Namespace) -> int:
     variant = Variant(args.variant)
     state = new_game(args.players, seed=args.seed, variant=variant)
     bots = _bots(args.bots, args.players, args.seed)
+    played: list[Move] = []
     print(
         f"Azul, {args.players} players, seed {args.seed}, {variant.value} wall; "
         + ", ".join(f"player {i + 1}: {b.name}" for i, b in enumerate(bots))
@@ -97,6 +120,7 @@ def _play(args: argparse.Namespace) -> int:
         move = bots[player].choose(state)
         before = state
         state = state.apply(move)
+        played.append(move)
         phase = "" if before.phase is Phase.FACTORY_OFFER else "  (wall tiling)"
         print(f"   player {player + 1}: {move}{phase}")
         settled = state.phase is not Phase.WALL_TILING
@@ -109,6 +133,120 @@ def _play(args: argparse.Namespace) -> int:
     print(f"== game over after round {state.round} ==")
     print(f"final scores: {scores}")
     print(f"{'shared victory' if outcome.is_shared else 'winner'}: {winners}")
+    if args.record:
+        record = GameRecord(tuple(played), args.players, args.seed, variant)
+        _write(args.record, record.to_json() + "\n")
+        print(f"record saved to {args.record}")
+    return 0
+
+
+def _write(path: str, text: str) -> None:
+    try:
+        with open(path, "w", encoding="utf-8") as out:
+            out.write(text)
+    except OSError as error:
+        raise FormatError(f"cannot write {path}: {error.strerror}") from None
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as source:
+            return source.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise FormatError(f"cannot read {path}: {reason}") from None
+
+
+def _load_state(path: str) -> GameState:
+    return from_json(_read(path), GameState)
+
+
+def _load_move(text: str) -> Move:
+    if text.lstrip().startswith("{"):
+        return move_from_json(text)
+    if os.path.exists(text):
+        return move_from_json(_read(text))
+    return parse_move(text)
+
+
+def _violation_doc(violation: Violation, lang: str) -> dict[str, object]:
+    return {
+        "code": violation.code.value,
+        "rule": violation.rule,
+        "message": violation.message_in(lang),
+        "params": {k: _plain(v) for k, v in violation.params},
+    }
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Color):
+        return value.name.lower()
+    if isinstance(value, Marker):
+        return "marker"
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _check(args: argparse.Namespace) -> int:
+    state = _load_state(args.state)
+    move = _load_move(args.move)
+    result = state.validate(move)
+    if args.json:
+        doc = {
+            "legal": result.ok,
+            "move": to_dict(move),
+            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+        }
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif result.ok:
+        print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
+    else:
+        print(f"{'illegal' if args.lang == 'en' else 'coup illégal'}: {move}")
+        for violation in result.violations:
+            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+    return 0 if result.ok else 1
+
+
+def _show(args: argparse.Namespace) -> int:
+    print(render_state(_load_state(args.state)))
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    record = GameRecord.from_json(_read(args.record))
+    replay = record.replay()
+    final = replay.final
+    if args.json:
+        doc: dict[str, object] = {"ok": replay.ok, "moves_played": len(replay.states) - 1}
+        if replay.failure is not None and replay.failed_at is not None:
+            bad = replay.states[-1]
+            doc["illegal_move"] = {
+                "number": replay.failed_at + 1,
+                "player": bad.current_player,
+                "move": to_dict(record.moves[replay.failed_at]),
+                "violations": [_violation_doc(v, args.lang) for v in replay.failure.violations],
+            }
+        if final.outcome is not None:
+            doc["scores"] = list(final.outcome.scores)
+            doc["winners"] = list(final.outcome.winners)
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0 if replay.ok else 1
+    if replay.failure is not None and replay.failed_at is not None:
+        number = replay.failed_at + 1
+        move = record.moves[replay.failed_at]
+        print(f"move {number} ({move}), player {final.current_player + 1}: illegal")
+        for violation in replay.failure.violations:
+            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        return 1
+    print(f"{len(replay.states) - 1} moves, all legal")
+    if final.outcome is not None:
+        scores = ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(final.outcome.scores))
+        winners = " and ".join(f"player {w + 1}" for w in final.outcome.winners)
+        print(f"final scores: {scores}")
+        print(f"{'shared victory' if final.outcome.is_shared else 'winner'}: {winners}")
+    else:
+        print(f"the game is not over: round {final.round}, {final.phase.value}")
     return 0
 
 
@@ -125,14 +263,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
+    commands = {"play": _play, "check": _check, "show": _show, "replay": _replay}
     try:
-        if args.command == "play":
-            return _play(args)
+        return commands[args.command](args)
     except FormatError as error:
-        print(f"azul-rules: {error}", file=sys.stderr)
+        print("azul-rules: unreadable input:", file=sys.stderr)
+        for path, what in error.errors:
+            print(f"  {what}" if what == str(error) else f"  {path}: {what}", file=sys.stderr)
         return 2
-    parser.error(f"unknown command {args.command}")
-    return 2
+    except InvalidStateError as error:
+        print("azul-rules: this position cannot exist:", file=sys.stderr)
+        for found in error.problems:
+            print(f"  {found.code.value} ({found.rule}) at {found.path}: {found.message}",
+                  file=sys.stderr)  # fmt: skip
+        return 2
 
 
 def run() -> None:

@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import attrs
+
+if TYPE_CHECKING:
+    from azul_rules.problems import Problem
 
 __all__ = [
     "OK",
@@ -184,9 +187,10 @@ class IllegalMoveError(ValueError):
 
 
 class InvalidStateError(ValueError):
-    """A well-formed state that cannot exist; ``problems`` lists every reason."""
+    """A well-formed state that cannot exist; ``problems`` lists every reason (each a
+    :class:`~azul_rules.problems.Problem` with a code, a rule id, a path and a message)."""
 
-    def __init__(self, problems: tuple[Violation, ...]) -> None:
+    def __init__(self, problems: tuple[Problem, ...]) -> None:
         text = "; ".join(str(p) for p in problems)
         super().__init__(f"impossible state: {text}")
         self.problems = problems

@@ -234,6 +234,10 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "{line} n'a de place que pour {room} carreau(x) de plus : on ne peut pas y en "
         "mettre {count}",
     },
+    "LINE_FULL/complete": {
+        "en": "{line} is complete: it accepts no more tiles",
+        "fr": "{line} est complète : elle n'accepte plus aucun carreau",
+    },
     "FLOOR_WHILE_ROOM": {
         "en": "{floor} tile(s) went to the floor line while {line} still had room for {room}",
         "fr": "{floor} carreau(x) sont allés au plancher alors que {line} avait encore "

@@ -165,8 +165,13 @@ class TableTake:
         return Take(self.source, self.color, line, player=self.player)
 
     def __str__(self) -> str:
-        where = ", ".join(f"{n} to {_line_text(k)}" for k, n in self.placements.items())
-        return f"{self.count}x{_color_text(self.color)} from {_source_text(self.source)}: {where}"
+        color = self.color.name.lower() if isinstance(self.color, Color) else "marker"
+        source = "the centre" if self.source == CENTER else f"factory {self.source + 1}"
+        where = ", ".join(
+            f"{n} to {'the floor' if k == FLOOR else f'line {k + 1}'}"
+            for k, n in self.placements.items()
+        )
+        return f"took {self.count} {color} from {source}: {where or 'placed nowhere'}"
 
 
 @attrs.frozen

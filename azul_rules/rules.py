@@ -118,7 +118,7 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
             )
         )
     if pattern.is_full:
-        found.append(Violation.of(E.LINE_FULL, "P4", line=line, room=0, count=1))
+        found.append(Violation.of(E.LINE_FULL, "P4", reason="complete", line=line))
     return False
 
 

@@ -29,6 +29,7 @@ from azul_rules.colors import (
 from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
+from azul_rules.problems import Problem, state_problems
 from azul_rules.rng import below, seed_state
 from azul_rules.rounds import draw_factories, finish_game, settle_floor, tile_colored
 from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
@@ -215,6 +216,12 @@ class GameState:
             for color in _DISTINCT.get(self.center) or _distinct(self.center):
                 add(options[color][packed >> 5 * color & 31])
         return tuple(moves)
+
+    def problems(self) -> tuple[Problem, ...]:
+        """Every reason this position could not arise in a game (empty when it can):
+        tiles not adding up to 20 per colour, lines over capacity or holding a colour of
+        their wall row, misplaced wall tiles, markers, players out of range..."""
+        return state_problems(self)
 
     def validate(self, move: Move) -> Result:
         """The verdict on ``move``: ``ok``, or every violation it commits, the most

@@ -1,0 +1,188 @@
+"""Game records: a whole game as JSON (how it started, then every move), and replaying
+one move by move through the referee.
+
+A record starts either from ``new_game`` arguments (``players``, ``seed``, ``variant``,
+``first_player``, ``external_draws``) or from an ``initial_state``; its ``moves`` are
+compact notation strings (``"3B2"``) or JSON move objects (any kind, refills included).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from azul_rules.errors import FormatError, Result
+from azul_rules.moves import Move, Take, parse_move
+from azul_rules.phases import Variant
+from azul_rules.state import GameState, new_game
+
+__all__ = ["GameRecord", "Replay"]
+
+_START_KEYS = ("players", "seed", "variant", "first_player", "external_draws")
+
+
+@attrs.frozen
+class Replay:
+    """The outcome of replaying a record: every state reached, and, if the record holds
+    an illegal move, its index (from 0) and the referee's verdict."""
+
+    states: tuple[GameState, ...]
+    failed_at: int | None = None
+    failure: Result | None = None
+
+    @property
+    def final(self) -> GameState:
+        """The last legal state reached."""
+        return self.states[-1]
+
+    @property
+    def ok(self) -> bool:
+        """True when every move was legal."""
+        return self.failed_at is None
+
+
+@attrs.frozen
+class GameRecord:
+    """A recorded game."""
+
+    moves: tuple[Move, ...] = ()
+    players: int = 2
+    seed: int = 0
+    variant: Variant = Variant.COLORED
+    first_player: int | None = None
+    external_draws: bool = False
+    initial_state: GameState | None = None
+
+    def start(self) -> GameState:
+        """The state the record starts from."""
+        if self.initial_state is not None:
+            return self.initial_state
+        return new_game(
+            self.players, seed=self.seed, variant=self.variant,
+            first_player=self.first_player, external_draws=self.external_draws,
+        )  # fmt: skip
+
+    def replay(self) -> Replay:
+        """Referee every move in order; stop at the first illegal one."""
+        state = self.start()
+        states = [state]
+        for index, move in enumerate(self.moves):
+            result = state.validate(move)
+            if not result.ok:
+                return Replay(tuple(states), index, result)
+            state = state.apply(move)
+            states.append(state)
+        return Replay(tuple(states))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record as JSON-ready data (compact notation for compact takes)."""
+        from azul_rules.serialization import to_dict
+
+        doc: dict[str, Any] = {"format_version": 1}
+        if self.initial_state is not None:
+            doc["initial_state"] = to_dict(self.initial_state)
+        else:
+            doc.update(
+                players=self.players, seed=self.seed, variant=self.variant.value,
+                first_player=self.first_player, external_draws=self.external_draws,
+            )  # fmt: skip
+        doc["moves"] = [_notation_or_dict(m) for m in self.moves]
+        return doc
+
+    def to_json(self) -> str:
+        """The record as JSON text."""
+        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+
+    @classmethod
+    def from_dict(cls, data: object) -> GameRecord:
+        """Read a record; ``FormatError`` names the path of every problem found."""
+        from azul_rules.serialization import from_dict, move_from_dict
+
+        if not isinstance(data, dict):
+            raise FormatError("$: a game record is a JSON object", (("$", "not an object"),))
+        allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
+        errors: list[tuple[str, str]] = []
+        for key in sorted(set(data) - allowed):
+            errors.append((f"$.{key}", "unknown field"))
+        if data.get("format_version") != 1:
+            errors.append(("$.format_version", "expected 1"))
+        raw_moves = data.get("moves")
+        if not isinstance(raw_moves, list):
+            errors.append(("$.moves", "expected a JSON array of moves"))
+            raw_moves = []
+        if "initial_state" in data and any(k in data for k in _START_KEYS):
+            errors.append(("$", "give either initial_state or new_game settings, not both"))
+        start = _start_settings(data, errors)
+        moves: list[Move] = []
+        for index, raw in enumerate(raw_moves):
+            try:
+                moves.append(parse_move(raw) if isinstance(raw, str) else move_from_dict(raw))
+            except FormatError as error:
+                errors.extend((f"$.moves[{index}]{p.removeprefix('$')}", m) for p, m in error.errors)
+        if errors:
+            raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
+        initial = None
+        if "initial_state" in data:
+            initial = from_dict(data["initial_state"], GameState)
+        return cls(tuple(moves), initial_state=initial, **start)
+
+    @classmethod
+    def from_json(cls, text: str | bytes) -> GameRecord:
+        """Read a record from JSON text."""
+        try:
+            data = json.loads(text)
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise FormatError(f"not JSON: {error}", (("$", f"not JSON: {error}"),)) from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def of_game(cls, moves: Sequence[Move], **start: Any) -> GameRecord:
+        """A record of ``moves`` played from ``new_game(**start)``."""
+        return cls(tuple(moves), **start)
+
+
+def _notation_or_dict(move: Move) -> str | dict[str, Any]:
+    """The compact notation when it says everything about the move, else JSON."""
+    from azul_rules.serialization import to_dict
+
+    if type(move) is Take and move.player is None:
+        text = str(move)
+        try:
+            if parse_move(text) == move:
+                return text
+        except FormatError:
+            pass
+    return to_dict(move)
+
+
+def _start_settings(data: dict[str, Any], errors: list[tuple[str, str]]) -> dict[str, Any]:
+    settings: dict[str, Any] = {}
+    players = data.get("players", 2)
+    if type(players) is not int or players not in (2, 3, 4):
+        errors.append(("$.players", f"expected 2, 3 or 4, got {players!r}"))
+    else:
+        settings["players"] = players
+    seed = data.get("seed", 0)
+    if type(seed) is not int:
+        errors.append(("$.seed", f"expected an integer, got {seed!r}"))
+    else:
+        settings["seed"] = seed
+    variant = data.get("variant", "colored")
+    if variant not in ("colored", "grey"):
+        errors.append(("$.variant", f"expected colored or grey, got {variant!r}"))
+    else:
+        settings["variant"] = Variant(variant)
+    first = data.get("first_player")
+    if first is not None and (type(first) is not int or not 0 <= first < settings.get("players", 4)):
+        errors.append(("$.first_player", f"expected a player number from 0, got {first!r}"))
+    else:
+        settings["first_player"] = first
+    external = data.get("external_draws", False)
+    if not isinstance(external, bool):
+        errors.append(("$.external_draws", f"expected true or false, got {external!r}"))
+    else:
+        settings["external_draws"] = external
+    return settings

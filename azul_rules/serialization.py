@@ -1,0 +1,569 @@
+"""JSON in and out, on a private cattrs converter.
+
+The format (``format_version`` 1) is documented in ``docs/json-format.md``.  Colours are
+their lowercase names, the marker is ``"marker"``, the centre and the floor are
+``"center"`` and ``"floor"``; indices count from 0, as in the Python API.  Moves are
+objects tagged by ``"type"``: ``take``, ``table_take``, ``place_tile``, ``refill``.
+
+Loading is strict: unknown keys, wrong types, missing fields, out-of-range numbers and
+bad colour names raise :class:`~azul_rules.FormatError` naming every problem with its
+JSON path; a readable state that cannot exist raises
+:class:`~azul_rules.InvalidStateError` listing every problem.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any, Final, NewType, TypeVar, cast
+
+import attrs
+import cattrs
+from cattrs.cols import list_structure_factory
+from cattrs.gen import make_dict_structure_fn
+
+from azul_rules.board import PatternLine, PlayerBoard
+from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
+from azul_rules.errors import FormatError, InvalidStateError
+from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.phases import Phase, Variant
+from azul_rules.problems import Problem, StateProblem
+from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
+
+__all__ = [
+    "FORMAT_VERSION",
+    "from_dict",
+    "from_json",
+    "move_from_dict",
+    "move_from_json",
+    "to_dict",
+    "to_json",
+]
+
+FORMAT_VERSION: Final = 1
+
+_NAMES: Final = {c: c.name.lower() for c in COLORS}
+_BY_NAME: Final = {name: c for c, name in _NAMES.items()}
+_COLOR_LIST: Final = ", ".join(_BY_NAME)
+
+_Source = NewType("_Source", int)
+_LineRef = NewType("_LineRef", int)
+_Count = NewType("_Count", int)
+_Index = NewType("_Index", int)
+
+T = TypeVar("T")
+
+
+# -- the documents, as the JSON shows them ------------------------------------------------
+
+
+@attrs.frozen
+class _BoardDoc:
+    score: int
+    pattern_lines: list[list[Color]]
+    wall: list[list[Color | None]]
+    floor: list[Color | Marker] = attrs.field(factory=list)
+
+
+@attrs.frozen
+class _StateDoc:
+    format_version: int
+    players: list[_BoardDoc]
+    factories: list[list[Color]]
+    current_player: _Index
+    phase: Phase = Phase.FACTORY_OFFER
+    variant: Variant = Variant.COLORED
+    round: int = 1
+    start_player: _Index | None = None
+    marker_holder: _Index | None = None
+    center: list[Color] = attrs.field(factory=list)
+    bag: dict[Color, _Count] = attrs.field(factory=dict)
+    lid: dict[Color, _Count] = attrs.field(factory=dict)
+    rng_state: _Count | None = None
+    last_scoring: RoundScoring | None = None
+
+
+@attrs.frozen
+class _TakeDoc:
+    source: _Source
+    color: Color | Marker
+    line: _LineRef
+    player: _Index | None = None
+
+
+@attrs.frozen
+class _TableTakeDoc:
+    source: _Source
+    color: Color | Marker
+    count: _Count
+    placements: dict[_LineRef, _Count]
+    player: _Index | None = None
+
+
+@attrs.frozen
+class _PlaceTileDoc:
+    line: int
+    column: int
+    player: _Index | None = None
+
+
+@attrs.frozen
+class _RefillDoc:
+    factories: list[list[Color]]
+    player: _Index | None = None
+
+
+_MOVE_DOCS: Final[dict[str, type]] = {
+    "take": _TakeDoc,
+    "table_take": _TableTakeDoc,
+    "place_tile": _PlaceTileDoc,
+    "refill": _RefillDoc,
+}
+_MOVE_TAGS: Final[dict[type, str]] = {
+    Take: "take",
+    TableTake: "table_take",
+    PlaceTile: "place_tile",
+    Refill: "refill",
+}
+
+
+# -- the converter -------------------------------------------------------------------------
+
+
+def _strict_int(value: object, _: object) -> int:
+    if type(value) is not int:
+        raise TypeError(f"expected an integer, got {value!r}")
+    return value
+
+
+def _strict_str(value: object, _: object) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"expected a string, got {value!r}")
+    return value
+
+
+def _strict_bool(value: object, _: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"expected true or false, got {value!r}")
+    return value
+
+
+def _natural(value: object, _: object) -> int:
+    number = _strict_int(value, _)
+    if number < 0:
+        raise ValueError(f"expected a number from 0, got {number}")
+    return number
+
+
+def _color(value: object, _: object) -> Color:
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    raise ValueError(f"expected a colour ({_COLOR_LIST}), got {value!r}")
+
+
+def _floor_item(value: object, _: object) -> Color | Marker:
+    if value == "marker":
+        return MARKER
+    if isinstance(value, str) and value in _BY_NAME:
+        return _BY_NAME[value]
+    raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {value!r}")
+
+
+def _source(value: object, _: object) -> int:
+    if value == "center":
+        return CENTER
+    if type(value) is int and value >= 0:
+        return value
+    raise ValueError(f"expected a factory number (from 0) or 'center', got {value!r}")
+
+
+def _line_ref(value: object, _: object) -> int:
+    if value == "floor":
+        return FLOOR
+    if isinstance(value, str) and value.isdigit():  # an object key
+        return int(value)
+    if type(value) is int and value >= 0:
+        return value
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {value!r}")
+
+
+def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], Any]:
+    def structure(value: object, _: object) -> Any:
+        try:
+            return kind(value)
+        except ValueError:
+            choices = ", ".join(m.value for m in kind)
+            raise ValueError(f"expected one of {choices}, got {value!r}") from None
+
+    return structure
+
+
+def _objects_only(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
+    """A hook factory: attrs classes are read from JSON objects only."""
+
+    def factory(cls: Any) -> Callable[[object, Any], Any]:
+        inner = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
+
+        def structure(value: object, kind: Any) -> Any:
+            if not isinstance(value, dict):
+                raise TypeError(f"expected a JSON object, got {value!r}")
+            return inner(value, kind)
+
+        return structure
+
+    return factory
+
+
+def _arrays_only(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
+    """A hook factory: lists are read from JSON arrays only (never from a string)."""
+
+    def factory(kind: Any) -> Callable[[object, Any], Any]:
+        inner = list_structure_factory(kind, converter)
+
+        def structure(value: object, target: Any) -> Any:
+            if not isinstance(value, list):
+                raise TypeError(f"expected a JSON array, got {value!r}")
+            return inner(value, target)
+
+        return structure
+
+    return factory
+
+
+def _objects_in_dicts(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
+    """A hook factory: mappings are read from JSON objects only."""
+
+    def factory(kind: Any) -> Callable[[object, Any], Any]:
+        inner = converter.gen_structure_mapping(kind)
+
+        def structure(value: object, target: Any) -> Any:
+            if not isinstance(value, dict):
+                raise TypeError(f"expected a JSON object, got {value!r}")
+            return inner(value, target)
+
+        return structure
+
+    return factory
+
+
+def _make_converter() -> cattrs.Converter:
+    converter = cattrs.Converter(forbid_extra_keys=True)
+    converter.register_structure_hook_factory(attrs.has, _objects_only(converter))
+    converter.register_structure_hook_factory(
+        lambda t: getattr(t, "__origin__", None) is list, _arrays_only(converter)
+    )
+    converter.register_structure_hook_factory(
+        lambda t: getattr(t, "__origin__", None) is dict, _objects_in_dicts(converter)
+    )
+    converter.register_structure_hook(int, _strict_int)
+    converter.register_structure_hook(str, _strict_str)
+    converter.register_structure_hook(bool, _strict_bool)
+    converter.register_structure_hook(_Count, _natural)
+    converter.register_structure_hook(_Index, _natural)
+    converter.register_structure_hook(_Source, _source)
+    converter.register_structure_hook(_LineRef, _line_ref)
+    converter.register_structure_hook(Color, _color)
+    converter.register_structure_hook_func(lambda t: t == (Color | Marker), _floor_item)
+    converter.register_structure_hook(Phase, _enum_hook(Phase))
+    converter.register_structure_hook(Variant, _enum_hook(Variant))
+    converter.register_unstructure_hook(Color, lambda c: _NAMES[c])
+    converter.register_unstructure_hook(Phase, lambda p: p.value)
+    converter.register_unstructure_hook(Variant, lambda v: v.value)
+    return converter
+
+
+_CONVERTER: Final = _make_converter()
+
+
+def _format_exception(exc: BaseException, _type: object) -> str:
+    if isinstance(exc, KeyError):
+        return "required field missing"
+    if isinstance(exc, cattrs.ForbiddenExtraKeysError):
+        return f"unknown field(s): {', '.join(sorted(exc.extra_fields))}"
+    if isinstance(exc, (ValueError, TypeError)) and str(exc):
+        return str(exc)
+    if isinstance(exc, AttributeError):  # cattrs read a non-object as an object
+        return "expected a JSON object"
+    return f"invalid value ({type(exc).__name__})"
+
+
+def _structure(data: object, kind: type[T], path: str) -> T:
+    if attrs.has(kind) and not isinstance(data, dict):
+        raise FormatError(f"{path}: expected a JSON object", ((path, "expected a JSON object"),))
+    try:
+        return _CONVERTER.structure(data, kind)
+    except (cattrs.BaseValidationError, ValueError, TypeError, KeyError, AttributeError) as exc:
+        if isinstance(exc, cattrs.BaseValidationError):
+            messages = cattrs.transform_error(exc, path, format_exception=_format_exception)
+        else:
+            messages = [f"{_format_exception(exc, kind)} @ {path}"]
+        errors = tuple(_split(m) for m in messages)
+        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors) from None
+
+
+def _split(message: str) -> tuple[str, str]:
+    text, _, where = message.rpartition(" @ ")
+    return where, text
+
+
+# -- states --------------------------------------------------------------------------------
+
+
+def _counts(tiles: tuple[Color, ...]) -> dict[str, int]:
+    return {_NAMES[c]: tiles.count(c) for c in COLORS if tiles.count(c)}
+
+
+def _state_to_dict(state: Any) -> dict[str, Any]:
+    players = []
+    for board in state.players:
+        players.append(
+            {
+                "score": board.score,
+                "pattern_lines": [
+                    [_NAMES[line.color]] * line.count if line.color is not None else []
+                    for line in board.pattern_lines
+                ],
+                "wall": [[_NAMES[t] if t is not None else None for t in row] for row in board.wall],
+                "floor": ["marker" if t is MARKER else _NAMES[cast(Color, t)] for t in board.floor],
+            }
+        )
+    doc: dict[str, Any] = {
+        "format_version": FORMAT_VERSION,
+        "variant": state.variant.value,
+        "phase": state.phase.value,
+        "round": state.round,
+        "current_player": state.current_player,
+        "start_player": state.start_player,
+        "marker_holder": state.marker_holder,
+        "factories": [[_NAMES[t] for t in f] for f in state.factories],
+        "center": [_NAMES[t] for t in state.center],
+        "bag": _counts(state.bag),
+        "lid": _counts(state.lid),
+        "rng_state": state.rng_state,
+        "players": players,
+    }
+    if state.last_scoring is not None:
+        doc["last_scoring"] = _CONVERTER.unstructure(state.last_scoring)
+    return doc
+
+
+def _state_from_dict(data: object) -> Any:
+    from azul_rules.state import GameState
+
+    doc = _structure(data, _StateDoc, "$")
+    errors: list[tuple[str, str]] = []
+    if doc.format_version != FORMAT_VERSION:
+        errors.append(("$.format_version", f"unsupported version {doc.format_version} (this "
+                       f"library reads {FORMAT_VERSION})"))  # fmt: skip
+    if doc.round < 1:
+        errors.append(("$.round", f"rounds count from 1, got {doc.round}"))
+    problems: list[Problem] = []
+    boards = [_board(i, b, errors, problems) for i, b in enumerate(doc.players)]
+    if errors:
+        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
+    phase = doc.phase
+    outcome = None
+    if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
+        outcome = decide_outcome(boards)
+    state = GameState.make(
+        players=tuple(boards),
+        factories=tuple(tuple(sorted(f)) for f in doc.factories),
+        center=tuple(sorted(doc.center)),
+        bag=_tiles(doc.bag),
+        lid=_tiles(doc.lid),
+        current_player=doc.current_player,
+        start_player=doc.current_player if doc.start_player is None else doc.start_player,
+        phase=phase,
+        round=doc.round,
+        variant=doc.variant,
+        marker_holder=doc.marker_holder,
+        rng_state=doc.rng_state,
+        outcome=outcome,
+        last_scoring=doc.last_scoring,
+    )
+    if problems:  # the board above only approximates the document: count from it
+        problems.extend(_count_document_tiles(doc))
+        problems.extend(p for p in state.problems() if p.code is not StateProblem.TILE_COUNT)
+    else:
+        problems.extend(state.problems())
+    if problems:
+        raise InvalidStateError(tuple(problems))
+    return state
+
+
+def _count_document_tiles(doc: _StateDoc) -> list[Problem]:
+    """S3 on the document itself (used when its boards could not be built faithfully)."""
+    seen: list[Color] = [*doc.center, *_tiles(doc.bag), *_tiles(doc.lid)]
+    for factory in doc.factories:
+        seen.extend(factory)
+    for board in doc.players:
+        seen.extend(t for line in board.pattern_lines for t in line)
+        seen.extend(t for row in board.wall for t in row if t is not None)
+        seen.extend(t for t in board.floor if isinstance(t, Color))
+    return [
+        Problem(StateProblem.TILE_COUNT, "S3", "$",
+                f"{seen.count(c)} {_NAMES[c]} tiles in all: the game has 20 of each colour")
+        for c in COLORS
+        if seen.count(c) != 20
+    ]  # fmt: skip
+
+
+def _tiles(counts: dict[Color, _Count]) -> tuple[Color, ...]:
+    return tuple(c for c in COLORS for _ in range(counts.get(c, 0)))
+
+
+def _board(
+    index: int, doc: _BoardDoc, errors: list[tuple[str, str]], problems: list[Problem]
+) -> PlayerBoard:
+    from azul_rules.board import pattern_line
+
+    path = f"$.players[{index}]"
+    if len(doc.pattern_lines) != 5:
+        errors.append((f"{path}.pattern_lines", f"expected 5 pattern lines, got {len(doc.pattern_lines)}"))
+    if len(doc.wall) != 5 or any(len(row) != 5 for row in doc.wall):
+        errors.append((f"{path}.wall", "expected 5 rows of 5 spaces (a colour or null)"))
+    if errors:
+        return PlayerBoard()
+    lines: list[PatternLine] = []
+    for row, tiles in enumerate(doc.pattern_lines):
+        line_path = f"{path}.pattern_lines[{row}]"
+        if len(set(tiles)) > 1:
+            problems.append(Problem(StateProblem.LINE_MIXED_COLORS, "P2", line_path,
+                                    f"pattern line {row + 1} mixes colours"))  # fmt: skip
+        if len(tiles) > row + 1:
+            problems.append(Problem(StateProblem.LINE_OVER_CAPACITY, "S4", line_path,
+                                    f"pattern line {row + 1} holds {len(tiles)} tiles: it has "
+                                    f"{row + 1} spaces"))  # fmt: skip
+        # Only to look for further problems: the state is refused if any was found.
+        lines.append(pattern_line(row, tiles[0] if tiles else None, min(len(tiles), row + 1)))
+    wall = tuple(tuple(row) for row in doc.wall)
+    floor: tuple[FloorItem, ...] = tuple(doc.floor)
+    return PlayerBoard(doc.score, tuple(lines), wall, floor)
+
+
+# -- moves ---------------------------------------------------------------------------------
+
+
+def _move_to_dict(move: Move) -> dict[str, Any]:
+    doc: dict[str, Any] = {"type": _MOVE_TAGS[type(move)]}
+    if isinstance(move, (Take, TableTake)):
+        doc["source"] = "center" if move.source == CENTER else move.source
+        doc["color"] = _NAMES[move.color] if isinstance(move.color, Color) else "marker"
+    if isinstance(move, Take):
+        doc["line"] = "floor" if move.line == FLOOR else move.line
+    elif isinstance(move, TableTake):
+        doc["count"] = move.count
+        doc["placements"] = {
+            ("floor" if k == FLOOR else str(k)): v for k, v in move.placements.items()
+        }
+    elif isinstance(move, PlaceTile):
+        doc["line"] = move.line
+        doc["column"] = move.column
+    elif isinstance(move, Refill):
+        doc["factories"] = [[_NAMES[t] for t in f] for f in move.factories]
+    if move.player is not None:
+        doc["player"] = move.player
+    return doc
+
+
+def _move_from_dict(data: object, expected: type | None = None) -> Move:
+    if not isinstance(data, dict):
+        raise FormatError(f"$: a move is a JSON object, got {data!r}", (("$", "not an object"),))
+    tag = data.get("type")
+    if tag not in _MOVE_DOCS:
+        raise FormatError(
+            f"$.type: expected one of {', '.join(_MOVE_DOCS)}, got {tag!r}",
+            (("$.type", f"unknown move type {tag!r}"),),
+        )
+    rest = {k: v for k, v in data.items() if k != "type"}
+    move: Move
+    doc: Any = _structure(rest, _MOVE_DOCS[tag], "$")
+    if isinstance(doc, _TakeDoc):
+        move = Take(doc.source, doc.color, doc.line, player=doc.player)
+    elif isinstance(doc, _TableTakeDoc):
+        placements = {int(k): int(v) for k, v in doc.placements.items()}
+        move = TableTake(doc.source, doc.color, doc.count, placements, player=doc.player)
+    elif isinstance(doc, _PlaceTileDoc):
+        move = PlaceTile(doc.line, doc.column, player=doc.player)
+    else:
+        assert isinstance(doc, _RefillDoc)
+        move = Refill(tuple(tuple(f) for f in doc.factories), player=doc.player)
+    if expected is not None and not isinstance(move, expected):
+        raise FormatError(f"$.type: expected a {expected.__name__}, got {tag!r}",
+                          (("$.type", f"not a {expected.__name__}"),))  # fmt: skip
+    return move
+
+
+# -- the public functions ------------------------------------------------------------------
+
+
+def to_dict(obj: object) -> dict[str, Any]:
+    """A ``GameState`` or a move as plain JSON-ready data."""
+    from azul_rules.state import GameState
+
+    if isinstance(obj, GameState):
+        return _state_to_dict(obj)
+    if type(obj) in _MOVE_TAGS:
+        return _move_to_dict(cast(Move, obj))
+    raise TypeError(f"cannot serialise {type(obj).__name__}: a GameState or a move")
+
+
+def from_dict(data: object, cls: type[T]) -> T:
+    """Read ``cls`` (``GameState``, a move class, or ``Move`` for any move) from plain
+    data.  Raises ``FormatError`` or ``InvalidStateError``."""
+    from azul_rules.state import GameState
+
+    if cls is GameState:
+        return cast(T, _state_from_dict(data))
+    if cls in _MOVE_TAGS:
+        return cast(T, _move_from_dict(data, cls))
+    raise TypeError(f"cannot read {cls!r}: a GameState or a move class")
+
+
+def to_json(obj: object, *, indent: int | None = 2) -> str:
+    """``obj`` as JSON text (readable: short lists stay on one line)."""
+    data = to_dict(obj)
+    if indent is None:
+        return json.dumps(data, ensure_ascii=False)
+    return _dumps(data, indent, 0)
+
+
+def from_json(text: str | bytes, cls: type[T]) -> T:
+    """Read ``cls`` from JSON text; ``from_json(to_json(x), type(x)) == x``."""
+    return from_dict(_load(text), cls)
+
+
+def move_from_dict(data: object) -> Move:
+    """A move of any kind, by its ``"type"`` tag."""
+    return _move_from_dict(data)
+
+
+def move_from_json(text: str | bytes) -> Move:
+    """A move of any kind from JSON text."""
+    return _move_from_dict(_load(text))
+
+
+def _load(text: str | bytes) -> object:
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise FormatError(f"not JSON: {error}", (("$", f"not JSON: {error}"),)) from None
+    except (TypeError, RecursionError) as error:
+        raise FormatError(f"not JSON text: {error}", (("$", "not JSON text"),)) from None
+
+
+def _dumps(value: object, indent: int, level: int) -> str:
+    pad = " " * (indent * (level + 1))
+    end = " " * (indent * level)
+    if isinstance(value, dict) and value:
+        items = [f"{pad}{json.dumps(k)}: {_dumps(v, indent, level + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    if isinstance(value, list) and any(isinstance(v, (dict, list)) and v for v in value):
+        items = [pad + _dumps(v, indent, level + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+# RoundScoring and its parts are plain attrs classes; cattrs (un)structures them as they
+# are, with the colour hooks above.
+_ = (Bonuses, PlayerTiling, WallPlacement)
