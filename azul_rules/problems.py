@@ -162,7 +162,10 @@ def _check_board(index: int, board: PlayerBoard, variant: Variant, add: _Add) ->
 
 def _check_turn_and_marker(state: GameState, add: _Add) -> None:
     n = len(state.players)
-    for name, value in (("current_player", state.current_player), ("start_player", state.start_player)):
+    for name, value in (
+        ("current_player", state.current_player),
+        ("start_player", state.start_player),
+    ):
         if not 0 <= value < n:
             add(StateProblem.PLAYER_OUT_OF_RANGE, "G2", f"$.{name}", f"no player {value + 1}")
     holder = state.marker_holder
@@ -172,7 +175,12 @@ def _check_turn_and_marker(state: GameState, add: _Add) -> None:
     on_floors = [i for i, b in enumerate(state.players) if MARKER in b.floor]
     markers = sum(b.floor.count(MARKER) for b in state.players)
     if markers > 1:
-        add(StateProblem.MARKER_COUNT, "T3", "$.players", f"{markers} markers on the floors: one exists")
+        add(
+            StateProblem.MARKER_COUNT,
+            "T3",
+            "$.players",
+            f"{markers} markers on the floors: one exists",
+        )
     elif holder is None and on_floors:
         add(
             StateProblem.MARKER_COUNT, "T3", f"$.players[{on_floors[0]}].floor",

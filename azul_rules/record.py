@@ -121,7 +121,9 @@ class GameRecord:
             try:
                 moves.append(parse_move(raw) if isinstance(raw, str) else move_from_dict(raw))
             except FormatError as error:
-                errors.extend((f"$.moves[{index}]{p.removeprefix('$')}", m) for p, m in error.errors)
+                errors.extend(
+                    (f"$.moves[{index}]{p.removeprefix('$')}", m) for p, m in error.errors
+                )
         if errors:
             raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
         initial = None
@@ -176,7 +178,9 @@ def _start_settings(data: dict[str, Any], errors: list[tuple[str, str]]) -> dict
     else:
         settings["variant"] = Variant(variant)
     first = data.get("first_player")
-    if first is not None and (type(first) is not int or not 0 <= first < settings.get("players", 4)):
+    if first is not None and (
+        type(first) is not int or not 0 <= first < settings.get("players", 4)
+    ):
         errors.append(("$.first_player", f"expected a player number from 0, got {first!r}"))
     else:
         settings["first_player"] = first

@@ -52,7 +52,7 @@ def _board(index: int, board: PlayerBoard, state: GameState) -> list[str]:
                 cells.append(wall_color(row, column).letter.lower())
             else:
                 cells.append(".")
-        out.append(f"  {str(line):>5} | {' '.join(cells)}")
+        out.append(f"  {line!s:>5} | {' '.join(cells)}")
     floor = " ".join(t.letter if isinstance(t, Color) else "M" for t in board.floor)
     penalty = floor_penalty(len(board.floor))
     spaces = len(FLOOR_PENALTIES)

@@ -419,7 +419,9 @@ def _board(
 
     path = f"$.players[{index}]"
     if len(doc.pattern_lines) != 5:
-        errors.append((f"{path}.pattern_lines", f"expected 5 pattern lines, got {len(doc.pattern_lines)}"))
+        errors.append(
+            (f"{path}.pattern_lines", f"expected 5 pattern lines, got {len(doc.pattern_lines)}")
+        )
     if len(doc.wall) != 5 or any(len(row) != 5 for row in doc.wall):
         errors.append((f"{path}.wall", "expected 5 rows of 5 spaces (a colour or null)"))
     if errors:
@@ -470,7 +472,7 @@ def _move_from_dict(data: object, expected: type | None = None) -> Move:
     if not isinstance(data, dict):
         raise FormatError(f"$: a move is a JSON object, got {data!r}", (("$", "not an object"),))
     tag = data.get("type")
-    if tag not in _MOVE_DOCS:
+    if not isinstance(tag, str) or tag not in _MOVE_DOCS:
         raise FormatError(
             f"$.type: expected one of {', '.join(_MOVE_DOCS)}, got {tag!r}",
             (("$.type", f"unknown move type {tag!r}"),),

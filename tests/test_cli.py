@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -49,3 +50,104 @@ def test_play_a_grey_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--variant", "grey", "--players", "4", "--seed", "3"]) == 0
     out = capsys.readouterr().out
     assert "grey wall" in out and "(wall tiling)" in out and "final scores" in out
+
+
+EXAMPLES = "examples"
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [sys.executable, "-m", "azul_rules", *args], capture_output=True, text=True, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_check_each_example_dispute(capsys: pytest.CaptureFixture[str]) -> None:
+    position = f"{EXAMPLES}/round-2-position.json"
+    expected = {
+        "partial-take": (1, "PARTIAL_TAKE (T2)"),
+        "split-lot": (1, "SPLIT_LOT (P1)"),
+        "wall-color-conflict": (1, "WALL_COLOR_CONFLICT (P3)"),
+        "legal-table-take": (0, "legal: took 3 blue from factory 2"),
+    }
+    for name, (status, text) in expected.items():
+        assert main(["check", position, f"{EXAMPLES}/{name}.json"]) == status
+        assert text in capsys.readouterr().out
+
+
+def test_check_notation_json_and_french(capsys: pytest.CaptureFixture[str]) -> None:
+    position = f"{EXAMPLES}/round-2-position.json"
+    assert main(["check", position, "2B3"]) == 0
+    assert capsys.readouterr().out == "legal: 2B3\n"
+    move = (
+        '{"type": "table_take", "source": 1, "color": "blue", "count": 2, "placements": {"2": 2}}'
+    )
+    assert main(["check", position, move, "--json", "--lang", "fr"]) == 1
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["legal"] is False
+    assert verdict["violations"][0]["code"] == "PARTIAL_TAKE"
+    assert verdict["violations"][0]["rule"] == "T2"
+    assert verdict["violations"][0]["message"].startswith("2 des 3 carreaux de couleur bleue")
+    assert verdict["violations"][0]["params"]["color"] == "blue"
+    assert main(["check", position, "5K3", "--lang", "fr"]) == 1
+    assert "coup illégal" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "examples/impossible-position.json", "2B3"],
+        ["check", "examples/round-2-position.json", "2Z3"],
+        ["check", "examples/round-2-position.json", '{"type": "take"'],
+        ["check", "no-such-file.json", "2B3"],
+        ["check", "README.md", "2B3"],
+        ["show", "examples/partial-take.json"],
+        ["replay", "examples/round-2-position.json"],
+        ["replay", "/"],
+    ],
+)
+def test_unreadable_input_exits_2_without_traceback(args: list[str]) -> None:
+    status, out, err = run_cli(*args)
+    assert status == 2
+    assert "Traceback" not in err and "Traceback" not in out
+    assert err.startswith("azul-rules: ")
+
+
+def test_impossible_position_lists_every_problem() -> None:
+    status, _, err = run_cli("check", "examples/impossible-position.json", "2B3")
+    assert status == 2
+    assert "TILE_COUNT (S3)" in err
+    assert "LINE_COLOR_ON_WALL (P3) at $.players[0].pattern_lines[0]" in err
+    assert "MARKER_COUNT (T3)" in err
+
+
+def test_show(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["show", f"{EXAMPLES}/round-2-position.json"]) == 0
+    out = capsys.readouterr().out
+    assert "round 2, factory offer, player 1 to move" in out
+    assert "factory 2: B B B R" in out
+    assert "Player 1: score 7  <- to move" in out
+    assert "floor: M (1/7, -1)" in out
+
+
+def test_replay_good_and_disputed(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["replay", f"{EXAMPLES}/recorded-game.json"]) == 0
+    out = capsys.readouterr().out
+    assert "moves, all legal" in out and "final scores: player 1:" in out
+    assert main(["replay", f"{EXAMPLES}/disputed-game.json"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("move 7 (CB2), player 1: illegal")
+    assert "LINE_COLOR_MISMATCH (P2)" in out
+    assert main(["replay", f"{EXAMPLES}/disputed-game.json", "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["illegal_move"]["number"] == 7
+    assert report["illegal_move"]["player"] == 0
+    assert [v["code"] for v in report["illegal_move"]["violations"]] == [
+        "LINE_COLOR_MISMATCH", "LINE_FULL"
+    ]  # fmt: skip
+
+
+def test_play_can_save_a_record_that_replays(tmp_path: pytest.TempPathFactory) -> None:
+    path = f"{tmp_path}/game.json"
+    assert main(["play", "--seed", "12", "--record", path]) == 0
+    assert main(["replay", path]) == 0

@@ -1,0 +1,165 @@
+"""Impossible positions: state.problems() and InvalidStateError, one test per code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import azul_rules as az
+from azul_rules import StateProblem as P
+
+
+def doc() -> dict[str, Any]:
+    """A valid round-1 position, as data, to break in one place."""
+    return az.to_dict(az.new_game(2, seed=4))
+
+
+def problems(data: dict[str, Any]) -> list[tuple[str, str, str]]:
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.from_dict(data, az.GameState)
+    assert isinstance(caught.value, ValueError)
+    return [(p.code.value, p.rule, p.path) for p in caught.value.problems]
+
+
+def move_bag_tile(data: dict[str, Any], color: str) -> None:
+    data["bag"][color] -= 1
+
+
+def test_a_valid_position_has_no_problem() -> None:
+    assert az.new_game(3, seed=1).problems() == ()
+    assert az.from_dict(doc(), az.GameState) == az.new_game(2, seed=4)
+
+
+def test_tile_count() -> None:
+    d = doc()
+    d["bag"]["red"] += 1
+    assert problems(d) == [("TILE_COUNT", "S3", "$")]
+
+
+def test_line_over_capacity_and_mixed_colours() -> None:
+    d = doc()
+    d["players"][0]["pattern_lines"][1] = ["red", "red", "red"]
+    d["players"][0]["pattern_lines"][2] = ["blue", "white"]
+    for color in ["red", "red", "red", "blue", "white"]:
+        move_bag_tile(d, color)
+    assert problems(d) == [
+        ("LINE_OVER_CAPACITY", "S4", "$.players[0].pattern_lines[1]"),
+        ("LINE_MIXED_COLORS", "P2", "$.players[0].pattern_lines[2]"),
+    ]
+
+
+def test_line_colour_already_on_its_wall_row() -> None:
+    d = doc()
+    d["players"][1]["wall"][0][0] = "blue"
+    d["players"][1]["pattern_lines"][0] = ["blue"]
+    move_bag_tile(d, "blue")
+    move_bag_tile(d, "blue")
+    assert problems(d) == [("LINE_COLOR_ON_WALL", "P3", "$.players[1].pattern_lines[0]")]
+
+
+def test_coloured_wall_tile_off_its_space_and_repeats() -> None:
+    d = doc()
+    d["players"][0]["wall"][0][1] = "blue"  # the yellow space
+    d["players"][0]["wall"][0][0] = "blue"
+    move_bag_tile(d, "blue")
+    move_bag_tile(d, "blue")
+    codes = [c for c, _, _ in problems(d)]
+    assert codes == ["ROW_REPEATED_COLOR", "WALL_TILE_OFF_COLOR"]
+
+
+def test_grey_wall_colour_twice_in_a_column() -> None:
+    d = doc()
+    d["variant"] = "grey"
+    d["players"][0]["wall"][0][2] = "red"
+    d["players"][0]["wall"][3][2] = "red"
+    move_bag_tile(d, "red")
+    move_bag_tile(d, "red")
+    assert problems(d) == [("COLUMN_REPEATED_COLOR", "V2", "$.players[0].wall")]
+
+
+def test_floor_too_long_and_two_markers() -> None:
+    d = doc()
+    d["players"][0]["floor"] = ["marker"] + ["black"] * 7
+    d["players"][1]["floor"] = ["marker"]
+    d["marker_holder"] = 0
+    for _ in range(7):
+        move_bag_tile(d, "black")
+    assert problems(d) == [
+        ("FLOOR_TOO_LONG", "F1", "$.players[0].floor"),
+        ("MARKER_COUNT", "T3", "$.players"),
+    ]
+
+
+def test_marker_on_a_floor_while_said_to_be_in_the_centre() -> None:
+    d = doc()
+    d["players"][1]["floor"] = ["marker"]
+    assert problems(d) == [("MARKER_COUNT", "T3", "$.players[1].floor")]
+
+
+def test_marker_holder_without_the_marker() -> None:
+    """F3, F4: the holder's floor must show the marker unless it was full."""
+    d = doc()
+    d["marker_holder"] = 1
+    assert problems(d) == [("MARKER_COUNT", "F3", "$.players[1].floor")]
+    d["players"][1]["floor"] = ["white"] * 7
+    for _ in range(7):
+        move_bag_tile(d, "white")
+    assert az.from_dict(d, az.GameState).marker_holder == 1  # F4: a full floor
+
+
+def test_players_out_of_range_and_negative_score() -> None:
+    d = doc()
+    d["current_player"] = 2
+    d["start_player"] = 5
+    d["players"][0]["score"] = -1
+    assert problems(d) == [
+        ("NEGATIVE_SCORE", "W4", "$.players[0].score"),
+        ("PLAYER_OUT_OF_RANGE", "G2", "$.current_player"),
+        ("PLAYER_OUT_OF_RANGE", "G2", "$.start_player"),
+    ]
+
+
+def test_factory_counts_and_overfull_factories() -> None:
+    d = doc()
+    d["factories"][0] = d["factories"][0] + [d["factories"][1].pop()]
+    assert problems(d) == [("FACTORY_OVERFULL", "R2", "$.factories[0]")]
+    d = doc()
+    d["factories"] = d["factories"][:4]
+    for color in az.to_dict(az.new_game(2, seed=4))["factories"][4]:
+        d["bag"][color] = d["bag"].get(color, 0) + 1
+    assert problems(d) == [("FACTORY_COUNT", "S2", "$.factories")]
+
+
+def test_player_count() -> None:
+    d = doc()
+    d["players"] = d["players"][:1]
+    assert ("PLAYER_COUNT", "S1", "$.players") in problems(d)
+
+
+def test_phase_mismatches() -> None:
+    d = doc()
+    d["phase"] = "refill"
+    assert problems(d) == [("PHASE_MISMATCH", "G1", "$.phase")]
+    d = doc()
+    d["phase"] = "wall_tiling"
+    assert [c for c, _, _ in problems(d)] == ["PHASE_MISMATCH", "PHASE_MISMATCH"]
+    d = doc()
+    for factory in d["factories"]:
+        for color in factory:
+            d["lid"][color] = d["lid"].get(color, 0) + 1
+        factory.clear()
+    assert problems(d) == [("PHASE_MISMATCH", "P7", "$.phase")]
+
+
+def test_a_complete_row_during_the_offer() -> None:
+    d = doc()
+    d["players"][0]["wall"][0] = ["blue", "yellow", "red", "black", "white"]
+    for color in ["blue", "yellow", "red", "black", "white"]:
+        move_bag_tile(d, color)
+    assert problems(d) == [("GAME_SHOULD_HAVE_ENDED", "E1", "$.players")]
+
+
+def test_problem_codes_are_stable_strings() -> None:
+    for code in P:
+        assert code.value == code.name
