@@ -9,6 +9,7 @@ True
 Take(source=2, color=Color.BLUE, line=1, player=None)
 """
 
+from azul_rules._hypothesis import _hypothesis_setup_hook
 from azul_rules.board import PatternLine, PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, MARKER, Color, Marker
 from azul_rules.errors import (
@@ -89,3 +90,6 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# st.from_type(GameState) when Hypothesis was imported first (see azul_rules._hypothesis).
+_hypothesis_setup_hook()

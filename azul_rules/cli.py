@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
+from azul_rules.grey import game_can_end
 from azul_rules.jsonio import from_json, move_from_json, to_dict
 from azul_rules.messages import LANGUAGES
 from azul_rules.moves import Move, parse_move
@@ -24,7 +25,10 @@ from azul_rules.render import render_state
 from azul_rules.scoring import RoundScoring
 from azul_rules.state import GameState, new_game
 
-__all__ = ["main"]
+__all__ = ["MAX_ROUNDS", "main"]
+
+MAX_ROUNDS = 100
+"""``play`` stops a game still going after this many rounds (a starved grey game)."""
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -112,6 +116,12 @@ def _play(args: argparse.Namespace) -> int:
     )
     shown_round = 0
     while not state.is_over:
+        if state.round > MAX_ROUNDS or not game_can_end(state):
+            print(
+                f"== stopped in round {state.round}: no wall row can be completed any more, "
+                "so the game cannot end (grey wall; RULES.md has no rule for this) =="
+            )
+            return 0
         if state.round != shown_round:
             shown_round = state.round
             print(f"== round {state.round}: player {state.current_player + 1} starts ==")

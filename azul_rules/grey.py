@@ -18,7 +18,7 @@ from azul_rules.board import PlayerBoard, pattern_line
 from azul_rules.colors import FLOOR_SIZE, Color, Tiles
 from azul_rules.errors import ErrorCode, Violation
 from azul_rules.moves import PlaceTile
-from azul_rules.phases import Phase
+from azul_rules.phases import Phase, Variant
 from azul_rules.rounds import place_on_wall
 from azul_rules.scoring import PlayerTiling, RoundScoring
 
@@ -28,10 +28,12 @@ if TYPE_CHECKING:
 __all__ = [
     "begin_tiling",
     "check_placement",
+    "game_can_end",
     "legal_columns",
     "legal_placements",
     "next_line",
     "place",
+    "row_can_be_completed",
 ]
 
 _PLACE_TILES: Final = tuple(
@@ -198,3 +200,40 @@ def _to_floor(
     floor = board.floor + (line.color,) * kept
     moved = PlayerBoard(board.score, lines, board.wall, floor)
     return moved, attrs.evolve(tiling, floor_lines=(*tiling.floor_lines, row))
+
+
+def row_can_be_completed(board: PlayerBoard, row: int) -> bool:
+    """True when wall row ``row`` can still be filled: its missing colours can go to its
+    empty spaces, one each, with no colour twice in a column (V1, V2).  Walls only grow,
+    so once False it stays False."""
+    wall = board.wall
+    empty = [c for c in range(5) if wall[row][c] is None]
+    missing = [color for color in Color if color not in wall[row]]
+    allowed = {c: {color for color in missing if all(wall[r][c] != color for r in range(5))}
+               for c in empty}  # fmt: skip
+    return _perfect_matching(empty, allowed, {})
+
+
+def _perfect_matching(
+    columns: list[int], allowed: dict[int, set[Color]], taken: dict[Color, int]
+) -> bool:
+    if not columns:
+        return True
+    first, rest = columns[0], columns[1:]
+    for color in allowed[first]:
+        if color not in taken:
+            taken[color] = first
+            if _perfect_matching(rest, allowed, taken):
+                return True
+            del taken[color]
+    return False
+
+
+def game_can_end(state: GameState) -> bool:
+    """False when no wall row of any player can ever be completed, so that E1 can never
+    end the game: possible on the grey wall (RULES.md has no rule for it; only R6, a bag
+    and lid with nothing left to deal, could still end it).  Always True on the
+    coloured wall, where every colour has its own space."""
+    if state.is_over or state.variant is not Variant.GREY:
+        return True
+    return any(row_can_be_completed(board, row) for board in state.players for row in range(5))

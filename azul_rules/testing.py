@@ -1,0 +1,463 @@
+"""Property-based testing with Hypothesis: strategies and a state machine.
+
+Needs Hypothesis (``pip install 'azul_rules[test]'``).  Everything here is public::
+
+    from hypothesis import given
+    from azul_rules import testing as azt
+
+    @given(azt.game_states(players=[4], stage="near_end"))
+    def test_my_ui_draws_any_position(state): ...
+
+* :func:`colors`, :func:`game_states`, :func:`legal_moves`, :func:`illegal_moves`,
+  :func:`table_takes`, :func:`game_records` return ``SearchStrategy`` objects;
+* :class:`RefereeMachine` drives random games through the referee and checks its
+  invariants; :func:`differential_machine` plugs another implementation of Azul into a
+  :class:`GameMachine` and compares the two move by move (see
+  ``examples/differential_testing.py``).
+
+``st.from_type(GameState)`` (and ``Color``, ``GameRecord``) works once both Hypothesis
+and ``azul_rules`` are imported: the ``hypothesis`` entry point registers functions, so
+neither import is slowed by the other.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol
+
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from azul_rules.board import PlayerBoard
+from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color
+from azul_rules.errors import ErrorCode, IllegalMoveError
+from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.phases import Phase, Variant
+from azul_rules.record import GameRecord
+from azul_rules.state import GameState, new_game
+
+__all__ = [
+    "GameMachine",
+    "Implementation",
+    "RefereeMachine",
+    "Stage",
+    "colors",
+    "differential_machine",
+    "game_records",
+    "game_states",
+    "illegal_moves",
+    "legal_moves",
+    "table_takes",
+    "tile_counts",
+]
+
+Stage = Literal["any", "near_end", "starved"]
+"""Which positions ``game_states`` aims at: any, close to the end (a wall row with 4
+tiles), or with a nearly empty bag (refills will need the lid, or fall short)."""
+
+E = ErrorCode
+
+
+def colors() -> st.SearchStrategy[Color]:
+    """Any tile colour."""
+    return st.sampled_from(COLORS)
+
+
+def tile_counts(state: GameState) -> dict[Color, int]:
+    """Every tile of ``state`` by colour, wherever it lies (20 each in a valid state)."""
+    counts = dict.fromkeys(COLORS, 0)
+    places: list[Sequence[Color]] = [state.bag, state.lid, state.center, *state.factories]
+    for tiles in places:
+        for tile in tiles:
+            counts[tile] += 1
+    for board in state.players:
+        for row in board.wall:
+            for space in row:
+                if space is not None:
+                    counts[space] += 1
+        for line in board.pattern_lines:
+            if line.color is not None:
+                counts[line.color] += line.count
+        for item in board.floor:
+            if isinstance(item, Color):
+                counts[item] += 1
+    return counts
+
+
+def _reached(state: GameState, stage: Stage) -> bool:
+    if stage == "near_end":
+        return any(sum(t is not None for t in row) >= 4 for b in state.players for row in b.wall)
+    if stage == "starved":
+        return len(state.bag) < 4 * len(state.factories)
+    return False
+
+
+@st.composite
+def game_states(
+    draw: st.DrawFn,
+    *,
+    players: Sequence[int] = (2, 3, 4),
+    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    stage: Stage = "any",
+    include_over: bool = True,
+) -> GameState:
+    """Reachable positions: a seeded game played by random legal moves.
+
+    ``stage`` aims at near-end or starved-bag positions (when a game reaches none, its
+    last position before the end is used); ``include_over=False`` never gives a finished
+    game.  Every state drawn passes ``state.problems()``.
+    """
+    count = draw(st.sampled_from(tuple(players)), label="players")
+    variant = draw(st.sampled_from(tuple(variants)), label="variant")
+    seed = draw(st.integers(0, 2**32 - 1), label="seed")
+    chooser = random.Random(draw(st.integers(0, 2**32 - 1), label="moves"))
+    depth = draw(st.integers(0, 150), label="depth") if stage == "any" else 2_000
+    state = new_game(count, seed=seed, variant=variant)
+    hoard = stage == "starved"
+    for _ in range(depth):
+        if state.is_over or _reached(state, stage):
+            break
+        moves = state.legal_moves()
+        if hoard:  # keep tiles in pattern lines, out of the lid, to starve the bag
+            moves = tuple(m for m in moves if not isinstance(m, Take) or m.line != FLOOR) or moves
+        following = state.apply(chooser.choice(moves))
+        if following.is_over and (not include_over or stage != "any"):
+            break
+        state = following
+    return state
+
+
+def legal_moves(state: GameState) -> st.SearchStrategy[Take | PlaceTile]:
+    """One of the legal compact moves of ``state`` (which must have one)."""
+    return st.sampled_from(state.legal_moves())
+
+
+def illegal_moves(state: GameState) -> st.SearchStrategy[tuple[Move, ErrorCode]]:
+    """An illegal move of ``state`` with the code its verdict must start with.
+
+    The label is worked out here from the rules, independently of the referee's checks.
+    """
+    return st.sampled_from(_illegal_candidates(state))
+
+
+def _illegal_candidates(state: GameState) -> list[tuple[Move, ErrorCode]]:
+    n_factories = len(state.factories)
+    other = (state.current_player + 1) % len(state.players)
+    wrong_size = Refill(((Color.BLUE,) * 5,) + ((),) * (n_factories - 1))
+    if state.phase is Phase.GAME_OVER:
+        return [(Take(0, Color.BLUE, 0), E.GAME_OVER), (wrong_size, E.GAME_OVER),
+                (PlaceTile(0, 0), E.GAME_OVER)]  # fmt: skip
+    if state.phase is Phase.REFILL:
+        short = Refill(((),) * (n_factories - 1))
+        return [(Take(0, Color.BLUE, 0), E.WRONG_PHASE), (wrong_size, E.FILL_IMPOSSIBLE),
+                (short, E.FILL_IMPOSSIBLE), (PlaceTile(0, 0), E.WRONG_PHASE)]  # fmt: skip
+    if state.phase is Phase.WALL_TILING:
+        return _illegal_placements(state, other)
+    return _illegal_takes(state, other)
+
+
+def _illegal_placements(state: GameState, other: int) -> list[tuple[Move, ErrorCode]]:
+    board = state.players[state.current_player]
+    found: list[tuple[Move, ErrorCode]] = [
+        (Take(0, Color.BLUE, 0), E.WRONG_PHASE),
+        (PlaceTile(0, 7), E.NO_SUCH_LINE),
+    ]
+    legal = state.legal_moves()
+    first = legal[0]
+    assert isinstance(first, PlaceTile)
+    found.append((PlaceTile(first.line, first.column, player=other), E.NOT_YOUR_TURN))
+    row = first.line
+    color = board.pattern_lines[row].color
+    for column in range(5):
+        if board.wall[row][column] is not None:
+            found.append((PlaceTile(row, column), E.SPACE_OCCUPIED))
+        elif any(board.wall[r][column] == color for r in range(5)):
+            found.append((PlaceTile(row, column), E.COLUMN_COLOR_CONFLICT))
+    for later in range(row + 1, 5):
+        found.append((PlaceTile(later, 0), E.WRONG_PHASE))  # not next, or not complete
+    return found
+
+
+def _source_tiles(state: GameState, source: int) -> tuple[Color, ...]:
+    return state.center if source == CENTER else state.factories[source]
+
+
+def _illegal_takes(state: GameState, other: int) -> list[tuple[Move, ErrorCode]]:
+    board = state.players[state.current_player]
+    n_factories = len(state.factories)
+    found: list[tuple[Move, ErrorCode]] = [
+        (PlaceTile(0, 0), E.WRONG_PHASE),
+        (Refill(((),) * n_factories), E.WRONG_PHASE),
+        (Take(n_factories, Color.RED, FLOOR), E.NO_SUCH_SOURCE),
+        (Take(n_factories + 3, Color.RED, 0), E.NO_SUCH_SOURCE),
+    ]
+    sources = [*range(n_factories), CENTER]
+    for source in sources:
+        tiles = _source_tiles(state, source)
+        if not tiles:
+            found.append((Take(source, Color.BLUE, FLOOR), E.EMPTY_SOURCE))
+            continue
+        found.append((Take(source, MARKER, FLOOR), E.MARKER_ALONE))
+        for color in COLORS:
+            if color not in tiles:
+                found.append((Take(source, color, FLOOR), E.COLOR_NOT_IN_SOURCE))
+                continue
+            found.append((Take(source, color, FLOOR, player=other), E.NOT_YOUR_TURN))
+            found.append((Take(source, color, 6), E.NO_SUCH_LINE))
+            for line in range(5):
+                code = _line_refusal(board, line, color)
+                if code is not None:
+                    found.append((Take(source, color, line), code))
+    for move, mistake in _table_mistakes(state):
+        found.append((move, mistake))
+    return found
+
+
+def _line_refusal(board: PlayerBoard, line: int, color: Color) -> ErrorCode | None:
+    """Why pattern line ``line`` refuses ``color`` (P2-P4), or None when it accepts."""
+    pattern = board.pattern_lines[line]
+    if pattern.color is not None and pattern.color != color:
+        return E.LINE_COLOR_MISMATCH
+    if pattern.count == pattern.capacity:
+        return E.LINE_FULL
+    if pattern.color is None and color in board.wall[line]:
+        return E.WALL_COLOR_CONFLICT
+    return None
+
+
+def _legal_table_take(state: GameState, take: Take) -> TableTake:
+    assert isinstance(take.color, Color)
+    count = _source_tiles(state, take.source).count(take.color)
+    if take.line == FLOOR:
+        return TableTake(take.source, take.color, count, {FLOOR: count})
+    room = state.players[state.current_player].pattern_lines[take.line].room
+    placed = min(room, count)
+    placements = {take.line: placed}
+    if count > placed:
+        placements[FLOOR] = count - placed
+    return TableTake(take.source, take.color, count, placements)
+
+
+def _table_mistakes(state: GameState) -> list[tuple[TableTake, ErrorCode]]:
+    """Each documented mistake of a physical take, built from a legal take."""
+    board = state.players[state.current_player]
+    found: list[tuple[TableTake, ErrorCode]] = []
+    for take in state.legal_moves():
+        assert isinstance(take, Take) and isinstance(take.color, Color)
+        source, color = take.source, take.color
+        count = _source_tiles(state, source).count(color)
+        if take.line == FLOOR:
+            found.append(
+                (TableTake(source, color, count + 1, {FLOOR: count + 1}), E.TOO_MANY_TAKEN)
+            )
+            if count > 1:
+                found.append(
+                    (TableTake(source, color, count - 1, {FLOOR: count - 1}), E.PARTIAL_TAKE)
+                )
+                found.append(
+                    (TableTake(source, color, count, {FLOOR: count - 1}), E.TILE_COUNT_MISMATCH)
+                )
+            continue
+        room = board.pattern_lines[take.line].room
+        if count > 1 and min(count, room) > 1:
+            found.append((TableTake(source, color, count, {take.line: 1, FLOOR: count - 1}),
+                          E.FLOOR_WHILE_ROOM))  # fmt: skip
+        if count > 1:
+            for other_line in range(5):
+                if other_line != take.line:
+                    split = {take.line: 1, other_line: count - 1}
+                    found.append((TableTake(source, color, count, split), E.SPLIT_LOT))
+                    break
+    return found
+
+
+def table_takes(
+    state: GameState, *, mistake: ErrorCode | None = None
+) -> st.SearchStrategy[TableTake]:
+    """A physical take in ``state``: a legal one (``mistake=None``), or one making the
+    given documented mistake (``PARTIAL_TAKE``, ``SPLIT_LOT``, ``FLOOR_WHILE_ROOM``,
+    ``TILE_COUNT_MISMATCH``, ``TOO_MANY_TAKEN``), whose verdict starts with that code.
+    The state must be in its factory offer."""
+    if mistake is None:
+        takes = [m for m in state.legal_moves() if isinstance(m, Take)]
+        return st.sampled_from([_legal_table_take(state, t) for t in takes])
+    matching = [move for move, code in _table_mistakes(state) if code is mistake]
+    if not matching:
+        return st.nothing()
+    return st.sampled_from(matching)
+
+
+@st.composite
+def game_records(
+    draw: st.DrawFn,
+    *,
+    players: Sequence[int] = (2, 3, 4),
+    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    finished: bool = True,
+) -> GameRecord:
+    """A record of a game of random legal moves (to its end when ``finished``; a grey
+    game that starves and cannot end is cut after 2,000 moves)."""
+    count = draw(st.sampled_from(tuple(players)))
+    variant = draw(st.sampled_from(tuple(variants)))
+    seed = draw(st.integers(0, 2**32 - 1))
+    chooser = random.Random(draw(st.integers(0, 2**32 - 1)))
+    limit = 2_000 if finished else draw(st.integers(0, 120))
+    state = new_game(count, seed=seed, variant=variant)
+    moves: list[Move] = []
+    while not state.is_over and len(moves) < limit:
+        move = chooser.choice(state.legal_moves())
+        moves.append(move)
+        state = state.apply(move)
+    return GameRecord(tuple(moves), count, seed, variant)
+
+
+# -- the state machine ---------------------------------------------------------------------
+
+
+class Implementation(Protocol):
+    """Another implementation of Azul, adapted for :func:`differential_machine`.
+
+    ``start`` receives the referee's initial position (``azul_rules.to_dict(state)``
+    gives it as JSON-ready data); ``play`` receives each legal move in turn (seeded
+    refills happen inside the move that ends a round, as in the referee); ``scores``
+    returns every player's score now.
+    """
+
+    def start(self, state: GameState) -> None: ...
+
+    def play(self, move: Move) -> None: ...
+
+    def scores(self) -> Sequence[int]: ...
+
+
+class GameMachine(RuleBasedStateMachine):
+    """Plays random games through the referee, one legal move per step, and calls
+    :meth:`on_start` and :meth:`on_move` so that a subclass can check anything it likes
+    (``apply`` leaving its input alone is always checked)."""
+
+    player_counts: Sequence[int] = (2, 3, 4)
+    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.state = new_game()
+
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        """A new game: players, variant and seed drawn."""
+        players = data.draw(st.sampled_from(tuple(self.player_counts)), label="players")
+        variant = data.draw(st.sampled_from(tuple(self.variants)), label="variant")
+        seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
+        self.state = new_game(players, seed=seed, variant=variant)
+        self.on_start(self.state)
+
+    @precondition(lambda self: not self.state.is_over)
+    @rule(data=st.data())
+    def play_legal_move(self, data: st.DataObject) -> None:
+        """A legal move; its input state must not change."""
+        before = self.state
+        snapshot = hash(before), repr(before.players)
+        move = data.draw(legal_moves(before), label="move")
+        after = before.apply(move)
+        assert (hash(before), repr(before.players)) == snapshot, "apply changed its input"
+        self.state = after
+        self.on_move(before, move, after)
+
+    def on_start(self, state: GameState) -> None:
+        """Called with each new game's first state."""
+
+    def on_move(self, before: GameState, move: Move, after: GameState) -> None:
+        """Called after each legal move."""
+
+
+class RefereeMachine(GameMachine):
+    """A :class:`GameMachine` that also checks the referee's invariants after every
+    step: 20 tiles of each colour, no negative score, every listed legal move accepted
+    by ``validate``, and labelled illegal moves refused with their code."""
+
+    @rule(data=st.data())
+    def refuse_illegal_move(self, data: st.DataObject) -> None:
+        """A labelled illegal move is refused, with its code first."""
+        move, code = data.draw(illegal_moves(self.state), label="illegal move")
+        result = self.state.validate(move)
+        assert result.code is code, f"{move}: expected {code.value}, got {result}"
+        try:
+            self.state.apply(move)
+        except IllegalMoveError as error:
+            assert error.result == result
+        else:
+            raise AssertionError(f"apply accepted the illegal move {move}")
+
+    @invariant()
+    def tiles_are_accounted_for(self) -> None:
+        """S3: 20 tiles of each colour, always."""
+        assert tile_counts(self.state) == dict.fromkeys(COLORS, 20)
+
+    @invariant()
+    def scores_are_never_negative(self) -> None:
+        """W4: scores never drop below 0."""
+        assert all(b.score >= 0 for b in self.state.players)
+
+    @invariant()
+    def legal_moves_are_all_valid(self) -> None:
+        """Every listed move is accepted; none is listed twice."""
+        moves = self.state.legal_moves()
+        assert len(set(moves)) == len(moves)
+        assert all(self.state.validate(m).ok for m in moves)
+
+
+def differential_machine(
+    implementation: Callable[[], Implementation],
+    *,
+    player_counts: Sequence[int] = (2, 3, 4),
+    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+) -> type[GameMachine]:
+    """A :class:`GameMachine` that also plays every move on a fresh ``implementation()``
+    and fails as soon as its scores differ from the referee's.  Only legal moves are
+    played, so Hypothesis shrinks a failure to a short game quickly.
+
+    Use it from a test module: ``TestMine = differential_machine(MyAdapter).TestCase``.
+    """
+
+    class DifferentialMachine(GameMachine):
+        def on_start(self, state: GameState) -> None:
+            self.other = implementation()
+            self.other.start(state)
+            self._compare(state, None)
+
+        def on_move(self, before: GameState, move: Move, after: GameState) -> None:
+            self.other.play(move)
+            self._compare(after, move)
+
+        def _compare(self, state: GameState, move: Move | None) -> None:
+            expected = tuple(b.score for b in state.players)
+            got = tuple(self.other.scores())
+            if got != expected:
+                raise AssertionError(
+                    f"after {move}: the implementation's scores are {got}, the referee's "
+                    f"{expected}{_describe_tiling(state)}"
+                )
+
+    DifferentialMachine.player_counts = tuple(player_counts)
+    DifferentialMachine.variants = tuple(variants)
+    DifferentialMachine.__name__ = (
+        f"DifferentialMachine[{getattr(implementation, '__name__', 'impl')}]"
+    )
+    return DifferentialMachine
+
+
+def _describe_tiling(state: GameState) -> str:
+    """The referee's last tiling, for a failure message (rows and columns from 0)."""
+    if state.last_scoring is None:
+        return ""
+    parts = []
+    for tiling in state.last_scoring.players:
+        placed = ", ".join(
+            f"{p.color.name.lower()} at ({p.row}, {p.column}) runs "
+            f"{p.horizontal}x{p.vertical} = {p.points}"
+            for p in tiling.placements
+        )
+        parts.append(f"player {tiling.player}: {placed or 'nothing placed'}, "
+                     f"floor -{tiling.floor_penalty}")  # fmt: skip
+    return "; the referee's last tiling: " + "; ".join(parts)
