@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import attrs
-
-from azul_rules.board import PlayerBoard, pattern_line
-from azul_rules.colors import MARKER, Color, Tiles, wall_column
-from azul_rules.rng import draw_indices
+from azul_rules.board import PatternLine, PlayerBoard, pattern_line
+from azul_rules.colors import MARKER, Color, Tiles
+from azul_rules.rng import MASK, step
 from azul_rules.scoring import (
     Outcome,
     PlayerTiling,
@@ -21,7 +19,7 @@ from azul_rules.scoring import (
     decide_outcome,
     end_bonuses,
     floor_penalty,
-    score_placement,
+    runs,
 )
 
 __all__ = ["draw_factories", "finish_game", "place_on_wall", "settle_floor", "tile_colored"]
@@ -37,14 +35,12 @@ def place_on_wall(
     assert color is not None and line.count == line.capacity
     rows = list(board.wall)
     rows[row] = rows[row][:column] + (color,) + rows[row][column + 1 :]
-    scored = score_placement(rows, row, column)
+    horizontal, vertical, points = runs(rows, row, column)
     lid.extend([color] * (line.capacity - 1))
     lines = board.pattern_lines
     lines = lines[:row] + (pattern_line(row, None, 0),) + lines[row + 1 :]
-    placed = PlayerBoard(board.score + scored.points, lines, tuple(rows), board.floor)
-    return placed, WallPlacement(
-        row, column, color, scored.horizontal, scored.vertical, scored.points
-    )
+    placed = PlayerBoard(board.score + points, lines, tuple(rows), board.floor)
+    return placed, WallPlacement(row, column, color, horizontal, vertical, points)
 
 
 def tile_colored(
@@ -52,14 +48,34 @@ def tile_colored(
 ) -> tuple[PlayerBoard, PlayerTiling]:
     """W1-W3 on the coloured wall: complete lines, top to bottom, move one tile to the
     space of their colour (S5) and score it at once.  Incomplete lines keep their tiles
-    (W2).  Returns the board and the tiling so far (before the floor)."""
+    (W2).  Returns the board and the tiling so far (before the floor).
+
+    The same steps as :func:`place_on_wall`, line after line, building the new board
+    once (this runs for every player at the end of every round)."""
     placements = []
-    before = board.score
-    for index, line in enumerate(board.pattern_lines):
-        if line.color is not None and line.count == line.capacity:
-            board, placed = place_on_wall(board, index, wall_column(index, line.color), lid)
-            placements.append(placed)
-    return board, PlayerTiling(player, before, tuple(placements), 0, board.score)
+    score = board.score
+    lines = board.pattern_lines
+    rows: list[tuple[Color | None, ...]] | None = None
+    new_lines: list[PatternLine] | None = None
+    for index in range(5):
+        line = lines[index]
+        color = line.color
+        if color is None or line.count != line.capacity:
+            continue
+        if rows is None or new_lines is None:
+            rows, new_lines = list(board.wall), list(lines)
+        column = (color + index) % 5
+        row = rows[index]
+        rows[index] = row[:column] + (color,) + row[column + 1 :]
+        horizontal, vertical, points = runs(rows, index, column)
+        placements.append(WallPlacement(index, column, color, horizontal, vertical, points))
+        score += points
+        lid.extend([color] * index)  # a line of capacity index + 1 keeps one tile
+        new_lines[index] = pattern_line(index, None, 0)
+    tiling = PlayerTiling(player, board.score, tuple(placements), 0, score)
+    if rows is None or new_lines is None:
+        return board, tiling
+    return PlayerBoard(score, tuple(new_lines), tuple(rows), board.floor), tiling
 
 
 def settle_floor(
@@ -68,11 +84,17 @@ def settle_floor(
     """W4-W5: subtract the floor's penalties (marker included, F3) from a score that
     already holds the round's placements, clamp at 0 once, and empty the floor: tiles
     to the lid, the marker back to its holder."""
-    penalty = floor_penalty(len(board.floor))
+    floor = board.floor
+    if not floor:
+        return board, tiling
+    penalty = floor_penalty(len(floor))
     score = max(0, board.score - penalty)
-    lid.extend(t for t in board.floor if t is not MARKER)
+    lid.extend([t for t in floor if t is not MARKER])  # type: ignore[misc]
     settled = PlayerBoard(score, board.pattern_lines, board.wall, ())
-    return settled, attrs.evolve(tiling, floor_penalty=penalty, score_after=score)
+    return settled, PlayerTiling(
+        tiling.player, tiling.score_before, tiling.placements, penalty, score,
+        tiling.bonuses, tiling.floor_lines,
+    )  # fmt: skip
 
 
 def finish_game(
@@ -107,7 +129,9 @@ def draw_factories(
     the bag runs out the lid is poured into it, and when both are empty the remaining
     factories stay short or empty.  Returns the factories, bag, lid and generator state.
 
-    Each factory's four draws come from one step of the generator (``draw_indices``).
+    Each factory's draws come from one step of the generator: its 64-bit output is read
+    as a fraction and the indices peeled off it one after another (``fraction * size``,
+    keeping the remainder), each spending about 7 of the 64 bits.
     """
     pool = list(bag)
     spare = lid
@@ -119,10 +143,15 @@ def draw_factories(
             pool, spare = list(spare), ()
         else:
             drawn = []
-        want = min(4 - len(drawn), len(pool))
+        size = len(pool)
+        want = min(4 - len(drawn), size)
         if want:
-            indices, rng = draw_indices(rng, tuple(range(len(pool), len(pool) - want, -1)))
-            drawn.extend([pool.pop(i) for i in indices])
+            z, rng = step(rng)
+            for _ in range(want):
+                z *= size
+                drawn.append(pool.pop(z >> 64))
+                z &= MASK
+                size -= 1
         drawn.sort()
         factories.append(tuple(drawn))
     return tuple(factories), tuple(pool), spare, rng

@@ -41,13 +41,26 @@ class PlacementScore:
     points: int
 
 
-def _run(wall: Sequence[Sequence[Color | None]], row: int, column: int, dr: int, dc: int) -> int:
-    length = 0
-    r, c = row + dr, column + dc
-    while 0 <= r < 5 and 0 <= c < 5 and wall[r][c] is not None:
-        length += 1
-        r, c = r + dr, c + dc
-    return length
+def runs(wall: Sequence[Sequence[Color | None]], row: int, column: int) -> tuple[int, int, int]:
+    """W3 without checks: the horizontal run, the vertical run and the points of the tile
+    at ``(row, column)``."""
+    cells = wall[row]
+    left = column
+    while left > 0 and cells[left - 1] is not None:
+        left -= 1
+    right = column
+    while right < 4 and cells[right + 1] is not None:
+        right += 1
+    top = row
+    while top > 0 and wall[top - 1][column] is not None:
+        top -= 1
+    bottom = row
+    while bottom < 4 and wall[bottom + 1][column] is not None:
+        bottom += 1
+    horizontal = right - left + 1
+    vertical = bottom - top + 1
+    points = (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
+    return horizontal, vertical, points or 1
 
 
 def score_placement(
@@ -62,10 +75,7 @@ def score_placement(
         raise ValueError(f"no wall space at row {row}, column {column} (0-4 each)")
     if wall[row][column] is None:
         raise ValueError(f"the wall space at row {row}, column {column} holds no tile to score")
-    horizontal = 1 + _run(wall, row, column, 0, -1) + _run(wall, row, column, 0, 1)
-    vertical = 1 + _run(wall, row, column, -1, 0) + _run(wall, row, column, 1, 0)
-    points = (horizontal if horizontal > 1 else 0) + (vertical if vertical > 1 else 0)
-    return PlacementScore(horizontal, vertical, points or 1)
+    return PlacementScore(*runs(wall, row, column))
 
 
 def floor_penalty(occupied: int) -> int:
