@@ -97,19 +97,20 @@ def wall_column(row: int, color: Color) -> int:
 
 # Memo tables for the two multiset operations of every take.  Factory contents repeat
 # (there are 70 possible) and so do small centres; the tables are cleared if they grow.
-_WITHOUT: dict[tuple[Tiles, Color], Tiles] = {}
 _MERGED: dict[tuple[Tiles, Tiles], Tiles] = {}
 _MEMO_LIMIT: Final = 100_000
+_SPLIT: dict[tuple[Tiles, Color], tuple[int, Tiles]] = {}
 
 
-def without_color(tiles: Tiles, color: Color) -> Tiles:
-    """``tiles`` less every tile of ``color`` (still sorted)."""
+def split_color(tiles: Tiles, color: Color) -> tuple[int, Tiles]:
+    """How many tiles of ``color`` there are, and the others (T2: a factory's lot and
+    what goes to the centre)."""
     key = (tiles, color)
-    found = _WITHOUT.get(key)
+    found = _SPLIT.get(key)
     if found is None:
-        if len(_WITHOUT) > _MEMO_LIMIT:
-            _WITHOUT.clear()
-        found = _WITHOUT[key] = tuple([t for t in tiles if t != color])
+        if len(_SPLIT) > _MEMO_LIMIT:
+            _SPLIT.clear()
+        found = _SPLIT[key] = (tiles.count(color), tuple([t for t in tiles if t != color]))
     return found
 
 

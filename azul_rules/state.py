@@ -23,8 +23,8 @@ from azul_rules.colors import (
     Tiles,
     color_counts,
     merge,
+    split_color,
     subtract,
-    without_color,
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
@@ -278,25 +278,26 @@ class GameState:
         marker_holder = self.marker_holder
         takes_marker = False
         if source == CENTER:
-            taken = self.center.count(color)
-            center = without_color(self.center, color)
+            taken, center = split_color(self.center, color)
             if marker_holder is None:
                 takes_marker = True
                 marker_holder = self.current_player
         else:
-            tiles = factories[source]
-            taken = tiles.count(color)
-            center = merge(self.center, without_color(tiles, color))
+            taken, rest = split_color(factories[source], color)
+            center = merge(self.center, rest)
             factories = factories[:source] + ((),) + factories[source + 1 :]
         player = self.current_player
         board = self.players[player]
+        to_lid: Tiles = ()
         if line == FLOOR:
             floor, to_lid = _fill_floor(board.floor, color, taken, takes_marker)
             new_board = board.with_floor(floor)
         else:
             current = board.pattern_lines[line]
             placed = min(taken, current.capacity - current.count)
-            floor, to_lid = _fill_floor(board.floor, color, taken - placed, takes_marker)
+            floor = board.floor
+            if placed < taken or takes_marker:
+                floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
             new_line = pattern_line(line, color, current.count + placed)
             new_board = board.with_line(line, new_line, floor)
         context = self.context
