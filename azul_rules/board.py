@@ -13,7 +13,7 @@ import attrs
 
 from azul_rules.colors import COLORS, FLOOR_SIZE, Color, FloorItem
 
-__all__ = ["EMPTY_WALL", "PatternLine", "PlayerBoard", "Wall", "pattern_line"]
+__all__ = ["EMPTY_WALL", "LINES", "PatternLine", "PlayerBoard", "Wall", "pattern_line"]
 
 Wall = tuple[tuple[Color | None, ...], ...]
 """``wall[row][column]``: the colour of the tile there, or ``None``."""
@@ -44,9 +44,9 @@ class PatternLine:
         return "." * (self.capacity - self.count) + letter * self.count
 
 
-# _LINES[index][color][count]; the empty line of each index at _EMPTY_LINES[index].
+# LINES[index][color][count] (count from 1; at 0 the empty line of that index).
 _EMPTY_LINES: Final = tuple(PatternLine(None, 0, i + 1) for i in range(5))
-_LINES: Final = tuple(
+LINES: Final = tuple(
     tuple(
         (_EMPTY_LINES[i],) + tuple(PatternLine(c, n, i + 1) for n in range(1, i + 2))
         for c in COLORS
@@ -59,7 +59,7 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
     """The (shared) pattern line ``index`` holding ``count`` tiles of ``color``."""
     if color is None or count == 0:
         return _EMPTY_LINES[index]
-    return _LINES[index][color][count]
+    return LINES[index][color][count]
 
 
 # _NOT_LINE[i]: every packed accepting bit except those of pattern line i.

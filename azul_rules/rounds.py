@@ -46,12 +46,15 @@ def place_on_wall(
 def tile_colored(
     player: int, board: PlayerBoard, lid: list[Color]
 ) -> tuple[PlayerBoard, PlayerTiling]:
-    """W1-W3 on the coloured wall: complete lines, top to bottom, move one tile to the
-    space of their colour (S5) and score it at once.  Incomplete lines keep their tiles
-    (W2).  Returns the board and the tiling so far (before the floor).
+    """W1-W5 on the coloured wall, for one player.
 
-    The same steps as :func:`place_on_wall`, line after line, building the new board
-    once (this runs for every player at the end of every round)."""
+    Complete lines, top to bottom, move one tile to the space of their colour (S5) and
+    score it at once (W3); their other tiles go to ``lid``; incomplete lines keep their
+    tiles (W2).  Then the floor: its penalties (marker included, F3) are subtracted and
+    the score clamped at 0 once (W4); its tiles go to ``lid``, the marker to its holder
+    (W5).  The same steps as :func:`place_on_wall` and :func:`settle_floor`, building
+    the new board once: this runs for every player at the end of every round.
+    """
     placements = []
     score = board.score
     lines = board.pattern_lines
@@ -72,10 +75,15 @@ def tile_colored(
         score += points
         lid.extend([color] * index)  # a line of capacity index + 1 keeps one tile
         new_lines[index] = pattern_line(index, None, 0)
-    tiling = PlayerTiling(player, board.score, tuple(placements), 0, score)
+    floor = board.floor
+    penalty = floor_penalty(len(floor))
+    if floor:
+        score = max(0, score - penalty)
+        lid.extend([t for t in floor if t is not MARKER])
+    tiling = PlayerTiling(player, board.score, tuple(placements), penalty, score)
     if rows is None or new_lines is None:
-        return board, tiling
-    return PlayerBoard(score, tuple(new_lines), tuple(rows), board.floor), tiling
+        return PlayerBoard(score, lines, board.wall, ()), tiling
+    return PlayerBoard(score, tuple(new_lines), tuple(rows), ()), tiling
 
 
 def settle_floor(
@@ -89,7 +97,7 @@ def settle_floor(
         return board, tiling
     penalty = floor_penalty(len(floor))
     score = max(0, board.score - penalty)
-    lid.extend([t for t in floor if t is not MARKER])  # type: ignore[misc]
+    lid.extend([t for t in floor if t is not MARKER])
     settled = PlayerBoard(score, board.pattern_lines, board.wall, ())
     return settled, PlayerTiling(
         tiling.player, tiling.score_before, tiling.placements, penalty, score,

@@ -11,7 +11,8 @@ from typing import Final
 import attrs
 
 from azul_rules import rules
-from azul_rules.board import PlayerBoard, pattern_line
+from azul_rules.board import LINES as _LINES
+from azul_rules.board import PlayerBoard
 from azul_rules.colors import (
     CENTER,
     COLORS,
@@ -36,20 +37,26 @@ from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
 
 __all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
 
+_take_is_legal: Final = rules.take_is_legal
+
 FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 """Factory displays per player count (S2)."""
 
 _ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
-_DISTINCT: dict[Tiles, tuple[Color, ...]] = {}
+
+_Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
+# For each source and the tiles it holds: for each colour there, the legal takes by mask
+# of accepting lines, and the shift of that colour's mask in PlayerBoard.accepting_packed.
+# Factory contents repeat a lot (70 are possible); the tables are cleared if they grow.
+_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in (*range(9), CENTER)}
 
 
-def _distinct(tiles: Tiles) -> tuple[Color, ...]:
-    """The colours of a sorted multiset, each once (memoised: factories repeat a lot)."""
-    found = _DISTINCT.get(tiles)
-    if found is None:
-        if len(_DISTINCT) > 200_000:
-            _DISTINCT.clear()
-        found = _DISTINCT[tiles] = tuple(sorted(set(tiles)))
+def _plan(source: int, tiles: Tiles) -> _Plan:
+    plans = _PLANS[source]
+    if len(plans) > 50_000:
+        plans.clear()
+    options = TAKE_OPTIONS[source]
+    found = plans[tiles] = tuple((options[c], 5 * c) for c in sorted(set(tiles)))
     return found
 
 
@@ -208,13 +215,12 @@ class GameState:
         add = moves.extend
         for source, tiles in enumerate(self.factories):
             if tiles:
-                options = TAKE_OPTIONS[source]
-                for color in _DISTINCT.get(tiles) or _distinct(tiles):
-                    add(options[color][packed >> 5 * color & 31])
-        if self.center:
-            options = TAKE_OPTIONS[CENTER]
-            for color in _DISTINCT.get(self.center) or _distinct(self.center):
-                add(options[color][packed >> 5 * color & 31])
+                for by_mask, shift in _PLANS[source].get(tiles) or _plan(source, tiles):
+                    add(by_mask[packed >> shift & 31])
+        center = self.center
+        if center:
+            for by_mask, shift in _PLANS[CENTER].get(center) or _plan(CENTER, center):
+                add(by_mask[packed >> shift & 31])
         return tuple(moves)
 
     def problems(self) -> tuple[Problem, ...]:
@@ -242,10 +248,9 @@ class GameState:
         """
         kind = type(move)
         if kind is Take:
-            assert isinstance(move, Take)
-            if not rules.take_is_legal(self, move):
-                raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
-            return self._take(move.source, move.color, move.line)  # type: ignore[arg-type]
+            if not _take_is_legal(self, move):  # type: ignore[arg-type]
+                raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))  # type: ignore[arg-type]
+            return self._take(move.source, move.color, move.line)  # type: ignore[union-attr, arg-type]
         if kind is TableTake:
             assert isinstance(move, TableTake)
             found = rules.check_table_take(self, move)
@@ -294,12 +299,12 @@ class GameState:
             new_board = board.with_floor(floor)
         else:
             current = board.pattern_lines[line]
-            placed = min(taken, current.capacity - current.count)
+            count = current.count
+            placed = min(taken, current.capacity - count)
             floor = board.floor
             if placed < taken or takes_marker:
                 floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
-            new_line = pattern_line(line, color, current.count + placed)
-            new_board = board.with_line(line, new_line, floor)
+            new_board = board.with_line(line, _LINES[line][color][count + placed], floor)
         context = self.context
         if to_lid:
             context = attrs.evolve(context, lid=merge(context.lid, to_lid))
