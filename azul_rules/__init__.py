@@ -10,6 +10,7 @@ Take(source=2, color=Color.BLUE, line=1, player=None)
 """
 
 from azul_rules._hypothesis import _hypothesis_setup_hook
+from azul_rules.audit import Claim, audit
 from azul_rules.board import PatternLine, PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, MARKER, Color, Marker
 from azul_rules.errors import (
@@ -49,6 +50,7 @@ __all__ = [
     "FLOOR",
     "MARKER",
     "Bonuses",
+    "Claim",
     "Color",
     "ErrorCode",
     "FormatError",
@@ -77,6 +79,7 @@ __all__ = [
     "Variant",
     "Violation",
     "WallPlacement",
+    "audit",
     "end_bonuses",
     "from_dict",
     "from_json",

@@ -55,6 +55,11 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     show = commands.add_parser("show", help="a position as readable text")
     show.add_argument("state", metavar="STATE.json")
+    audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
+    audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
+    audit.add_argument("claim", metavar="CLAIM.json")
+    audit.add_argument("--lang", choices=LANGUAGES, default="en")
+    audit.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     replay = commands.add_parser("replay", help="re-referee a recorded game move by move")
     replay.add_argument("record", metavar="RECORD.json")
     replay.add_argument("--lang", choices=LANGUAGES, default="en")
@@ -218,6 +223,26 @@ def _check(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
+def _audit(args: argparse.Namespace) -> int:
+    from azul_rules.audit import audit, claim_from_json, position_from_json
+
+    state = position_from_json(_read(args.state))
+    result = audit(state, claim_from_json(_read(args.claim)))
+    if args.json:
+        doc = {
+            "correct": result.ok,
+            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+        }
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+    elif result.ok:
+        print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
+    else:
+        print("the claim is wrong:" if args.lang == "en" else "l'annonce est fausse :")
+        for violation in result.violations:
+            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+    return 0 if result.ok else 1
+
+
 def _show(args: argparse.Namespace) -> int:
     print(render_state(_load_state(args.state)))
     return 0
@@ -273,7 +298,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
-    commands = {"play": _play, "check": _check, "show": _show, "replay": _replay}
+    commands = {
+        "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit
+    }  # fmt: skip
     try:
         return commands[args.command](args)
     except FormatError as error:

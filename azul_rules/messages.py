@@ -97,6 +97,12 @@ def _phase(value: object, lang: str) -> str:
     return _PHASES[lang].get(str(value), str(value))
 
 
+def _players(value: object, lang: str) -> str:
+    assert isinstance(value, tuple)
+    word = "player" if lang == "en" else "joueur"
+    return _join([f"{word} {int(v) + 1}" for v in value], lang) or "-"
+
+
 def _kind(value: object, lang: str) -> str:
     return _KINDS[lang].get(str(value), str(value))
 
@@ -116,6 +122,8 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "colors": _colors,
     "phase": _phase,
     "kind": _kind,
+    "claimed_players": _players,
+    "correct_players": _players,
 }
 
 # Keys are codes, or "CODE/reason" when one code has several wordings.
@@ -319,8 +327,67 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "le joueur {player} annonce des bonus de fin de {claimed} au lieu de {correct}",
     },
     "WRONG_WINNER": {
-        "en": "the claimed winners are {claimed}; the scores and the tie-break give {correct}",
-        "fr": "les gagnants annoncés sont {claimed} ; les scores et le départage donnent {correct}",
+        "en": "the claimed winners are {claimed_players}; the scores and the tie-break give "
+        "{correct_players}",
+        "fr": "les gagnants annoncés sont {claimed_players} ; les scores et le départage "
+        "donnent {correct_players}",
+    },
+    "DIAGONAL_COUNTED/tile": {
+        "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
+        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): diagonal "
+        "neighbours never count",
+        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
+        "{claimed} ({counted}) : les voisins en diagonale ne comptent jamais",
+    },
+    "GAP_COUNTED/tile": {
+        "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
+        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): an empty space "
+        "ends a run",
+        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
+        "{claimed} ({counted}) : une case vide interrompt la ligne",
+    },
+    "EMPTY_DIRECTION_COUNTED/tile": {
+        "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
+        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): a direction with "
+        "no neighbour adds nothing",
+        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
+        "{claimed} ({counted}) : une direction sans voisin n'ajoute rien",
+    },
+    "CROSS_COUNTED_ONCE/tile": {
+        "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
+        "({horizontal} across + {vertical} down), not {claimed} ({counted}): the new tile counts in both "
+        "runs",
+        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "{correct} ({horizontal} en horizontale + {vertical} en verticale), pas {claimed} ({counted}) : "
+        "le nouveau carreau compte dans les deux lignes",
+    },
+    "MARKER_PENALTY_FORGOTTEN/floor": {
+        "en": "player {player}'s floor line costs {correct}, not {claimed}: the starting "
+        "player marker occupies a space and is penalised by it",
+        "fr": "le plancher du joueur {player} coûte {correct}, pas {claimed} : le marqueur "
+        "premier joueur occupe une place et en subit la pénalité",
+    },
+    "FLOOR_OVERFLOW_PENALIZED/floor": {
+        "en": "player {player}'s floor line costs {correct}, not {claimed}: tiles beyond the "
+        "7 spaces go to the lid and cost nothing",
+        "fr": "le plancher du joueur {player} coûte {correct}, pas {claimed} : les carreaux "
+        "au-delà des 7 places vont au couvercle sans pénalité",
+    },
+    "GAME_ENDED_EARLY/skipped": {
+        "en": "player {player} claims {claimed}, their score before the tiling, where the "
+        "rules give {correct}: every player finishes the round's tiling and floor line "
+        "before the game ends",
+        "fr": "le joueur {player} annonce {claimed}, son score d'avant la décoration, au lieu "
+        "de {correct} : chaque joueur termine la décoration et le plancher de la manche "
+        "avant la fin de la partie",
+    },
+    "GAME_ENDED_EARLY/no_row": {
+        "en": "the game does not end: no wall row is complete after this tiling",
+        "fr": "la partie ne se termine pas : aucune rangée du mur n'est complète après cette "
+        "décoration",
     },
 }
 

@@ -40,6 +40,14 @@ class PlacementScore:
     vertical: int
     points: int
 
+    def explain(self) -> str:
+        """The runs counted, in words: ``"3 across + 2 down = 5"``."""
+        counted = [f"{n} {way}" for n, way in ((self.horizontal, "across"),
+                                               (self.vertical, "down")) if n > 1]  # fmt: skip
+        if not counted:
+            return "no neighbour = 1"
+        return f"{' + '.join(counted)} = {self.points}"
+
 
 def runs(wall: Sequence[Sequence[Color | None]], row: int, column: int) -> tuple[int, int, int]:
     """W3 without checks: the horizontal run, the vertical run and the points of the tile

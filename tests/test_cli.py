@@ -151,3 +151,39 @@ def test_play_can_save_a_record_that_replays(tmp_path: pytest.TempPathFactory) -
     path = f"{tmp_path}/game.json"
     assert main(["play", "--seed", "12", "--record", path]) == 0
     assert main(["replay", path]) == 0
+
+
+AUDITS = {
+    "cross-counted-once": ["CROSS_COUNTED_ONCE"],
+    "diagonal-counted": ["DIAGONAL_COUNTED"],
+    "gap-counted": ["GAP_COUNTED"],
+    "empty-direction-counted": ["EMPTY_DIRECTION_COUNTED"],
+    "marker-penalty-forgotten": ["MARKER_PENALTY_FORGOTTEN"],
+    "floor-overflow-penalized": ["FLOOR_OVERFLOW_PENALIZED"],
+    "score-below-zero": ["SCORE_BELOW_ZERO"],
+    "incomplete-line-cleared": ["INCOMPLETE_LINE_CLEARED"],
+    "game-ended-early": ["GAME_ENDED_EARLY"],
+    "bonus-miscount": ["BONUS_MISCOUNT"],
+    "wrong-winner": ["WRONG_WINNER"],
+    "two-mistakes": ["CROSS_COUNTED_ONCE", "MARKER_PENALTY_FORGOTTEN"],
+}
+
+
+@pytest.mark.parametrize("case", sorted(AUDITS))
+def test_audit_examples(case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = f"{EXAMPLES}/audits/{case}"
+    status = main(["audit", f"{folder}/position.json", f"{folder}/claim.json", "--json"])
+    assert status == 1
+    report = json.loads(capsys.readouterr().out)
+    assert report["correct"] is False
+    assert [v["code"] for v in report["violations"]] == AUDITS[case]
+
+
+def test_audit_text_french_and_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    folder = f"{EXAMPLES}/audits/marker-penalty-forgotten"
+    assert main(["audit", f"{folder}/position.json", f"{folder}/claim.json", "--lang", "fr"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("l'annonce est fausse :")
+    assert "marqueur premier joueur" in out
+    assert main(["audit", f"{folder}/position.json", f"{folder}/position.json"]) == 2
+    assert main(["audit", f"{folder}/claim.json", f"{folder}/claim.json"]) == 2
