@@ -342,7 +342,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "GAP_COUNTED/tile": {
         "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
-        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): an empty space "
+        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): an empty "
+        "space "
         "ends a run",
         "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
@@ -350,7 +351,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "EMPTY_DIRECTION_COUNTED/tile": {
         "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
-        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): a direction with "
+        "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): a "
+        "direction with "
         "no neighbour adds nothing",
         "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
@@ -358,10 +360,12 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "CROSS_COUNTED_ONCE/tile": {
         "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
-        "({horizontal} across + {vertical} down), not {claimed} ({counted}): the new tile counts in both "
+        "({horizontal} across + {vertical} down), not {claimed} ({counted}): the new tile counts "
+        "in both "
         "runs",
         "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
-        "{correct} ({horizontal} en horizontale + {vertical} en verticale), pas {claimed} ({counted}) : "
+        "{correct} ({horizontal} en horizontale + {vertical} en verticale), pas {claimed} "
+        "({counted}) : "
         "le nouveau carreau compte dans les deux lignes",
     },
     "MARKER_PENALTY_FORGOTTEN/floor": {
