@@ -174,29 +174,13 @@ def check_table_take(state: GameState, move: TableTake) -> list[Violation]:
     color, count, placements = move.color, move.count, move.placements
     available = _check_source(state, move.source, color, found)
     rule = "T3" if move.source == CENTER else "T2"
-    if available:
-        if count < available:
-            found.append(
-                Violation.of(
-                    E.PARTIAL_TAKE,
-                    rule,
-                    count=count,
-                    available=available,
-                    color=color,
-                    source=move.source,
-                )
+    if available and count != available:
+        code = E.PARTIAL_TAKE if count < available else E.TOO_MANY_TAKEN
+        found.append(
+            Violation.of(
+                code, rule, count=count, available=available, color=color, source=move.source
             )
-        elif count > available:
-            found.append(
-                Violation.of(
-                    E.TOO_MANY_TAKEN,
-                    rule,
-                    count=count,
-                    available=available,
-                    color=color,
-                    source=move.source,
-                )
-            )
+        )
     for line in placements:
         if not _line_exists(line):
             found.append(Violation.of(E.NO_SUCH_LINE, "S4", line=line))

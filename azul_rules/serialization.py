@@ -198,47 +198,21 @@ def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], 
     return structure
 
 
-def _objects_only(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
-    """A hook factory: attrs classes are read from JSON objects only."""
-
-    def factory(cls: Any) -> Callable[[object, Any], Any]:
-        inner = make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True)
-
-        def structure(value: object, kind: Any) -> Any:
-            if not isinstance(value, dict):
-                raise TypeError(f"expected a JSON object, got {value!r}")
-            return inner(value, kind)
-
-        return structure
-
-    return factory
+_Hook = Callable[..., Any]
 
 
-def _arrays_only(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
-    """A hook factory: lists are read from JSON arrays only (never from a string)."""
+def _guarded(
+    make_inner: Callable[[Any], _Hook], json_type: type, word: str
+) -> Callable[[Any], _Hook]:
+    """A hook factory: the value must be a JSON ``word`` (``json_type`` once parsed)
+    before cattrs reads it with ``make_inner(kind)``; a string is never an array."""
 
-    def factory(kind: Any) -> Callable[[object, Any], Any]:
-        inner = list_structure_factory(kind, converter)
+    def factory(kind: Any) -> _Hook:
+        inner = make_inner(kind)
 
         def structure(value: object, target: Any) -> Any:
-            if not isinstance(value, list):
-                raise TypeError(f"expected a JSON array, got {value!r}")
-            return inner(value, target)
-
-        return structure
-
-    return factory
-
-
-def _objects_in_dicts(converter: cattrs.Converter) -> Callable[[Any], Callable[[object, Any], Any]]:
-    """A hook factory: mappings are read from JSON objects only."""
-
-    def factory(kind: Any) -> Callable[[object, Any], Any]:
-        inner = converter.gen_structure_mapping(kind)
-
-        def structure(value: object, target: Any) -> Any:
-            if not isinstance(value, dict):
-                raise TypeError(f"expected a JSON object, got {value!r}")
+            if not isinstance(value, json_type):
+                raise TypeError(f"expected a JSON {word}, got {value!r}")
             return inner(value, target)
 
         return structure
@@ -248,12 +222,21 @@ def _objects_in_dicts(converter: cattrs.Converter) -> Callable[[Any], Callable[[
 
 def _make_converter() -> cattrs.Converter:
     converter = cattrs.Converter(forbid_extra_keys=True)
-    converter.register_structure_hook_factory(attrs.has, _objects_only(converter))
     converter.register_structure_hook_factory(
-        lambda t: getattr(t, "__origin__", None) is list, _arrays_only(converter)
+        attrs.has,
+        _guarded(
+            lambda cls: make_dict_structure_fn(cls, converter, _cattrs_forbid_extra_keys=True),
+            dict,
+            "object",
+        ),
     )
     converter.register_structure_hook_factory(
-        lambda t: getattr(t, "__origin__", None) is dict, _objects_in_dicts(converter)
+        lambda t: getattr(t, "__origin__", None) is list,
+        _guarded(lambda kind: list_structure_factory(kind, converter), list, "array"),
+    )
+    converter.register_structure_hook_factory(
+        lambda t: getattr(t, "__origin__", None) is dict,
+        _guarded(converter.gen_structure_mapping, dict, "object"),
     )
     converter.register_structure_hook(int, _strict_int)
     converter.register_structure_hook(str, _strict_str)
