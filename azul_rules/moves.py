@@ -47,11 +47,28 @@ def _check_optional_int(instance: object, attribute: attrs.Attribute[Any], value
         _check_int(instance, attribute, value)
 
 
+def _check_table_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if not isinstance(value, tuple):
+        _check_color(instance, attribute, value)
+
+
 def _check_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, (Color, Marker)):
         raise FormatError(
             f"{type(instance).__name__}.{attribute.name} must be a Color, got {value!r}"
         )
+
+
+def _to_table_color(value: object) -> object:
+    """A list or tuple of colours (a take of several colours) becomes a sorted tuple."""
+    if isinstance(value, (list, tuple)):
+        if len(value) < 2 or not all(isinstance(c, Color) for c in value):
+            raise FormatError(
+                f"TableTake.color lists colours when several were taken: at least two "
+                f"Colors, got {value!r}"
+            )
+        return tuple(sorted(set(value))) if len(set(value)) > 1 else value[0]
+    return value
 
 
 def _source_text(source: int) -> str:
@@ -145,6 +162,8 @@ def _to_placements(value: Mapping[int, int] | Iterable[tuple[int, int]]) -> Plac
 class TableTake:
     """What a player physically did: took ``count`` tiles of ``color`` from ``source``
     and put ``placements[line]`` tiles in each pattern line (``FLOOR`` for the floor).
+    ``color`` may list several colours when the player took more than one
+    (``TWO_COLORS``, T4).
 
     Validated for the documented mistakes (``PARTIAL_TAKE``, ``SPLIT_LOT``,
     ``FLOOR_WHILE_ROOM``, ``TILE_COUNT_MISMATCH``...).  A legal table take applies like
@@ -152,7 +171,9 @@ class TableTake:
     """
 
     source: int = attrs.field(validator=_check_int)
-    color: Color | Marker = attrs.field(validator=_check_color)
+    color: Color | Marker | tuple[Color, ...] = attrs.field(
+        converter=_to_table_color, validator=_check_table_color
+    )
     count: int = attrs.field(validator=_check_int)
     placements: Placements = attrs.field(converter=_to_placements)
     player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
@@ -160,12 +181,17 @@ class TableTake:
     def as_take(self) -> Take:
         """The compact move this table take amounts to (its single pattern line, or the
         floor when no pattern line received a tile)."""
+        if isinstance(self.color, tuple):
+            raise FormatError("a take of several colours has no compact form (T4)")
         lines = [line for line in self.placements if line != FLOOR]
         line = lines[0] if len(lines) == 1 else FLOOR
         return Take(self.source, self.color, line, player=self.player)
 
     def __str__(self) -> str:
-        color = self.color.name.lower() if isinstance(self.color, Color) else "marker"
+        if isinstance(self.color, tuple):
+            color = " and ".join(c.name.lower() for c in self.color)
+        else:
+            color = self.color.name.lower() if isinstance(self.color, Color) else "marker"
         source = "the centre" if self.source == CENTER else f"factory {self.source + 1}"
         where = ", ".join(
             f"{n} to {'the floor' if k == FLOOR else f'line {k + 1}'}"

@@ -172,6 +172,11 @@ def check_table_take(state: GameState, move: TableTake) -> list[Violation]:
     if not judge:
         return found
     color, count, placements = move.color, move.count, move.placements
+    if isinstance(color, tuple):
+        _check_source(state, move.source, color[0], found)
+        found[:] = [v for v in found if v.code is not E.COLOR_NOT_IN_SOURCE]
+        found.append(Violation.of(E.TWO_COLORS, "T4", colors=color))
+        return found
     available = _check_source(state, move.source, color, found)
     rule = "T3" if move.source == CENTER else "T2"
     if available and count != available:

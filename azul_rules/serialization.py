@@ -50,6 +50,7 @@ _Source = NewType("_Source", int)
 _LineRef = NewType("_LineRef", int)
 _Count = NewType("_Count", int)
 _Index = NewType("_Index", int)
+_TableColor = NewType("_TableColor", object)
 
 T = TypeVar("T")
 
@@ -94,7 +95,7 @@ class _TakeDoc:
 @attrs.frozen
 class _TableTakeDoc:
     source: _Source
-    color: Color | Marker
+    color: _TableColor
     count: _Count
     placements: dict[_LineRef, _Count]
     player: _Index | None = None
@@ -167,6 +168,15 @@ def _floor_item(value: object, _: object) -> Color | Marker:
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
     raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {value!r}")
+
+
+def _table_color(value: object, _: object) -> object:
+    if isinstance(value, list):
+        colors = [_color(v, _) for v in value]
+        if len(set(colors)) < 2:
+            raise ValueError(f"a list of colours taken needs two or more colours, got {value!r}")
+        return tuple(colors)
+    return _floor_item(value, _)
 
 
 def _source(value: object, _: object) -> int:
@@ -244,6 +254,7 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(_Count, _natural)
     converter.register_structure_hook(_Index, _natural)
     converter.register_structure_hook(_Source, _source)
+    converter.register_structure_hook(_TableColor, _table_color)
     converter.register_structure_hook(_LineRef, _line_ref)
     converter.register_structure_hook(Color, _color)
     converter.register_structure_hook_func(lambda t: t == (Color | Marker), _floor_item)
@@ -438,7 +449,11 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
     doc: dict[str, Any] = {"type": _MOVE_TAGS[type(move)]}
     if isinstance(move, (Take, TableTake)):
         doc["source"] = "center" if move.source == CENTER else move.source
-        doc["color"] = _NAMES[move.color] if isinstance(move.color, Color) else "marker"
+        color = move.color
+        if isinstance(color, tuple):
+            doc["color"] = [_NAMES[c] for c in color]
+        else:
+            doc["color"] = _NAMES[color] if isinstance(color, Color) else "marker"
     if isinstance(move, Take):
         doc["line"] = "floor" if move.line == FLOOR else move.line
     elif isinstance(move, TableTake):

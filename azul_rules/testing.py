@@ -199,6 +199,10 @@ def _illegal_takes(state: GameState, other: int) -> list[tuple[Move, ErrorCode]]
             found.append((Take(source, Color.BLUE, FLOOR), E.EMPTY_SOURCE))
             continue
         found.append((Take(source, MARKER, FLOOR), E.MARKER_ALONE))
+        present = sorted(set(tiles))
+        if len(present) > 1:
+            both = (present[0], present[1])
+            found.append((TableTake(source, both, 2, {FLOOR: 2}), E.TWO_COLORS))
         for color in COLORS:
             if color not in tiles:
                 found.append((Take(source, color, FLOOR), E.COLOR_NOT_IN_SOURCE))

@@ -319,3 +319,25 @@ def test_table_take_of_the_marker_alone() -> None:
     """T4 / MARKER_ALONE."""
     s = state([board(), board()], ["BBBR", "YYYY", "KKKK", "RRRR", "WWWB"])
     assert s.validate(az.TableTake(CENTER, MARKER, 1, {FLOOR: 1})).code == E.MARKER_ALONE
+
+
+def test_two_colours_taken_in_one_turn() -> None:
+    """T4 / TWO_COLORS: the blues and the red of a factory taken together."""
+    s = state([board(), board()], ["BBBR", "YYYY", "KKKK", "RRRR", "WWWB"])
+    move = az.TableTake(0, (B, R), 4, {3: 4})
+    result = s.validate(move)
+    assert result.codes == (E.TWO_COLORS,)
+    assert result.violations[0].rule == "T4"
+    assert result.violations[0].message == (
+        "tiles of blue and red were taken in one turn: a turn takes one colour"
+    )
+    assert str(move) == "took 4 blue and red from factory 1: 4 to line 4"
+    assert az.from_json(az.to_json(move), az.TableTake) == move
+    with pytest.raises(az.FormatError):
+        move.as_take()
+    with pytest.raises(az.FormatError):
+        az.TableTake(0, (B,), 1, {0: 1})
+    empty = s.apply(az.Take(0, B, 3))
+    assert empty.validate(az.TableTake(0, (B, R), 4, {3: 4}, player=1)).codes == (
+        E.EMPTY_SOURCE, E.TWO_COLORS
+    )  # fmt: skip
