@@ -6,7 +6,7 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, cast
 
 import attrs
 
@@ -247,10 +247,11 @@ class GameState:
         with seeded draws, the refill.
         """
         kind = type(move)
-        if kind is Take:
-            if not _take_is_legal(self, move):  # type: ignore[arg-type]
-                raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))  # type: ignore[arg-type]
-            return self._take(move.source, move.color, move.line)  # type: ignore[union-attr, arg-type]
+        if type(move) is Take:
+            if not _take_is_legal(self, move):
+                raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
+            # A legal take's colour is a Color, never the marker (T4).
+            return self._take(move.source, cast(Color, move.color), move.line)
         if kind is TableTake:
             assert isinstance(move, TableTake)
             found = rules.check_table_take(self, move)
