@@ -17,12 +17,12 @@ from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.grey import game_can_end
 from azul_rules.jsonio import from_json, move_from_json, to_dict
-from azul_rules.messages import LANGUAGES
+from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
-from azul_rules.render import render_state
-from azul_rules.scoring import RoundScoring
+from azul_rules.render import render_state, variant_name
+from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
 
 __all__ = ["MAX_ROUNDS", "main"]
@@ -46,6 +46,7 @@ def _parser() -> argparse.ArgumentParser:
         help="comma-separated bots per seat: random or greedy (default: greedy,random,...)",
     )
     play.add_argument("--record", metavar="FILE", help="also save the game record (JSON)")
+    play.add_argument("--lang", choices=LANGUAGES, default="en")
     check = commands.add_parser("check", help="the verdict on one move in one position")
     check.add_argument("state", metavar="STATE.json")
     check.add_argument(
@@ -55,6 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     show = commands.add_parser("show", help="a position as readable text")
     show.add_argument("state", metavar="STATE.json")
+    show.add_argument("--lang", choices=LANGUAGES, default="en")
     audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
     audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
     audit.add_argument("claim", metavar="CLAIM.json")
@@ -84,74 +86,82 @@ def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomB
     return bots
 
 
-def describe_scoring(scoring: RoundScoring) -> list[str]:
+def describe_scoring(scoring: RoundScoring, lang: str = "en") -> list[str]:
     """The wall tiling of a round in words, one line per fact."""
-    lines = [f"-- wall tiling of round {scoring.round} --"]
+    lines = [phrase("tiling_title", lang, round=scoring.round)]
     for tiling in scoring.players:
-        who = f"player {tiling.player + 1}"
+        who = tiling.player + 1
         for p in tiling.placements:
             lines.append(
-                f"  {who}: {p.color.name.lower()} to row {p.row + 1}, column {p.column + 1}: "
-                f"runs {p.horizontal} across, {p.vertical} down -> {p.points} point(s)"
-            )
+                phrase("placement", lang, player=who, color=color_name(p.color, lang),
+                       row=p.row + 1, column=p.column + 1, horizontal=p.horizontal,
+                       vertical=p.vertical, points=p.points)
+            )  # fmt: skip
         for line in tiling.floor_lines:
-            lines.append(f"  {who}: pattern line {line + 1} goes whole to the floor (V4)")
+            lines.append(phrase("forced", lang, player=who, line=line + 1))
+        bonus = tiling.bonuses.points if tiling.bonuses else 0
         lines.append(
-            f"  {who}: +{tiling.placement_points} placed, -{tiling.floor_penalty} floor, "
-            f"score {tiling.score_before} -> "
-            f"{tiling.score_after - (tiling.bonuses.points if tiling.bonuses else 0)}"
-        )
+            phrase("tiling_total", lang, player=who, placed=tiling.placement_points,
+                   penalty=tiling.floor_penalty, before=tiling.score_before,
+                   after=tiling.score_after - bonus)
+        )  # fmt: skip
         if tiling.bonuses is not None:
             b = tiling.bonuses
             lines.append(
-                f"  {who}: end bonuses {b.rows} row(s) x2, {b.columns} column(s) x7, "
-                f"{b.colors} colour(s) x10 = +{b.points} -> {tiling.score_after}"
-            )
+                phrase("bonuses", lang, player=who, rows=b.rows, columns=b.columns,
+                       colors=b.colors, points=b.points, score=tiling.score_after)
+            )  # fmt: skip
     return lines
 
 
+def _scores_and_winners(outcome: Outcome, lang: str) -> list[str]:
+    scores = ", ".join(
+        phrase("player_score", lang, player=i + 1, score=s) for i, s in enumerate(outcome.scores)
+    )
+    winners = phrase("and", lang).join(
+        phrase("player", lang, player=w + 1) for w in outcome.winners
+    )
+    result = phrase("shared" if outcome.is_shared else "winner", lang)
+    return [phrase("final_scores", lang, scores=scores), phrase("result", lang, result=result,
+                                                                 winners=winners)]  # fmt: skip
+
+
 def _play(args: argparse.Namespace) -> int:
+    lang = args.lang
     variant = Variant(args.variant)
     state = new_game(args.players, seed=args.seed, variant=variant)
     bots = _bots(args.bots, args.players, args.seed)
     played: list[Move] = []
-    print(
-        f"Azul, {args.players} players, seed {args.seed}, {variant.value} wall; "
-        + ", ".join(f"player {i + 1}: {b.name}" for i, b in enumerate(bots))
-    )
+    seats = ", ".join(phrase("seat", lang, player=i + 1, bot=b.name) for i, b in enumerate(bots))
+    print(phrase("game_intro", lang, players=args.players, seed=args.seed,
+                 variant=variant_name(variant, lang), bots=seats))  # fmt: skip
     shown_round = 0
     while not state.is_over:
         if state.round > MAX_ROUNDS or not game_can_end(state):
-            print(
-                f"== stopped in round {state.round}: no wall row can be completed any more, "
-                "so the game cannot end (grey wall; RULES.md has no rule for this) =="
-            )
+            print(phrase("stuck", lang, round=state.round))
             return 0
         if state.round != shown_round:
             shown_round = state.round
-            print(f"== round {state.round}: player {state.current_player + 1} starts ==")
-            print("   factories: " + " ".join(_tiles(f) for f in state.factories))
+            print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
+            print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
         player = state.current_player
         move = bots[player].choose(state)
         before = state
         state = state.apply(move)
         played.append(move)
-        phase = "" if before.phase is Phase.FACTORY_OFFER else "  (wall tiling)"
-        print(f"   player {player + 1}: {move}{phase}")
+        tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
+        print(phrase("played", lang, player=player + 1, move=move, tiling=tiling))
         settled = state.phase is not Phase.WALL_TILING
         if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
-            print("\n".join(describe_scoring(state.last_scoring)))
+            print("\n".join(describe_scoring(state.last_scoring, lang)))
     outcome = state.outcome
     assert outcome is not None
-    scores = ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(outcome.scores))
-    winners = " and ".join(f"player {w + 1}" for w in outcome.winners)
-    print(f"== game over after round {state.round} ==")
-    print(f"final scores: {scores}")
-    print(f"{'shared victory' if outcome.is_shared else 'winner'}: {winners}")
+    print(phrase("game_end", lang, round=state.round))
+    print("\n".join(_scores_and_winners(outcome, lang)))
     if args.record:
         record = GameRecord(tuple(played), args.players, args.seed, variant)
         _write(args.record, record.to_json() + "\n")
-        print(f"record saved to {args.record}")
+        print(phrase("record_saved", lang, path=args.record))
     return 0
 
 
@@ -244,7 +254,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    print(render_state(_load_state(args.state)))
+    print(render_state(_load_state(args.state), args.lang))
     return 0
 
 
@@ -270,18 +280,17 @@ def _replay(args: argparse.Namespace) -> int:
     if replay.failure is not None and replay.failed_at is not None:
         number = replay.failed_at + 1
         move = record.moves[replay.failed_at]
-        print(f"move {number} ({move}), player {final.current_player + 1}: illegal")
+        print(phrase("illegal_at", args.lang, number=number, move=move,
+                     player=final.current_player + 1))  # fmt: skip
         for violation in replay.failure.violations:
             print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
         return 1
-    print(f"{len(replay.states) - 1} moves, all legal")
+    print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
     if final.outcome is not None:
-        scores = ", ".join(f"player {i + 1}: {s}" for i, s in enumerate(final.outcome.scores))
-        winners = " and ".join(f"player {w + 1}" for w in final.outcome.winners)
-        print(f"final scores: {scores}")
-        print(f"{'shared victory' if final.outcome.is_shared else 'winner'}: {winners}")
+        print("\n".join(_scores_and_winners(final.outcome, args.lang)))
     else:
-        print(f"the game is not over: round {final.round}, {final.phase.value}")
+        print(phrase("not_over", args.lang, round=final.round,
+                     phase=phase_name(final.phase.value, args.lang)))  # fmt: skip
     return 0
 
 

@@ -408,3 +408,110 @@ def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:
         for name, value in params.items()
     }
     return template.format(**words)
+
+
+# Words of the command line's own output (``show``, ``play``, ``replay``...), by key.
+PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
+    "header": {
+        "en": "Azul, {players} players, {variant} wall, round {round}, {phase}",
+        "fr": "Azul, {players} joueurs, mur {variant}, manche {round}, {phase}",
+    },
+    "to_move": {"en": ", player {player} to move", "fr": ", au joueur {player} de jouer"},
+    "factory": {"en": "  factory {number}: {tiles}", "fr": "  fabrique {number} : {tiles}"},
+    "centre": {"en": "  centre: {tiles}", "fr": "  centre : {tiles}"},
+    "supply": {
+        "en": "  bag: {bag} tiles, lid: {lid} tiles",
+        "fr": "  sac : {bag} carreaux, couvercle : {lid} carreaux",
+    },
+    "board": {"en": "Player {player}: score {score}", "fr": "Joueur {player} : score {score}"},
+    "board_to_move": {"en": "  <- to move", "fr": "  <- à jouer"},
+    "floor": {
+        "en": "  floor: {items} ({used}/{spaces}, -{penalty})",
+        "fr": "  plancher : {items} ({used}/{spaces}, -{penalty})",
+    },
+    "game_over": {
+        "en": "Game over: {result} {winners}",
+        "fr": "Partie terminée : {result} {winners}",
+    },
+    "winner": {"en": "winner", "fr": "gagnant"},
+    "shared": {"en": "shared victory", "fr": "victoire partagée"},
+    "game_intro": {
+        "en": "Azul, {players} players, seed {seed}, {variant} wall; {bots}",
+        "fr": "Azul, {players} joueurs, graine {seed}, mur {variant} ; {bots}",
+    },
+    "seat": {"en": "player {player}: {bot}", "fr": "joueur {player} : {bot}"},
+    "round_start": {
+        "en": "== round {round}: player {player} starts ==",
+        "fr": "== manche {round} : le joueur {player} commence ==",
+    },
+    "factories": {"en": "   factories: {tiles}", "fr": "   fabriques : {tiles}"},
+    "played": {
+        "en": "   player {player}: {move}{tiling}",
+        "fr": "   joueur {player} : {move}{tiling}",
+    },
+    "during_tiling": {"en": "  (wall tiling)", "fr": "  (décoration du mur)"},
+    "tiling_title": {
+        "en": "-- wall tiling of round {round} --",
+        "fr": "-- décoration du mur, manche {round} --",
+    },
+    "placement": {
+        "en": "  player {player}: {color} to row {row}, column {column}: runs {horizontal} "
+        "across, {vertical} down -> {points} point(s)",
+        "fr": "  joueur {player} : {color} en rangée {row}, colonne {column} : lignes de "
+        "{horizontal} en horizontale, {vertical} en verticale -> {points} point(s)",
+    },
+    "forced": {
+        "en": "  player {player}: pattern line {line} goes whole to the floor (V4)",
+        "fr": "  joueur {player} : la ligne de préparation {line} va entière au plancher (V4)",
+    },
+    "tiling_total": {
+        "en": "  player {player}: +{placed} placed, -{penalty} floor, score {before} -> {after}",
+        "fr": "  joueur {player} : +{placed} posés, -{penalty} plancher, score {before} -> {after}",
+    },
+    "bonuses": {
+        "en": "  player {player}: end bonuses {rows} row(s) x2, {columns} column(s) x7, "
+        "{colors} colour(s) x10 = +{points} -> {score}",
+        "fr": "  joueur {player} : bonus de fin {rows} rangée(s) x2, {columns} colonne(s) x7, "
+        "{colors} couleur(s) x10 = +{points} -> {score}",
+    },
+    "game_end": {
+        "en": "== game over after round {round} ==",
+        "fr": "== fin de la partie après la manche {round} ==",
+    },
+    "final_scores": {"en": "final scores: {scores}", "fr": "scores finaux : {scores}"},
+    "player_score": {"en": "player {player}: {score}", "fr": "joueur {player} : {score}"},
+    "player": {"en": "player {player}", "fr": "joueur {player}"},
+    "and": {"en": " and ", "fr": " et "},
+    "result": {"en": "{result}: {winners}", "fr": "{result} : {winners}"},
+    "stuck": {
+        "en": "== stopped in round {round}: no wall row can be completed any more, so the "
+        "game cannot end (grey wall; RULES.md has no rule for this) ==",
+        "fr": "== arrêt à la manche {round} : plus aucune rangée du mur ne peut être "
+        "complétée, la partie ne peut pas finir (mur gris ; RULES.md ne prévoit rien) ==",
+    },
+    "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
+    "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},
+    "illegal_at": {
+        "en": "move {number} ({move}), player {player}: illegal",
+        "fr": "coup {number} ({move}), joueur {player} : illégal",
+    },
+    "not_over": {
+        "en": "the game is not over: round {round}, {phase}",
+        "fr": "la partie n'est pas finie : manche {round}, {phase}",
+    },
+}
+
+
+def phrase(key: str, lang: str, **params: object) -> str:
+    """A phrase of the command line's output in ``lang`` (``"en"`` or ``"fr"``)."""
+    return PHRASES[key][lang].format(**params)
+
+
+def color_name(color: Color, lang: str) -> str:
+    """A colour's name in ``lang``."""
+    return _COLOR_NAMES[lang][color]
+
+
+def phase_name(value: str, lang: str) -> str:
+    """A phase's name in ``lang``."""
+    return _phase(value, lang)

@@ -1,48 +1,65 @@
-"""A position as readable text (``azul-rules show``)."""
+"""A position as readable text (``azul-rules show``), in English or French."""
 
 from __future__ import annotations
 
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import FLOOR_PENALTIES, Color, wall_color
+from azul_rules.messages import phase_name, phrase
 from azul_rules.phases import Phase, Variant
 from azul_rules.scoring import floor_penalty
 from azul_rules.state import GameState
 
 __all__ = ["render_state"]
 
+_VARIANTS = {
+    "en": {"colored": "colored", "grey": "grey"},
+    "fr": {"colored": "coloré", "grey": "gris"},
+}
+
 
 def _tiles(tiles: tuple[Color, ...]) -> str:
     return " ".join(t.letter for t in tiles) or "-"
 
 
-def render_state(state: GameState) -> str:
+def variant_name(variant: Variant, lang: str) -> str:
+    """The wall variant in ``lang``."""
+    return _VARIANTS[lang][variant.value]
+
+
+def render_state(state: GameState, lang: str = "en") -> str:
     """The table and every board.  Letters: B blue, Y yellow, R red, K black, W white;
     on the coloured wall an empty space shows its printed colour in lower case; ``M``
     is the starting player marker."""
-    phase = state.phase.value.replace("_", " ")
-    lines = [
-        f"Azul, {len(state.players)} players, {state.variant.value} wall, round {state.round}, "
-        f"{phase}" + ("" if state.is_over else f", player {state.current_player + 1} to move"),
-    ]
+    header = phrase(
+        "header", lang, players=len(state.players), variant=variant_name(state.variant, lang),
+        round=state.round, phase=phase_name(state.phase.value, lang),
+    )  # fmt: skip
+    if not state.is_over:
+        header += phrase("to_move", lang, player=state.current_player + 1)
+    lines = [header]
     for index, tiles in enumerate(state.factories):
-        lines.append(f"  factory {index + 1}: {_tiles(tiles)}")
+        lines.append(phrase("factory", lang, number=index + 1, tiles=_tiles(tiles)))
     marker = " + M" if state.phase is Phase.FACTORY_OFFER and state.marker_holder is None else ""
-    lines.append(f"  centre: {_tiles(state.center)}{marker}")
-    lines.append(f"  bag: {len(state.bag)} tiles, lid: {len(state.lid)} tiles")
+    lines.append(phrase("centre", lang, tiles=_tiles(state.center) + marker))
+    lines.append(phrase("supply", lang, bag=len(state.bag), lid=len(state.lid)))
     for index, board in enumerate(state.players):
         lines.append("")
-        lines.extend(_board(index, board, state))
+        lines.extend(_board(index, board, state, lang))
     if state.outcome is not None:
-        winners = " and ".join(f"player {w + 1}" for w in state.outcome.winners)
+        winners = phrase("and", lang).join(
+            phrase("player", lang, player=w + 1) for w in state.outcome.winners
+        )
+        result = phrase("shared" if state.outcome.is_shared else "winner", lang)
         lines.append("")
-        lines.append(f"Game over: {'shared victory' if state.outcome.is_shared else 'winner'} "
-                     f"{winners}")  # fmt: skip
+        lines.append(phrase("game_over", lang, result=result, winners=winners))
     return "\n".join(lines)
 
 
-def _board(index: int, board: PlayerBoard, state: GameState) -> list[str]:
-    turn = "  <- to move" if index == state.current_player and not state.is_over else ""
-    out = [f"Player {index + 1}: score {board.score}{turn}"]
+def _board(index: int, board: PlayerBoard, state: GameState, lang: str) -> list[str]:
+    turn = (
+        phrase("board_to_move", lang) if index == state.current_player and not state.is_over else ""
+    )
+    out = [phrase("board", lang, player=index + 1, score=board.score) + turn]
     for row, line in enumerate(board.pattern_lines):
         cells = []
         for column, tile in enumerate(board.wall[row]):
@@ -53,8 +70,9 @@ def _board(index: int, board: PlayerBoard, state: GameState) -> list[str]:
             else:
                 cells.append(".")
         out.append(f"  {line!s:>5} | {' '.join(cells)}")
-    floor = " ".join(t.letter if isinstance(t, Color) else "M" for t in board.floor)
-    penalty = floor_penalty(len(board.floor))
-    spaces = len(FLOOR_PENALTIES)
-    out.append(f"  floor: {floor or '-'} ({len(board.floor)}/{spaces}, -{penalty})")
+    items = " ".join(t.letter if isinstance(t, Color) else "M" for t in board.floor)
+    out.append(
+        phrase("floor", lang, items=items or "-", used=len(board.floor),
+               spaces=len(FLOOR_PENALTIES), penalty=floor_penalty(len(board.floor)))
+    )  # fmt: skip
     return out

@@ -187,3 +187,17 @@ def test_audit_text_french_and_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     assert "marqueur premier joueur" in out
     assert main(["audit", f"{folder}/position.json", f"{folder}/position.json"]) == 2
     assert main(["audit", f"{folder}/claim.json", f"{folder}/claim.json"]) == 2
+
+
+def test_every_command_speaks_french(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--seed", "2", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Azul, 2 joueurs, graine 2, mur coloré")
+    assert "== manche 1 : le joueur" in out and "scores finaux : joueur 1 :" in out
+    assert main(["show", f"{EXAMPLES}/round-2-position.json", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "fabrique 2 : B B B R" in out and "plancher : M (1/7, -1)" in out
+    assert main(["replay", f"{EXAMPLES}/disputed-game.json", "--lang", "fr"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("coup 7 (CB2), joueur 1 : illégal")
+    assert "ligne de préparation 2 contient déjà des carreaux de couleur jaune" in out
