@@ -95,9 +95,9 @@ def wall_column(row: int, color: Color) -> int:
     return (color + row) % 5
 
 
-# Memo tables for the two multiset operations of every take.  Factory contents repeat
-# (there are 70 possible) and so do small centres; the tables are cleared if they grow.
-_MERGED: dict[tuple[Tiles, Tiles], Tiles] = {}
+# A memo table for splitting a source's lot from the rest: factory contents repeat
+# (there are 70 possible); it is cleared if it grows.  (Merging into the centre is not
+# memoised: centres vary too much for the look-up to pay.)
 _MEMO_LIMIT: Final = 100_000
 _SPLIT: dict[tuple[Tiles, Color], tuple[int, Tiles]] = {}
 
@@ -120,13 +120,7 @@ def merge(a: Tiles, b: Tiles) -> Tiles:
         return a
     if not a:
         return b
-    key = (a, b)
-    found = _MERGED.get(key)
-    if found is None:
-        if len(_MERGED) > _MEMO_LIMIT:
-            _MERGED.clear()
-        found = _MERGED[key] = tuple(sorted(a + b))
-    return found
+    return tuple(sorted(a + b))
 
 
 def distinct_colors(tiles: Tiles) -> tuple[Color, ...]:

@@ -45,10 +45,10 @@ FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 _ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
 
 _Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
-# For each source and the tiles it holds: for each colour there, the legal takes by mask
+# For each factory and the tiles it holds: for each colour there, the legal takes by mask
 # of accepting lines, and the shift of that colour's mask in PlayerBoard.accepting_packed.
 # Factory contents repeat a lot (70 are possible); the tables are cleared if they grow.
-_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in (*range(9), CENTER)}
+_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in range(9)}
 
 
 def _plan(source: int, tiles: Tiles) -> _Plan:
@@ -219,8 +219,10 @@ class GameState:
                     add(by_mask[packed >> shift & 31])
         center = self.center
         if center:
-            for by_mask, shift in _PLANS[CENTER].get(center) or _plan(CENTER, center):
-                add(by_mask[packed >> shift & 31])
+            options = TAKE_OPTIONS[CENTER]
+            for color in COLORS:
+                if color in center:
+                    add(options[color][packed >> 5 * color & 31])
         return tuple(moves)
 
     def problems(self) -> tuple[Problem, ...]:
@@ -283,8 +285,10 @@ class GameState:
         factories = self.factories
         marker_holder = self.marker_holder
         takes_marker = False
-        if source == CENTER:
-            taken, center = split_color(self.center, color)
+        if source == CENTER:  # centres vary too much for split_color's memo to pay
+            center = self.center
+            taken = center.count(color)
+            center = tuple([t for t in center if t != color])
             if marker_holder is None:
                 takes_marker = True
                 marker_holder = self.current_player
