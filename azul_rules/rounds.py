@@ -8,6 +8,7 @@ a round is taken (or when a ``Refill`` is entered).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from azul_rules.board import PatternLine, PlayerBoard, pattern_line
 from azul_rules.colors import MARKER, Color, Tiles
@@ -58,6 +59,7 @@ def tile_colored(
     placements = []
     score = board.score
     lines = board.pattern_lines
+    accepting = board.accepting_packed()
     rows: list[tuple[Color | None, ...]] | None = None
     new_lines: list[PatternLine] | None = None
     for index in range(5):
@@ -75,6 +77,7 @@ def tile_colored(
         score += points
         lid.extend([color] * index)  # a line of capacity index + 1 keeps one tile
         new_lines[index] = pattern_line(index, None, 0)
+        accepting |= _ACCEPT_EMPTY[index][rows[index]]  # the emptied line (P2, P3)
     floor = board.floor
     penalty = floor_penalty(len(floor))
     if floor:
@@ -82,8 +85,25 @@ def tile_colored(
         lid.extend([t for t in floor if t is not MARKER])
     tiling = PlayerTiling(player, board.score, tuple(placements), penalty, score)
     if rows is None or new_lines is None:
-        return PlayerBoard(score, lines, board.wall, ()), tiling
-    return PlayerBoard(score, tuple(new_lines), tuple(rows), ()), tiling
+        return PlayerBoard(score, lines, board.wall, (), accepting), tiling
+    return PlayerBoard(score, tuple(new_lines), tuple(rows), (), accepting), tiling
+
+
+class _AcceptEmpty(dict[tuple[Color | None, ...], int]):
+    """For an empty pattern line ``index``: the accepting bits of the colours its wall
+    row lacks (P3), by wall row; filled on demand."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, row: tuple[Color | None, ...]) -> int:
+        bits = sum(1 << (5 * c + self.index) for c in Color if c not in row)
+        self[row] = bits
+        return bits
+
+
+_ACCEPT_EMPTY: Final = tuple(_AcceptEmpty(i) for i in range(5))
 
 
 def settle_floor(
