@@ -165,12 +165,24 @@ def draw_factories(
     spare = lid
     factories = []
     for _ in range(count):
-        if len(pool) < 4 and spare:
-            # The bag runs out during this factory: draw what it holds, then the lid.
-            drawn = pool
-            pool, spare = list(spare), ()
-        else:
-            drawn = []
+        size = len(pool)
+        if size >= 4:  # the common case, unrolled: four draws from one step
+            z, rng = step(rng)
+            z *= size
+            a = pool.pop(z >> 64)
+            z = (z & MASK) * (size - 1)
+            b = pool.pop(z >> 64)
+            z = (z & MASK) * (size - 2)
+            c = pool.pop(z >> 64)
+            z = (z & MASK) * (size - 3)
+            d = pool.pop(z >> 64)
+            factories.append(tuple(sorted((a, b, c, d))))
+            continue
+        # Fewer than 4 tiles left: the bag runs out during this factory.  Draw what it
+        # holds, then pour the lid in and go on (or leave the factory short).
+        drawn: list[Color] = []
+        if spare:
+            drawn, pool, spare = pool, list(spare), ()
         size = len(pool)
         want = min(4 - len(drawn), size)
         if want:
