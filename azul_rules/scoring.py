@@ -7,6 +7,7 @@ point was earned or lost.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import NamedTuple
 
 import attrs
 
@@ -119,9 +120,9 @@ def end_bonuses(wall: Wall) -> Bonuses:
     return Bonuses(rows, columns, sum(1 for n in per_color if n == 5))
 
 
-@attrs.frozen
-class WallPlacement:
-    """One tile moved to the wall during a tiling (W1, W3)."""
+class WallPlacement(NamedTuple):
+    """One tile moved to the wall during a tiling (W1, W3): where, which colour, the runs
+    through it and its points.  A named tuple: a few are built at every round's end."""
 
     row: int
     column: int

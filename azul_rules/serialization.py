@@ -19,7 +19,11 @@ from typing import Any, Final, NewType, TypeVar, cast
 
 import attrs
 import cattrs
-from cattrs.cols import list_structure_factory
+from cattrs.cols import (
+    list_structure_factory,
+    namedtuple_dict_structure_factory,
+    namedtuple_dict_unstructure_factory,
+)
 from cattrs.gen import make_dict_structure_fn
 
 from azul_rules.board import PatternLine, PlayerBoard
@@ -263,6 +267,19 @@ def _make_converter() -> cattrs.Converter:
     converter.register_unstructure_hook(Color, lambda c: _NAMES[c])
     converter.register_unstructure_hook(Phase, lambda p: p.value)
     converter.register_unstructure_hook(Variant, lambda v: v.value)
+    # The scoring records' placements are named tuples: objects in JSON, as the rest
+    # (registered last, so that their fields use the colour hooks above).
+    converter.register_structure_hook(
+        WallPlacement,
+        _guarded(
+            lambda cls: namedtuple_dict_structure_factory(cls, converter, "from_converter", True),
+            dict,
+            "object",
+        )(WallPlacement),
+    )
+    converter.register_unstructure_hook(
+        WallPlacement, namedtuple_dict_unstructure_factory(WallPlacement, converter)
+    )
     return converter
 
 

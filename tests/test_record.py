@@ -17,7 +17,7 @@ def played(seed: int, players: int = 2, variant: az.Variant = az.Variant.COLORED
     rnd = random.Random(seed)
     s = az.new_game(players, seed=seed, variant=variant)
     moves = []
-    while not s.is_over:
+    while not s.is_over and len(moves) < 1500:
         move = rnd.choice(s.legal_moves())
         moves.append(move)
         s = s.apply(move)

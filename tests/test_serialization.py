@@ -24,7 +24,7 @@ def reachable_states(seed: int, players: int, variant: az.Variant) -> list[az.Ga
     rnd = random.Random(seed)
     s = az.new_game(players, seed=seed, variant=variant)
     out = [s]
-    while not s.is_over:
+    while not s.is_over and len(out) < 1500:  # a starved grey game may never end
         s = s.apply(rnd.choice(s.legal_moves()))
         out.append(s)
     return out
