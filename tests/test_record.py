@@ -16,7 +16,7 @@ EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 def played(seed: int, players: int = 2, variant: az.Variant = az.Variant.COLORED) -> az.GameRecord:
     rnd = random.Random(seed)
     s = az.new_game(players, seed=seed, variant=variant)
-    moves = []
+    moves: list[az.Move] = []
     while not s.is_over and len(moves) < 1500:
         move = rnd.choice(s.legal_moves())
         moves.append(move)
