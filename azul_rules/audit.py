@@ -267,7 +267,7 @@ def audit(state: GameState, claim: Claim) -> Result:
         found.extend(_cleared_lines(state, claim))
     if claim.game_over and not ends:
         found.append(Violation.of(E.GAME_ENDED_EARLY, "E1", reason="no_row"))
-    final = [attrs.evolve(b, score=b.score + end_bonuses(b.wall).points) for b in boards_after]
+    final = [b._replace(score=b.score + end_bonuses(b.wall).points) for b in boards_after]
     if ends and claim.bonuses is not None:
         for index, (board, claimed_bonus) in enumerate(
             zip(boards_after, claim.bonuses, strict=True)

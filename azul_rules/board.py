@@ -7,7 +7,7 @@ table look-up.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final, NamedTuple
 
 import attrs
 
@@ -66,57 +66,79 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
 _NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
 
 
-@attrs.frozen
-class PlayerBoard:
-    """One player's board.
+def _accepting_of(lines: tuple[PatternLine, ...], wall: Wall) -> int:
+    """Which pattern lines accept which colour (P2-P4), packed: bit ``5 * colour + line``."""
+    packed = 0
+    for index, line in enumerate(lines):
+        if line.color is None:
+            row = wall[index]
+            for color in COLORS:
+                if color not in row:
+                    packed |= 1 << (5 * color + index)
+        elif line.count < line.capacity:
+            packed |= 1 << (5 * line.color + index)
+    return packed
+
+
+class _BoardFields(NamedTuple):
+    score: int
+    pattern_lines: tuple[PatternLine, ...]
+    wall: Wall
+    floor: tuple[FloorItem, ...]
+    accepting: int
+
+
+class PlayerBoard(_BoardFields):
+    """One player's board: ``score``, ``pattern_lines``, ``wall``, ``floor``.
 
     ``floor`` lists the occupied floor spaces from left to right: colours, and
     :data:`~azul_rules.MARKER` where the starting player marker lies (F1, F3).
+    ``accepting`` is derived from the lines and the wall (see :meth:`accepting_lines`);
+    leave it out when building a board.  An immutable named tuple: a new board is built
+    at every take, and a tuple is the cheapest immutable value Python builds.
     """
 
-    score: int = 0
-    pattern_lines: tuple[PatternLine, ...] = _EMPTY_LINES
-    wall: Wall = EMPTY_WALL
-    floor: tuple[FloorItem, ...] = ()
-    # Lazily computed: which pattern lines accept which colour, packed in one int
-    # (bit 5 * colour + line); see accepting_lines.
-    _accepting: int | None = attrs.field(default=None, eq=False, repr=False, alias="_accepting")
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        score: int = 0,
+        pattern_lines: tuple[PatternLine, ...] = _EMPTY_LINES,
+        wall: Wall = EMPTY_WALL,
+        floor: tuple[FloorItem, ...] = (),
+        accepting: int | None = None,
+    ) -> PlayerBoard:
+        if accepting is None:
+            accepting = _accepting_of(pattern_lines, wall)
+        return tuple.__new__(cls, (score, pattern_lines, wall, floor, accepting))
+
+    def __repr__(self) -> str:
+        return (
+            f"PlayerBoard(score={self.score!r}, pattern_lines={self.pattern_lines!r}, "
+            f"wall={self.wall!r}, floor={self.floor!r})"
+        )
 
     def accepting_lines(self, color: Color) -> int:
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
-        return self.accepting_packed() >> 5 * color & 31
+        return self.accepting >> 5 * color & 31
 
     def accepting_packed(self) -> int:
         """``accepting_lines`` for every colour in one int: bits ``5 * colour + line``."""
-        packed = self._accepting
-        if packed is None:
-            packed = 0
-            for index, line in enumerate(self.pattern_lines):
-                if line.color is None:
-                    row = self.wall[index]
-                    for color in COLORS:
-                        if color not in row:
-                            packed |= 1 << (5 * color + index)
-                elif line.count < line.capacity:
-                    packed |= 1 << (5 * line.color + index)
-            object.__setattr__(self, "_accepting", packed)
-        return packed
+        return self.accepting
 
     def with_line(self, index: int, line: PatternLine, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with pattern line ``index`` (now holding tiles) replaced and a new
         floor.  The accepting lines are carried over, only line ``index`` recomputed."""
         lines = self.pattern_lines
-        packed = self._accepting
-        if packed is not None:
-            packed &= _NOT_LINE[index]
-            if line.count < line.capacity and line.color is not None:
-                packed |= 1 << (5 * line.color + index)
+        packed = self.accepting & _NOT_LINE[index]
+        if line.count < line.capacity and line.color is not None:
+            packed |= 1 << (5 * line.color + index)
         lines = lines[:index] + (line,) + lines[index + 1 :]
-        return PlayerBoard(self.score, lines, self.wall, floor, packed)
+        return _new_board((self.score, lines, self.wall, floor, packed))
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with a new floor (the accepting lines are unchanged)."""
-        return PlayerBoard(self.score, self.pattern_lines, self.wall, floor, self._accepting)
+        return _new_board((self.score, self.pattern_lines, self.wall, floor, self.accepting))
 
     @property
     def floor_room(self) -> int:
@@ -126,3 +148,9 @@ class PlayerBoard:
     def complete_rows(self) -> int:
         """The number of complete horizontal wall rows (R1, E2, E4)."""
         return sum(1 for row in self.wall if None not in row)
+
+
+def _new_board(fields: tuple[Any, ...]) -> PlayerBoard:
+    """A board from all five fields, ``accepting`` already known (the fast path)."""
+    board: PlayerBoard = tuple.__new__(PlayerBoard, fields)
+    return board
