@@ -59,7 +59,7 @@ def tile_colored(
     placements = []
     score = board.score
     lines = board.pattern_lines
-    accepting = board.accepting_packed()
+    accepting = board.accepting
     rows: list[tuple[Color | None, ...]] | None = None
     new_lines: list[PatternLine] | None = None
     for index in range(5):

@@ -145,7 +145,7 @@ def take_is_legal(state: GameState, move: Take) -> bool:
         return True
     if not 0 <= line < 5:
         return False
-    packed = state.players[state.current_player].accepting_packed()
+    packed = state.players[state.current_player].accepting
     return bool(packed >> (5 * color + line) & 1)
 
 

@@ -210,7 +210,7 @@ class GameState:
 
                 return legal_placements(self)
             return ()
-        packed = self.players[self.current_player].accepting_packed()
+        packed = self.players[self.current_player].accepting
         moves: list[Take | PlaceTile] = []
         add = moves.extend
         for source, tiles in enumerate(self.factories):
