@@ -33,7 +33,6 @@ __all__ = [
     "claim_from_json",
     "counted_with",
     "position_from_json",
-    "tile_points_with",
 ]
 
 E = ErrorCode
@@ -132,13 +131,6 @@ TILE_MISTAKES: Final[dict[ErrorCode, Callable[[Any, int, int], int]]] = {
     E.EMPTY_DIRECTION_COUNTED: _empty_direction,
     E.CROSS_COUNTED_ONCE: _cross_once,
 }
-
-
-def tile_points_with(mistake: ErrorCode, wall: Sequence[Sequence[Color | None]], row: int,
-                     column: int) -> int:  # fmt: skip
-    """The points of the tile at ``(row, column)`` (the wall as it is with the tile
-    placed) when scored with ``mistake``, one of the four W3 mistakes."""
-    return TILE_MISTAKES[mistake](wall, row, column)
 
 
 # -- what the rules give, and what each mistake would give -----------------------------

@@ -11,7 +11,7 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
-from azul_rules.colors import COLORS, FLOOR_SIZE, Color, FloorItem
+from azul_rules.colors import COLORS, Color, FloorItem
 
 __all__ = ["EMPTY_WALL", "LINES", "PatternLine", "PlayerBoard", "Wall", "pattern_line"]
 
@@ -139,11 +139,6 @@ class PlayerBoard(_BoardFields):
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with a new floor (the accepting lines are unchanged)."""
         return _new_board((self.score, self.pattern_lines, self.wall, floor, self.accepting))
-
-    @property
-    def floor_room(self) -> int:
-        """Free floor spaces (F1, F2)."""
-        return FLOOR_SIZE - len(self.floor)
 
     def complete_rows(self) -> int:
         """The number of complete horizontal wall rows (R1, E2, E4)."""

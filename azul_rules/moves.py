@@ -31,7 +31,6 @@ __all__ = [
     "TableTake",
     "Take",
     "parse_move",
-    "take_options",
 ]
 
 
@@ -291,9 +290,3 @@ TAKE_OPTIONS: Final = {
     )
     for s in _SOURCES
 }
-
-
-def take_options(source: int, color: Color, accepting: int) -> tuple[Take, ...]:
-    """The legal takes of ``color`` from ``source`` for a board whose accepting pattern
-    lines are the bit mask ``accepting``: those lines in order, then the floor (P6)."""
-    return TAKE_OPTIONS[source][color][accepting]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 import azul_rules as az
@@ -113,19 +114,7 @@ def test_r6_external_refill_of_nothing_ends_the_game() -> None:
     from tests.test_rounds import starved_table
 
     s = starved_table(bag="", lid="")
-    external = az.GameState.make(
-        players=s.players,
-        factories=s.factories,
-        center=s.center,
-        bag=s.bag,
-        lid=s.lid,
-        current_player=s.current_player,
-        start_player=s.start_player,
-        phase=s.phase,
-        round=s.round,
-        marker_holder=s.marker_holder,
-        rng_state=None,
-    )
+    external = attrs.evolve(s, context=attrs.evolve(s.context, rng_state=None))
     waiting = external.apply(az.Take(az.CENTER, R, 3))
     assert waiting.phase is az.Phase.REFILL
     move = az.Refill(((),) * 9)

@@ -212,19 +212,7 @@ def test_t2_colour_not_in_source_and_empty_source() -> None:
 def test_apply_raises_with_the_full_result_and_leaves_the_state_alone() -> None:
     """apply raises IllegalMoveError carrying the same Result as validate."""
     s = andrea()
-    before = az.GameState.make(
-        players=s.players,
-        factories=s.factories,
-        center=s.center,
-        bag=s.bag,
-        lid=s.lid,
-        current_player=s.current_player,
-        start_player=s.start_player,
-        phase=s.phase,
-        round=s.round,
-        marker_holder=s.marker_holder,
-        rng_state=s.rng_state,
-    )
+    before = az.from_json(az.to_json(s), az.GameState)
     with pytest.raises(az.IllegalMoveError) as caught:
         s.apply(az.Take(0, Y, 1))
     assert caught.value.result == s.validate(az.Take(0, Y, 1))
@@ -341,3 +329,9 @@ def test_two_colours_taken_in_one_turn() -> None:
     assert empty.validate(az.TableTake(0, (B, R), 4, {3: 4}, player=1)).codes == (
         E.EMPTY_SOURCE, E.TWO_COLORS
     )  # fmt: skip
+
+
+def test_is_legal_agrees_with_validate() -> None:
+    s = andrea()
+    assert s.is_legal(az.Take(0, Y, 4)) is True
+    assert s.is_legal(az.Take(0, Y, 1)) is False
