@@ -13,7 +13,7 @@ from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, Marker, color_counts
 from azul_rules.errors import OK, ErrorCode, FormatError, Result, Violation
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import Phase
+from azul_rules.phases import FACTORY_OFFER, Phase
 
 if TYPE_CHECKING:
     from azul_rules.state import GameState
@@ -125,7 +125,7 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
 def take_is_legal(state: GameState, move: Take) -> bool:
     """The quick answer for a compact take: True exactly when ``check_take`` finds
     nothing.  Legal moves, the common case, are confirmed without building anything."""
-    if state.context.phase is not Phase.FACTORY_OFFER:
+    if state.context.phase is not FACTORY_OFFER:
         return False
     player = move.player
     if player is not None and player != state.current_player:

@@ -29,7 +29,7 @@ from azul_rules.colors import (
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import Phase, Variant
+from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Phase, Variant
 from azul_rules.problems import Problem, state_problems
 from azul_rules.rng import below, seed_state
 from azul_rules.rounds import draw_factories, finish_game, settle_floor, tile_colored
@@ -121,10 +121,10 @@ class GameState:
         last_scoring: RoundScoring | None = None,
     ) -> GameState:
         """A state from every one of its parts, by name."""
-        context = RoundContext(
+        context = _context(
             bag, lid, start_player, phase, round, variant, rng_state, outcome, last_scoring
         )
-        return cls(players, factories, center, current_player, marker_holder, context)
+        return _state(players, factories, center, current_player, marker_holder, context)
 
     @property
     def bag(self) -> Tiles:
@@ -177,7 +177,7 @@ class GameState:
     @property
     def is_over(self) -> bool:
         """True once the game has ended (E1, R6)."""
-        return self.phase is Phase.GAME_OVER
+        return self.context.phase is GAME_OVER
 
     @property
     def num_players(self) -> int:
@@ -204,8 +204,8 @@ class GameState:
         placements of the next line, by column.  Empty when the game waits for a
         :class:`Refill` or is over."""
         phase = self.context.phase
-        if phase is not Phase.FACTORY_OFFER:
-            if phase is Phase.WALL_TILING:
+        if phase is not FACTORY_OFFER:
+            if phase is WALL_TILING:
                 from azul_rules.grey import legal_placements
 
                 return legal_placements(self)
@@ -312,10 +312,14 @@ class GameState:
             new_board = board.with_line(line, _LINES[line][color][count + placed], floor)
         context = self.context
         if to_lid:
-            context = attrs.evolve(context, lid=merge(context.lid, to_lid))
+            context = _context(
+                context.bag, merge(context.lid, to_lid), context.start_player, context.phase,
+                context.round, context.variant, context.rng_state, context.outcome,
+                context.last_scoring,
+            )  # fmt: skip
         players = self.players[:player] + (new_board,) + self.players[player + 1 :]
         if center or factories.count(()) != len(factories):
-            return GameState(
+            return _state(
                 players, factories, center, (player + 1) % len(players), marker_holder, context
             )
         return self._end_offer(players, context.lid, marker_holder)
@@ -325,7 +329,7 @@ class GameState:
     ) -> GameState:
         """The factory offer is over (P7): the wall tiling.  The coloured wall tiles
         every board at once; the grey wall waits for the players' choices (V1-V4)."""
-        if self.variant is Variant.GREY:
+        if self.context.variant is GREY:
             from azul_rules.grey import begin_tiling
 
             return begin_tiling(self, players, lid, marker_holder)
@@ -375,7 +379,7 @@ class GameState:
                 lid=lid,
                 current_player=starter,
                 start_player=starter,
-                phase=Phase.REFILL,
+                phase=REFILL,
                 round=self.round + 1,
                 variant=self.variant,
                 last_scoring=scoring,
@@ -393,7 +397,7 @@ class GameState:
             lid=lid,
             current_player=starter,
             start_player=starter,
-            phase=Phase.FACTORY_OFFER,
+            phase=FACTORY_OFFER,
             round=self.round + 1,
             variant=self.variant,
             rng_state=rng,
@@ -419,7 +423,7 @@ class GameState:
             lid=lid,
             current_player=starter,
             start_player=starter,
-            phase=Phase.GAME_OVER,
+            phase=GAME_OVER,
             round=self.round,
             variant=self.variant,
             rng_state=rng,
@@ -448,11 +452,68 @@ class GameState:
             lid=lid,
             current_player=self.current_player,
             start_player=self.current_player,
-            phase=Phase.FACTORY_OFFER,
+            phase=FACTORY_OFFER,
             round=self.round,
             variant=self.variant,
             last_scoring=self.last_scoring,
         )
+
+
+# Building states on the hot path.  The attrs ``__init__`` of a frozen class sets each
+# field through ``object.__setattr__`` (a name look-up per field); setting the slots
+# through their descriptors builds the very same object in half the time.
+_new: Final = object.__new__
+_set_players, _set_factories, _set_center, _set_current, _set_marker, _set_context = (
+    getattr(GameState, field.name).__set__ for field in attrs.fields(GameState)
+)
+(_set_bag, _set_lid, _set_start, _set_phase, _set_round, _set_variant, _set_rng,
+ _set_outcome, _set_scoring) = (
+    getattr(RoundContext, field.name).__set__ for field in attrs.fields(RoundContext)
+)  # fmt: skip
+
+
+def _state(
+    players: tuple[PlayerBoard, ...],
+    factories: tuple[Tiles, ...],
+    center: Tiles,
+    current_player: int,
+    marker_holder: int | None,
+    context: RoundContext,
+) -> GameState:
+    """``GameState(...)``, built faster (the same object, fields in declaration order)."""
+    state: GameState = _new(GameState)
+    _set_players(state, players)
+    _set_factories(state, factories)
+    _set_center(state, center)
+    _set_current(state, current_player)
+    _set_marker(state, marker_holder)
+    _set_context(state, context)
+    return state
+
+
+def _context(
+    bag: Tiles,
+    lid: Tiles,
+    start_player: int,
+    phase: Phase,
+    round: int,
+    variant: Variant,
+    rng_state: int | None,
+    outcome: Outcome | None,
+    last_scoring: RoundScoring | None,
+) -> RoundContext:
+    """``RoundContext(...)``, built faster (see :func:`_state`)."""
+    context: RoundContext = _new(RoundContext)
+    _set_bag(context, bag)
+    _set_lid(context, lid)
+    _set_start(context, start_player)
+    _set_phase(context, phase)
+    _set_round(context, round)
+    _set_variant(context, variant)
+    _set_rng(context, rng_state)
+    _set_outcome(context, outcome)
+    _set_scoring(context, last_scoring)
+    return context
 
 
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
@@ -514,7 +575,7 @@ def new_game(
             lid=(),
             current_player=first_player,
             start_player=first_player,
-            phase=Phase.REFILL,
+            phase=REFILL,
             variant=variant,
         )
     factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)
@@ -526,7 +587,7 @@ def new_game(
         lid=lid,
         current_player=first_player,
         start_player=first_player,
-        phase=Phase.FACTORY_OFFER,
+        phase=FACTORY_OFFER,
         variant=variant,
         rng_state=rng,
     )
