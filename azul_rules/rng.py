@@ -9,11 +9,15 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["MASK", "below", "seed_state", "step"]
+__all__ = ["GAMMA", "MASK", "MIX_1", "MIX_2", "below", "seed_state", "step"]
 
 MASK: Final = (1 << 64) - 1
 _MASK: Final = MASK
-_GAMMA: Final = 0x9E3779B97F4A7C15
+GAMMA: Final = 0x9E3779B97F4A7C15
+MIX_1: Final = 0xBF58476D1CE4E5B9
+MIX_2: Final = 0x94D049BB133111EB
+"""SplitMix64's increment and its two mixing multipliers (:func:`step` and the inlined
+copy in ``rounds.draw_factories``)."""
 
 
 def seed_state(seed: int) -> int:
@@ -23,10 +27,10 @@ def seed_state(seed: int) -> int:
 
 def step(state: int) -> tuple[int, int]:
     """One step: a 64-bit output and the next state."""
-    state = (state + _GAMMA) & _MASK
+    state = (state + GAMMA) & _MASK
     z = state
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    z = ((z ^ (z >> 30)) * MIX_1) & _MASK
+    z = ((z ^ (z >> 27)) * MIX_2) & _MASK
     return z ^ (z >> 31), state
 
 

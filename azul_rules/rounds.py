@@ -12,7 +12,7 @@ from typing import Final
 
 from azul_rules.board import PatternLine, PlayerBoard, pattern_line
 from azul_rules.colors import MARKER, Color, Tiles
-from azul_rules.rng import MASK, step
+from azul_rules.rng import GAMMA, MASK, MIX_1, MIX_2, step
 from azul_rules.scoring import (
     Outcome,
     PlayerTiling,
@@ -167,8 +167,10 @@ def draw_factories(
     for _ in range(count):
         size = len(pool)
         if size >= 4:  # the common case, unrolled: four draws from one step
-            z, rng = step(rng)
-            z *= size
+            rng = (rng + GAMMA) & MASK  # rng.step, inlined
+            z = ((rng ^ (rng >> 30)) * MIX_1) & MASK
+            z = ((z ^ (z >> 27)) * MIX_2) & MASK
+            z = (z ^ (z >> 31)) * size
             a = pool.pop(z >> 64)
             z = (z & MASK) * (size - 1)
             b = pool.pop(z >> 64)

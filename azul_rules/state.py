@@ -334,10 +334,15 @@ class GameState:
 
             return begin_tiling(self, players, lid, marker_holder)
         to_lid: list[Color] = list(lid)
-        tiled = [tile_colored(i, board, to_lid) for i, board in enumerate(players)]
-        return self.settle_round(
-            tuple(b for b, _ in tiled), tuple(t for _, t in tiled), to_lid, marker_holder
-        )
+        boards = []
+        tilings = []
+        ends = False
+        for index, board in enumerate(players):
+            board, tiling = tile_colored(index, board, to_lid)  # the floor included
+            boards.append(board)
+            tilings.append(tiling)
+            ends = ends or _completes_a_row(board, tiling)
+        return self._close_round(tuple(boards), tuple(tilings), to_lid, marker_holder, ends)
 
     def settle_round(
         self,
@@ -350,14 +355,26 @@ class GameState:
         game (E1) or the next round (R1-R5)."""
         settled = [settle_floor(b, t, lid) for b, t in zip(boards, tilings, strict=True)]
         final_boards = tuple(b for b, _ in settled)
-        final_tilings = tuple(t for _, t in settled)
+        ends = any(b.complete_rows() for b in final_boards)
+        return self._close_round(
+            final_boards, tuple(t for _, t in settled), lid, marker_holder, ends
+        )
+
+    def _close_round(
+        self,
+        boards: tuple[PlayerBoard, ...],
+        tilings: tuple[PlayerTiling, ...],
+        lid: list[Color],
+        marker_holder: int | None,
+        ends: bool,
+    ) -> GameState:
+        """The round is tiled and the floors settled: the end of the game when a wall row
+        is complete (E1), else the next round (R1-R5)."""
         next_start = self.start_player if marker_holder is None else marker_holder
         new_lid = tuple(sorted(lid))
-        if any(b.complete_rows() for b in final_boards):
-            return self._game_over(
-                final_boards, final_tilings, self.bag, new_lid, next_start, self.rng_state
-            )
-        return self._next_round(final_boards, final_tilings, new_lid, next_start)
+        if ends:
+            return self._game_over(boards, tilings, self.bag, new_lid, next_start, self.rng_state)
+        return self._next_round(boards, tilings, new_lid, next_start)
 
     def _next_round(
         self,
@@ -368,9 +385,12 @@ class GameState:
     ) -> GameState:
         """R1-R5: refill from the seeded bag (ending the game if nothing can be dealt,
         R6), or wait for the table's ``Refill``."""
-        scoring = RoundScoring(self.round, tilings, False)
-        empty = ((),) * len(self.factories)
-        if self.rng_state is None:
+        context = self.context
+        round = context.round
+        scoring = RoundScoring(round, tilings, False)
+        rng = context.rng_state
+        if rng is None:
+            empty = ((),) * len(self.factories)
             return GameState.make(
                 players=boards,
                 factories=empty,
@@ -384,25 +404,18 @@ class GameState:
                 variant=self.variant,
                 last_scoring=scoring,
             )
-        factories, bag, lid, rng = draw_factories(
-            len(self.factories), self.bag, lid, self.rng_state
-        )
+        factories, bag, lid, rng = draw_factories(len(self.factories), context.bag, lid, rng)
         if not any(factories):
             return self._game_over(boards, tilings, bag, lid, starter, rng)
-        return GameState.make(
-            players=boards,
-            factories=factories,
-            center=(),
-            bag=bag,
-            lid=lid,
-            current_player=starter,
-            start_player=starter,
-            phase=FACTORY_OFFER,
-            round=self.round + 1,
-            variant=self.variant,
-            rng_state=rng,
-            last_scoring=scoring,
-        )
+        return _state(
+            boards,
+            factories,
+            (),
+            starter,
+            None,
+            _context(bag, lid, starter, FACTORY_OFFER, round + 1, context.variant, rng, None,
+                     scoring),
+        )  # fmt: skip
 
     def _game_over(
         self,
@@ -514,6 +527,13 @@ def _context(
     _set_outcome(context, outcome)
     _set_scoring(context, last_scoring)
     return context
+
+
+def _completes_a_row(board: PlayerBoard, tiling: PlayerTiling) -> bool:
+    """E1: a wall row is complete.  Walls only grow, so only a row that received a tile
+    in this tiling can have just become complete."""
+    wall = board.wall
+    return any(None not in wall[placement.row] for placement in tiling.placements)
 
 
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
