@@ -12,7 +12,7 @@ import attrs
 
 from azul_rules import rules
 from azul_rules.board import LINES as _LINES
-from azul_rules.board import PlayerBoard
+from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import (
     CENTER,
     COLORS,
@@ -341,7 +341,7 @@ class GameState:
             board, tiling = tile_colored(index, board, to_lid)  # the floor included
             boards.append(board)
             tilings.append(tiling)
-            ends = ends or _completes_a_row(board, tiling)
+            ends = ends or _has_complete_row(board.wall)
         return self._close_round(tuple(boards), tuple(tilings), to_lid, marker_holder, ends)
 
     def settle_round(
@@ -355,7 +355,7 @@ class GameState:
         game (E1) or the next round (R1-R5)."""
         settled = [settle_floor(b, t, lid) for b, t in zip(boards, tilings, strict=True)]
         final_boards = tuple(b for b, _ in settled)
-        ends = any(b.complete_rows() for b in final_boards)
+        ends = any(_has_complete_row(b.wall) for b in final_boards)
         return self._close_round(
             final_boards, tuple(t for _, t in settled), lid, marker_holder, ends
         )
@@ -529,11 +529,12 @@ def _context(
     return context
 
 
-def _completes_a_row(board: PlayerBoard, tiling: PlayerTiling) -> bool:
-    """E1: a wall row is complete.  Walls only grow, so only a row that received a tile
-    in this tiling can have just become complete."""
-    wall = board.wall
-    return any(None not in wall[placement.row] for placement in tiling.placements)
+def _has_complete_row(wall: Wall) -> bool:
+    """E1: some row of ``wall`` is complete (a plain loop: no generator, every round)."""
+    for row in wall:  # noqa: SIM110
+        if None not in row:
+            return True
+    return False
 
 
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
