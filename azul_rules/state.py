@@ -45,15 +45,17 @@ FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 _ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
 
 _Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
-# For each factory and the tiles it holds: for each colour there, the legal takes by mask
-# of accepting lines, and the shift of that colour's mask in PlayerBoard.accepting_packed.
-# Factory contents repeat a lot (70 are possible); the tables are cleared if they grow.
-_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in range(9)}
+# For each source (a factory or the centre) and the tiles it holds: for each colour there,
+# the legal takes by mask of accepting lines, and the shift of that colour's mask in
+# PlayerBoard.accepting.  Factory contents repeat a lot (70 are possible), centres often
+# enough for the look-up to beat five scans of the centre; the tables are cleared if they
+# grow.
+_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in (*range(9), CENTER)}
 
 
 def _plan(source: int, tiles: Tiles) -> _Plan:
     plans = _PLANS[source]
-    if len(plans) > 50_000:
+    if len(plans) > 20_000:
         plans.clear()
     options = TAKE_OPTIONS[source]
     found = plans[tiles] = tuple((options[c], 5 * c) for c in sorted(set(tiles)))
@@ -219,10 +221,8 @@ class GameState:
                     add(by_mask[packed >> shift & 31])
         center = self.center
         if center:
-            options = TAKE_OPTIONS[CENTER]
-            for color in COLORS:
-                if color in center:
-                    add(options[color][packed >> 5 * color & 31])
+            for by_mask, shift in _PLANS[CENTER].get(center) or _plan(CENTER, center):
+                add(by_mask[packed >> shift & 31])
         return tuple(moves)
 
     def problems(self) -> tuple[Problem, ...]:
