@@ -546,14 +546,18 @@ def _fill_floor(
 ) -> tuple[tuple[FloorItem, ...], Tiles]:
     """F1-F4: the marker first, then ``count`` tiles, left to right; what finds no space
     goes to the lid (tiles) or is simply held (the marker, F4)."""
-    if not count and not marker:
-        return floor, ()
     room = FLOOR_SIZE - len(floor)
-    items: list[FloorItem] = [MARKER] if marker else []
-    items.extend([color] * count)
-    kept = items[:room]
-    spilled = tuple(t for t in items[room:] if t is not MARKER)
-    return floor + tuple(kept), spilled
+    if marker:
+        if not room:
+            return floor, (color,) * count
+        floor += _MARKER_ALONE
+        room -= 1
+    if count <= room:
+        return floor + (color,) * count, ()
+    return floor + (color,) * room, (color,) * (count - room)
+
+
+_MARKER_ALONE: Final[tuple[FloorItem, ...]] = (MARKER,)
 
 
 def new_game(
