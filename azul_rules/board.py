@@ -7,7 +7,7 @@ table look-up.
 
 from __future__ import annotations
 
-from typing import Any, Final, NamedTuple
+from typing import Final, NamedTuple
 
 import attrs
 
@@ -61,6 +61,14 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
         return _EMPTY_LINES[index]
     return LINES[index][color][count]
 
+
+# _ROOM_BIT[i][color][count]: the accepting bit of pattern line i holding count tiles of
+# color: set while the line has room (P4).
+_ROOM_BIT: Final = tuple(
+    tuple(tuple(1 << (5 * c + i) if n <= i else 0 for n in range(i + 2)) for c in COLORS)
+    for i in range(5)
+)
+_tuple_new: Final = tuple.__new__
 
 # _NOT_LINE[i]: every packed accepting bit except those of pattern line i.
 _NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
@@ -126,26 +134,23 @@ class PlayerBoard(_BoardFields):
         """``accepting_lines`` for every colour in one int: bits ``5 * colour + line``."""
         return self.accepting
 
-    def with_line(self, index: int, line: PatternLine, floor: tuple[FloorItem, ...]) -> PlayerBoard:
-        """This board with pattern line ``index`` (now holding tiles) replaced and a new
-        floor.  The accepting lines are carried over, only line ``index`` recomputed."""
+    def with_tiles(
+        self, index: int, color: Color, count: int, floor: tuple[FloorItem, ...]
+    ) -> PlayerBoard:
+        """This board with pattern line ``index`` holding ``count`` (at least 1) tiles of
+        ``color``, and a new floor.  The accepting lines are carried over: line ``index``
+        accepts ``color`` while it has room, and nothing else (P2, P4)."""
         lines = self.pattern_lines
-        packed = self.accepting & _NOT_LINE[index]
-        if line.count < line.capacity and line.color is not None:
-            packed |= 1 << (5 * line.color + index)
-        lines = lines[:index] + (line,) + lines[index + 1 :]
-        return _new_board((self.score, lines, self.wall, floor, packed))
+        lines = lines[:index] + (LINES[index][color][count],) + lines[index + 1 :]
+        packed = self.accepting & _NOT_LINE[index] | _ROOM_BIT[index][color][count]
+        return _tuple_new(PlayerBoard, (self.score, lines, self.wall, floor, packed))
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with a new floor (the accepting lines are unchanged)."""
-        return _new_board((self.score, self.pattern_lines, self.wall, floor, self.accepting))
+        return _tuple_new(
+            PlayerBoard, (self.score, self.pattern_lines, self.wall, floor, self.accepting)
+        )
 
     def complete_rows(self) -> int:
         """The number of complete horizontal wall rows (R1, E2, E4)."""
         return sum(1 for row in self.wall if None not in row)
-
-
-def _new_board(fields: tuple[Any, ...]) -> PlayerBoard:
-    """A board from all five fields, ``accepting`` already known (the fast path)."""
-    board: PlayerBoard = tuple.__new__(PlayerBoard, fields)
-    return board

@@ -11,7 +11,6 @@ from typing import Final, cast
 import attrs
 
 from azul_rules import rules
-from azul_rules.board import LINES as _LINES
 from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import (
     CENTER,
@@ -309,7 +308,7 @@ class GameState:
             floor = board.floor
             if placed < taken or takes_marker:
                 floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
-            new_board = board.with_line(line, _LINES[line][color][count + placed], floor)
+            new_board = board.with_tiles(line, color, count + placed, floor)
         context = self.context
         if to_lid:
             context = _context(
