@@ -92,7 +92,8 @@ class GameState:
     table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
     most recent wall tiling; it is history, not position, so it takes no part in
     equality or hashing.  Build states with :func:`new_game`, :meth:`GameState.make`
-    or ``from_json``.
+    or ``from_json``; the plain constructor takes its parts as they are, so its tile
+    multisets must already be sorted tuples.
     """
 
     players: tuple[PlayerBoard, ...]
@@ -121,11 +122,15 @@ class GameState:
         outcome: Outcome | None = None,
         last_scoring: RoundScoring | None = None,
     ) -> GameState:
-        """A state from every one of its parts, by name."""
+        """A state from every one of its parts, by name.  The tile multisets (factories,
+        centre, bag, lid) may come in any order: they are stored sorted, the form the
+        referee relies on and equality compares."""
         context = _context(
-            bag, lid, start_player, phase, round, variant, rng_state, outcome, last_scoring
-        )
-        return _state(players, factories, center, current_player, marker_holder, context)
+            _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state,
+            outcome, last_scoring,
+        )  # fmt: skip
+        factories = tuple([_sorted(tiles) for tiles in factories])
+        return _state(players, factories, _sorted(center), current_player, marker_holder, context)
 
     @property
     def bag(self) -> Tiles:
@@ -287,7 +292,8 @@ class GameState:
         if source == CENTER:  # centres vary too much for split_color's memo to pay
             center = self.center
             taken = center.count(color)
-            center = tuple([t for t in center if t != color])
+            first = center.index(color)  # a sorted multiset: the lot lies in one run
+            center = center[:first] + center[first + taken :]
             if marker_holder is None:
                 takes_marker = True
                 marker_holder = self.current_player
@@ -304,7 +310,8 @@ class GameState:
         else:
             current = board.pattern_lines[line]
             count = current.count
-            placed = min(taken, current.capacity - count)
+            room = current.capacity - count
+            placed = taken if taken <= room else room
             floor = board.floor
             if placed < taken or takes_marker:
                 floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
@@ -526,6 +533,10 @@ def _context(
     _set_outcome(context, outcome)
     _set_scoring(context, last_scoring)
     return context
+
+
+def _sorted(tiles: Tiles) -> Tiles:
+    return tuple(sorted(tiles))
 
 
 def _has_complete_row(wall: Wall) -> bool:

@@ -335,3 +335,25 @@ def test_is_legal_agrees_with_validate() -> None:
     s = andrea()
     assert s.is_legal(az.Take(0, Y, 4)) is True
     assert s.is_legal(az.Take(0, Y, 1)) is False
+
+
+def test_t2_make_stores_multisets_sorted_so_a_centre_take_removes_the_whole_lot() -> None:
+    """T2: ``GameState.make`` accepts tiles in any order and stores each multiset sorted;
+    taking red from a centre given as R, B, R, K, R then leaves exactly B, K."""
+    s = az.GameState.make(
+        players=(board(), board()),
+        factories=((R, B, Y, B), (), (), (), ()),
+        center=(R, B, R, K, R),
+        bag=(W, K, Y),
+        lid=(),
+        current_player=0,
+        start_player=0,
+        phase=az.Phase.FACTORY_OFFER,
+        marker_holder=1,
+    )
+    assert s.center == (B, R, R, R, K)
+    assert s.factories[0] == (B, B, Y, R)
+    assert s.bag == (Y, K, W)
+    after = s.apply(az.Take(CENTER, R, 2))
+    assert after.center == (B, K)
+    assert after.players[0].pattern_lines[2] == az.PatternLine(R, 3, 3)
