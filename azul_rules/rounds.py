@@ -7,11 +7,12 @@ a round is taken (or when a ``Refill`` is entered).
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, cast
 
-from azul_rules.board import PatternLine, PlayerBoard, pattern_line
-from azul_rules.colors import MARKER, Color, Tiles
+from azul_rules.board import PlayerBoard, pattern_line
+from azul_rules.colors import COLORS, MARKER, Color, Tiles
 from azul_rules.rng import GAMMA, MASK, MIX_1, MIX_2, step
 from azul_rules.scoring import (
     Outcome,
@@ -20,6 +21,7 @@ from azul_rules.scoring import (
     decide_outcome,
     end_bonuses,
     floor_penalty,
+    new_tiling,
     runs,
 )
 
@@ -56,37 +58,41 @@ def tile_colored(
     (W5).  The same steps as :func:`place_on_wall` and :func:`settle_floor`, building
     the new board once: this runs for every player at the end of every round.
     """
-    placements = []
     score = board.score
-    lines = board.pattern_lines
+    lines = new_lines = board.pattern_lines
+    wall = board.wall
     accepting = board.accepting
-    rows: list[tuple[Color | None, ...]] | None = None
-    new_lines: list[PatternLine] | None = None
-    for index in range(5):
-        line = lines[index]
+    placements = []
+    for index, line in enumerate(lines):
         color = line.color
-        if color is None or line.count != line.capacity:
-            continue
-        if rows is None or new_lines is None:
-            rows, new_lines = list(board.wall), list(lines)
-        column = (color + index) % 5
-        row = rows[index]
-        rows[index] = row[:column] + (color,) + row[column + 1 :]
-        horizontal, vertical, points = runs(rows, index, column)
-        placements.append(WallPlacement(index, column, color, horizontal, vertical, points))
-        score += points
-        lid.extend([color] * index)  # a line of capacity index + 1 keeps one tile
-        new_lines[index] = pattern_line(index, None, 0)
-        accepting |= _ACCEPT_EMPTY[index][rows[index]]  # the emptied line (P2, P3)
+        if line.count == line.capacity and color is not None:
+            column = (color + index) % 5
+            row = wall[index]
+            row = row[:column] + (color,) + row[column + 1 :]
+            wall = wall[:index] + (row,) + wall[index + 1 :]
+            horizontal, vertical, points = runs(wall, index, column)
+            placements.append(
+                _tuple_new(WallPlacement, (index, column, color, horizontal, vertical, points))
+            )
+            score += points
+            lid.extend((color,) * index)  # a line of capacity index + 1 keeps one tile
+            new_lines = new_lines[:index] + (_EMPTY_LINES[index],) + new_lines[index + 1 :]
+            accepting |= _ACCEPT_EMPTY[index][row]  # the emptied line (P2, P3)
     floor = board.floor
-    penalty = floor_penalty(len(floor))
+    penalty = 0
     if floor:
-        score = max(0, score - penalty)
-        lid.extend([t for t in floor if t is not MARKER])
-    tiling = PlayerTiling(player, board.score, tuple(placements), penalty, score)
-    if rows is None or new_lines is None:
-        return PlayerBoard(score, lines, board.wall, (), accepting), tiling
-    return PlayerBoard(score, tuple(new_lines), tuple(rows), (), accepting), tiling
+        penalty = floor_penalty(len(floor))
+        score = score - penalty if score > penalty else 0
+        if MARKER in floor:
+            lid.extend([t for t in floor if t is not MARKER])
+        else:
+            lid.extend(cast(Tiles, floor))
+    tiling = new_tiling(player, board.score, tuple(placements), penalty, score)
+    return _tuple_new(PlayerBoard, (score, new_lines, wall, (), accepting)), tiling
+
+
+_tuple_new: Final = tuple.__new__
+_EMPTY_LINES: Final = tuple(pattern_line(index, None, 0) for index in range(5))
 
 
 class _AcceptEmpty(dict[tuple[Color | None, ...], int]):
@@ -134,9 +140,9 @@ def finish_game(
     for board, tiling in zip(boards, tilings, strict=True):
         bonuses = end_bonuses(board.wall)
         score = board.score + bonuses.points
-        final_boards.append(PlayerBoard(score, board.pattern_lines, board.wall, board.floor))
+        final_boards.append(board._replace(score=score))
         final_tilings.append(
-            PlayerTiling(
+            new_tiling(
                 tiling.player,
                 tiling.score_before,
                 tiling.placements,
@@ -148,6 +154,10 @@ def finish_game(
         )
     boards_out = tuple(final_boards)
     return boards_out, tuple(final_tilings), decide_outcome(boards_out)
+
+
+# Every draw of four tiles, in draw order, to the factory's sorted (and shared) tuple.
+_SORTED_FOUR: Final = {draw: tuple(sorted(draw)) for draw in itertools.product(COLORS, repeat=4)}
 
 
 def draw_factories(
@@ -178,7 +188,7 @@ def draw_factories(
             c = pool.pop(z >> 64)
             z = (z & MASK) * (size - 3)
             d = pool.pop(z >> 64)
-            factories.append(tuple(sorted((a, b, c, d))))
+            factories.append(_SORTED_FOUR[a, b, c, d])
             continue
         # Fewer than 4 tiles left: the bag runs out during this factory.  Draw what it
         # holds, then pour the lid in and go on (or leave the factory short).

@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 import attrs
 
+from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS, Color
 
@@ -24,6 +25,7 @@ __all__ = [
     "decide_outcome",
     "end_bonuses",
     "floor_penalty",
+    "new_tiling",
     "score_placement",
 ]
 
@@ -110,14 +112,14 @@ class Bonuses:
 
 def end_bonuses(wall: Wall) -> Bonuses:
     """Count the end bonuses of a wall (E2); colours are counted by tile colour."""
-    rows = sum(1 for row in wall if None not in row)
-    columns = sum(1 for c in range(5) if all(row[c] is not None for row in wall))
-    per_color = [0] * 5
+    rows = sum([None not in row for row in wall])
+    columns = sum([None not in column for column in zip(*wall, strict=True)])
+    per_color = [0, 0, 0, 0, 0]
     for row in wall:
         for tile in row:
             if tile is not None:
                 per_color[tile] += 1
-    return Bonuses(rows, columns, sum(1 for n in per_color if n == 5))
+    return Bonuses(rows, columns, per_color.count(5))
 
 
 class WallPlacement(NamedTuple):
@@ -150,6 +152,32 @@ class PlayerTiling:
     def placement_points(self) -> int:
         """The points of this tiling's placements."""
         return sum(p.points for p in self.placements)
+
+
+(_set_player, _set_score_before, _set_placements, _set_floor_penalty, _set_score_after,
+ _set_bonuses, _set_floor_lines) = slot_setters(PlayerTiling)  # fmt: skip
+
+
+def new_tiling(
+    player: int,
+    score_before: int,
+    placements: tuple[WallPlacement, ...],
+    floor_penalty: int,
+    score_after: int,
+    bonuses: Bonuses | None = None,
+    floor_lines: tuple[int, ...] = (),
+) -> PlayerTiling:
+    """``PlayerTiling(...)`` built through its slots, for the end of every round (see
+    ``azul_rules._slots``)."""
+    tiling: PlayerTiling = new_instance(PlayerTiling)
+    _set_player(tiling, player)
+    _set_score_before(tiling, score_before)
+    _set_placements(tiling, placements)
+    _set_floor_penalty(tiling, floor_penalty)
+    _set_score_after(tiling, score_after)
+    _set_bonuses(tiling, bonuses)
+    _set_floor_lines(tiling, floor_lines)
+    return tiling
 
 
 @attrs.frozen
