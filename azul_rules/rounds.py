@@ -180,14 +180,15 @@ def draw_factories(
             rng = (rng + GAMMA) & MASK  # rng.step, inlined
             z = ((rng ^ (rng >> 30)) * MIX_1) & MASK
             z = ((z ^ (z >> 27)) * MIX_2) & MASK
-            z = (z ^ (z >> 31)) * size
-            a = pool.pop(z >> 64)
-            z = (z & MASK) * (size - 1)
-            b = pool.pop(z >> 64)
-            z = (z & MASK) * (size - 2)
-            c = pool.pop(z >> 64)
-            z = (z & MASK) * (size - 3)
-            d = pool.pop(z >> 64)
+            # Peeling four indices off z one by one (index = z * size >> 64, keep the
+            # low 64 bits, next size) gives the digits of z * size * (size - 1) *
+            # (size - 2) * (size - 3) >> 64 in mixed radix: one big multiplication,
+            # then small divisions.
+            n = ((z ^ (z >> 31)) * (size * (size - 1) * (size - 2) * (size - 3))) >> 64
+            n, d = divmod(n, size - 3)
+            n, c = divmod(n, size - 2)
+            a, b = divmod(n, size - 1)
+            a, b, c, d = pool.pop(a), pool.pop(b), pool.pop(c), pool.pop(d)
             factories.append(_SORTED_FOUR[a, b, c, d])
             continue
         # Fewer than 4 tiles left: the bag runs out during this factory.  Draw what it
