@@ -37,7 +37,6 @@ from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
 
 __all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
 
-_take_is_legal: Final = rules.take_is_legal
 
 FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 """Factory displays per player count (S2)."""
@@ -254,19 +253,20 @@ class GameState:
         with seeded draws, the refill.
         """
         kind = type(move)
-        if type(move) is Take:
-            if not _take_is_legal(self, move):
+        if kind is Take:
+            assert isinstance(move, Take)
+            after = self._take(move)
+            if after is None:
                 raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
-            # A legal take's colour is a Color, never the marker (T4).
-            return self._take(move.source, cast(Color, move.color), move.line)
+            return after
         if kind is TableTake:
             assert isinstance(move, TableTake)
             found = rules.check_table_take(self, move)
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
-            take = move.as_take()
-            assert isinstance(take.color, Color)
-            return self._take(take.source, take.color, take.line)
+            after = self._take(move.as_take())
+            assert after is not None
+            return after
         if kind is Refill:
             assert isinstance(move, Refill)
             found = rules.check_refill(self, move)
@@ -285,25 +285,45 @@ class GameState:
 
     # -- mechanics -------------------------------------------------------------------
 
-    def _take(self, source: int, color: Color, line: int) -> GameState:
-        """T2, T3, P1, P5, F1-F4: move the lot, then end the offer if nothing is left."""
+    def _take(self, move: Take) -> GameState | None:
+        """T2, T3, P1, P5, F1-F4: move the lot, then end the offer if nothing is left.
+
+        ``None`` when the take is illegal: the checks of ``rules.take_is_legal`` (E1, G1,
+        T1-T4, S2, S4, P2-P4), made on the way with the values the take needs anyway.
+        """
+        context = self.context
+        player = self.current_player
+        if context.phase is not FACTORY_OFFER or (
+            move.player is not None and move.player != player
+        ):
+            return None
+        # The colour is checked on the way: one found in a source is a Color, never the
+        # marker (T4), which no source holds.
+        source, color, line = move.source, cast(Color, move.color), move.line
         factories = self.factories
         marker_holder = self.marker_holder
         takes_marker = False
         if source == CENTER:  # centres vary too much for split_color's memo to pay
             center = self.center
             taken = center.count(color)
+            if not taken:
+                return None
             first = center.index(color)  # a sorted multiset: the lot lies in one run
             center = center[:first] + center[first + taken :]
             if marker_holder is None:
                 takes_marker = True
-                marker_holder = self.current_player
-        else:
+                marker_holder = player
+        elif 0 <= source < len(factories):
             taken, rest = split_color(factories[source], color)
+            if not taken:
+                return None
             center = merge(self.center, rest)
             factories = factories[:source] + ((),) + factories[source + 1 :]
-        player = self.current_player
+        else:
+            return None
         board = self.players[player]
+        if line != FLOOR and not (0 <= line < 5 and board.accepting >> (5 * color + line) & 1):
+            return None
         to_lid: Tiles = ()
         if line == FLOOR:
             floor, to_lid = _fill_floor(board.floor, color, taken, takes_marker)
@@ -317,7 +337,6 @@ class GameState:
             if placed < taken or takes_marker:
                 floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
             new_board = board.with_tiles(line, color, count + placed, floor)
-        context = self.context
         if to_lid:
             context = _context(
                 context.bag, merge(context.lid, to_lid), context.start_player, context.phase,

@@ -88,6 +88,25 @@ def test_legal_moves_are_exactly_the_moves_validate_accepts(
 
 
 @given(player_counts, seeds, seeds, variants)
+def test_apply_accepts_exactly_the_moves_validate_accepts(
+    players: int, seed: int, moves_seed: int, variant: az.Variant
+) -> None:
+    """T1-T4, P2-P4, V1-V3: ``apply`` (which checks a take on its own fast path) raises
+    ``IllegalMoveError`` with validate's very ``Result`` for every move validate
+    rejects, and returns a state for every move it accepts."""
+    for s in random_game(players, seed, moves_seed, variant)[::7]:
+        for move in all_compact_moves(s):
+            verdict = s.validate(move)
+            try:
+                s.apply(move)
+            except az.IllegalMoveError as error:
+                assert not verdict.ok, move
+                assert error.result == verdict
+            else:
+                assert verdict.ok, move
+
+
+@given(player_counts, seeds, seeds, variants)
 def test_apply_never_mutates_and_equal_states_hash_equal(
     players: int, seed: int, moves_seed: int, variant: az.Variant
 ) -> None:
