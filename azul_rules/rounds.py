@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Final, cast
 
-from azul_rules.board import PlayerBoard, pattern_line
+from azul_rules.board import PatternLine, PlayerBoard, pattern_line
 from azul_rules.colors import COLORS, MARKER, Color, Tiles
 from azul_rules.rng import GAMMA, MASK, MIX_1, MIX_2, step
 from azul_rules.scoring import (
@@ -59,24 +59,25 @@ def tile_colored(
     the new board once: this runs for every player at the end of every round.
     """
     score = board.score
-    lines = new_lines = board.pattern_lines
-    wall = board.wall
     accepting = board.accepting
     placements = []
-    for index, line in enumerate(lines):
+    rows: list[tuple[Color | None, ...]] = []  # the wall and lines, once a line is full
+    lines: list[PatternLine] = []
+    for index, line in enumerate(board.pattern_lines):
         color = line.color
         if line.count == line.capacity and color is not None:
+            if not rows:
+                rows, lines = list(board.wall), list(board.pattern_lines)
             column = (color + index) % 5
-            row = wall[index]
-            row = row[:column] + (color,) + row[column + 1 :]
-            wall = wall[:index] + (row,) + wall[index + 1 :]
-            horizontal, vertical, points = runs(wall, index, column)
+            row = rows[index]
+            rows[index] = row = row[:column] + (color,) + row[column + 1 :]
+            horizontal, vertical, points = runs(rows, index, column)
             placements.append(
                 _tuple_new(WallPlacement, (index, column, color, horizontal, vertical, points))
             )
             score += points
             lid.extend((color,) * index)  # a line of capacity index + 1 keeps one tile
-            new_lines = new_lines[:index] + (_EMPTY_LINES[index],) + new_lines[index + 1 :]
+            lines[index] = _EMPTY_LINES[index]
             accepting |= _ACCEPT_EMPTY[index][row]  # the emptied line (P2, P3)
     floor = board.floor
     penalty = 0
@@ -88,7 +89,11 @@ def tile_colored(
         else:
             lid.extend(cast(Tiles, floor))
     tiling = new_tiling(player, board.score, tuple(placements), penalty, score)
-    return _tuple_new(PlayerBoard, (score, new_lines, wall, (), accepting)), tiling
+    if rows:
+        fields = (score, tuple(lines), tuple(rows), (), accepting)
+    else:
+        fields = (score, board.pattern_lines, board.wall, (), accepting)
+    return _tuple_new(PlayerBoard, fields), tiling
 
 
 _tuple_new: Final = tuple.__new__
