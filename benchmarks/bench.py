@@ -37,6 +37,27 @@ def median_rate(run: Callable[[], int], repeats: int) -> float:
     return statistics.median(rates)
 
 
+def side_by_side(
+    ours: Callable[[], int], peer: Callable[[], int], repeats: int
+) -> tuple[float, float, float]:
+    """Both engines timed back to back in each repetition, so that both see the same
+    moment of a noisy machine: the median rate of each and the median of the ratios."""
+    ours()
+    peer()
+    our_rates, peer_rates, ratios = [], [], []
+    for _ in range(repeats):
+        rates = []
+        for run in (ours, peer):
+            gc.collect()
+            start = time.perf_counter()
+            units = run()
+            rates.append(units / (time.perf_counter() - start))
+        our_rates.append(rates[0])
+        peer_rates.append(rates[1])
+        ratios.append(rates[0] / rates[1])
+    return statistics.median(our_rates), statistics.median(peer_rates), statistics.median(ratios)
+
+
 def per_call_us(call: Callable[[], object], number: int, repeats: int) -> float:
     """Median microseconds per call."""
     for _ in range(number // 10):
@@ -54,15 +75,20 @@ def playouts(players: int, variant: az.Variant, games: int) -> tuple[Callable[[]
     """Random playouts through the public API: uniform choice from legal_moves()."""
     moves_made = [0]
 
-    def run() -> int:
+    grey = variant is az.Variant.GREY
+    first_seed = [0]
+
+    def run() -> int:  # new seeds at every run: no repetition replays the same games
         moves = 0
-        for seed in range(games):
+        start = first_seed[0]
+        first_seed[0] += games
+        for seed in range(start, start + games):
             choose = random.Random(seed).choice
             state = az.new_game(players, seed=seed, variant=variant)
-            while not state.is_over and moves < 10**7:
+            while not state.is_over:
                 state = state.apply(choose(state.legal_moves()))
                 moves += 1
-                if state.round > 60:  # a starved grey game that cannot end
+                if grey and state.round > 60:  # a starved grey game that cannot end
                     break
         moves_made[0] = moves
         return games
@@ -142,8 +168,12 @@ def peer_playouts(players: int, games: int) -> Callable[[], int] | None:
                 found.append((index, tile, count, 0))  # the whole lot to the floor
         return found
 
+    first_seed = [0]
+
     def run() -> int:
-        for seed in range(games):
+        start = first_seed[0]
+        first_seed[0] += games
+        for seed in range(start, start + games):
             random.seed(seed)
             choose = random.Random(seed).choice
             game = Game([Player(Board(), str(i)) for i in range(players)])
@@ -202,11 +232,11 @@ def main() -> None:
     for players in (2, 4):
         peer = peer_playouts(players, max(20, games // 5))
         if peer is not None:
-            peer_rate = median_rate(peer, repeats)
-            figures[f"peer azul-game-engine {players}p games/s"] = round(peer_rate)
-            ours = figures[f"playouts colored {players}p games/s"]
-            assert isinstance(ours, int)
-            figures[f"ratio to azul-game-engine {players}p"] = round(ours / peer_rate, 2)
+            ours, _ = playouts(players, az.Variant.COLORED, games)
+            our_rate, peer_rate, ratio = side_by_side(ours, peer, repeats)
+            figures[f"side by side {players}p: ours games/s"] = round(our_rate)
+            figures[f"side by side {players}p: azul-game-engine games/s"] = round(peer_rate)
+            figures[f"ratio to azul-game-engine {players}p"] = round(ratio, 2)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:
