@@ -49,7 +49,8 @@ _Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
 # PlayerBoard.accepting.  Factory contents repeat a lot (70 are possible), centres often
 # enough for the look-up to beat five scans of the centre; the tables are cleared if they
 # grow.
-_PLANS: dict[int, dict[Tiles, _Plan]] = {s: {} for s in (*range(9), CENTER)}
+# Indexed by source: factories 0-8, and CENTER (-1) is the last.
+_PLANS: Final[tuple[dict[Tiles, _Plan], ...]] = tuple({} for _ in range(10))
 
 
 def _plan(source: int, tiles: Tiles) -> _Plan:
@@ -252,29 +253,24 @@ class GameState:
         last take of a round also runs the wall tiling, the floor, the end check and,
         with seeded draws, the refill.
         """
-        kind = type(move)
-        if kind is Take:
-            assert isinstance(move, Take)
+        if type(move) is Take:  # the hot path: no further look at the move's type
             after = self._take(move)
             if after is None:
                 raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
             return after
-        if kind is TableTake:
-            assert isinstance(move, TableTake)
+        if isinstance(move, TableTake):
             found = rules.check_table_take(self, move)
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
             after = self._take(move.as_take())
             assert after is not None
             return after
-        if kind is Refill:
-            assert isinstance(move, Refill)
+        if isinstance(move, Refill):
             found = rules.check_refill(self, move)
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
             return self._refill(move.factories)
-        if kind is PlaceTile:
-            assert isinstance(move, PlaceTile)
+        if isinstance(move, PlaceTile):
             found = rules.check_place_tile(self, move)
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
