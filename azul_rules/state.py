@@ -454,21 +454,17 @@ class GameState:
     ) -> GameState:
         """E1-E4: end bonuses, the outcome, and no further move."""
         final, tilings, outcome = finish_game(boards, tilings)
-        return GameState.make(
-            players=final,
-            factories=((),) * len(self.factories),
-            center=(),
-            bag=bag,
-            lid=lid,
-            current_player=starter,
-            start_player=starter,
-            phase=GAME_OVER,
-            round=self.round,
-            variant=self.variant,
-            rng_state=rng,
-            outcome=outcome,
-            last_scoring=RoundScoring(self.round, tilings, True),
-        )
+        context = self.context
+        scoring = RoundScoring(context.round, tilings, True)
+        return _state(
+            final,
+            ((),) * len(self.factories),
+            (),
+            starter,
+            None,
+            _context(bag, lid, starter, GAME_OVER, context.round, context.variant, rng, outcome,
+                     scoring),
+        )  # fmt: skip
 
     def _refill(self, seen: tuple[Tiles, ...]) -> GameState:
         """R2 with the table's draws: take the tiles seen from the bag, then the lid."""
@@ -628,16 +624,6 @@ def new_game(
             phase=REFILL,
             variant=variant,
         )
-    factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)
-    return GameState.make(
-        players=boards,
-        factories=factories,
-        center=(),
-        bag=bag,
-        lid=lid,
-        current_player=first_player,
-        start_player=first_player,
-        phase=FACTORY_OFFER,
-        variant=variant,
-        rng_state=rng,
-    )
+    factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)  # sorted
+    context = _context(bag, lid, first_player, FACTORY_OFFER, 1, variant, rng, None, None)
+    return _state(boards, factories, (), first_player, None, context)
