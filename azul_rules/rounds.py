@@ -145,7 +145,7 @@ def finish_game(
     for board, tiling in zip(boards, tilings, strict=True):
         bonuses = end_bonuses(board.wall)
         score = board.score + bonuses.points
-        final_boards.append(board._replace(score=score))
+        final_boards.append(_tuple_new(PlayerBoard, (score, *board[1:])))
         final_tilings.append(
             new_tiling(
                 tiling.player,
