@@ -6,6 +6,7 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 
 from __future__ import annotations
 
+import itertools
 from typing import Final, cast
 
 import attrs
@@ -44,13 +45,11 @@ FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 _ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
 
 _Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
-# For each source (a factory or the centre) and the tiles it holds: for each colour there,
-# the legal takes by mask of accepting lines, and the shift of that colour's mask in
-# PlayerBoard.accepting.  Factory contents repeat a lot (70 are possible), centres often
-# enough for the look-up to beat five scans of the centre; the tables are cleared if they
-# grow.
-# Indexed by source: factories 0-8, and CENTER (-1) is the last.
-_PLANS: Final[tuple[dict[Tiles, _Plan], ...]] = tuple({} for _ in range(10))
+# A plan, for a source and the tiles it holds: for each colour there, the legal takes by
+# mask of accepting lines, and the shift of that colour's mask in PlayerBoard.accepting.
+# _PLANS[factory]: by factory contents, which repeat a lot (70 are possible); the tables
+# are cleared if they grow.
+_PLANS: Final[tuple[dict[Tiles, _Plan], ...]] = tuple({} for _ in range(9))
 
 
 def _plan(source: int, tiles: Tiles) -> _Plan:
@@ -60,6 +59,15 @@ def _plan(source: int, tiles: Tiles) -> _Plan:
     options = TAKE_OPTIONS[source]
     found = plans[tiles] = tuple((options[c], 5 * c) for c in sorted(set(tiles)))
     return found
+
+
+# The centre's plans, by the set of colours it holds (31 of them): centres vary too much
+# to key them by content.
+_CENTER_PLANS: Final[dict[frozenset[Color], _Plan]] = {
+    frozenset(colors): tuple((TAKE_OPTIONS[CENTER][c], 5 * c) for c in colors)
+    for n in range(1, 6)
+    for colors in itertools.combinations(COLORS, n)
+}
 
 
 @attrs.frozen
@@ -226,7 +234,7 @@ class GameState:
                     add(by_mask[packed >> shift & 31])
         center = self.center
         if center:
-            for by_mask, shift in _PLANS[CENTER].get(center) or _plan(CENTER, center):
+            for by_mask, shift in _CENTER_PLANS[frozenset(center)]:
                 add(by_mask[packed >> shift & 31])
         return tuple(moves)
 
