@@ -241,7 +241,7 @@ def audit(state: GameState, claim: Claim) -> Result:
     tilings = _tile_all(state)
     found: list[Violation] = []
     boards_after = [_board_after(state.players[t.player], t) for t in tilings]
-    ends = any(b.complete_rows() for b in boards_after)
+    ends = any(b.has_complete_row() for b in boards_after)
     for t, claimed in zip(tilings, claim.scores, strict=True):
         if claimed == t.score:
             continue

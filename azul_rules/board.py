@@ -130,10 +130,6 @@ class PlayerBoard(_BoardFields):
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
         return self.accepting >> 5 * color & 31
 
-    def accepting_packed(self) -> int:
-        """``accepting_lines`` for every colour in one int: bits ``5 * colour + line``."""
-        return self.accepting
-
     def with_tiles(
         self, index: int, color: Color, count: int, floor: tuple[FloorItem, ...]
     ) -> PlayerBoard:
@@ -154,3 +150,11 @@ class PlayerBoard(_BoardFields):
     def complete_rows(self) -> int:
         """The number of complete horizontal wall rows (R1, E2, E4)."""
         return sum(1 for row in self.wall if None not in row)
+
+    def has_complete_row(self) -> bool:
+        """True when a horizontal wall row is complete (E1); a plain loop, as it runs for
+        every board at every round's end."""
+        for row in self.wall:  # noqa: SIM110
+            if None not in row:
+                return True
+        return False

@@ -223,7 +223,7 @@ def _check_phase(state: GameState, add: _Add) -> None:
             "between rounds the marker is with the next starting player, not on a floor",
         )  # fmt: skip
     if phase in (Phase.FACTORY_OFFER, Phase.REFILL) and any(
-        b.complete_rows() for b in state.players
+        b.has_complete_row() for b in state.players
     ):
         add(
             StateProblem.GAME_SHOULD_HAVE_ENDED, "E1", "$.players",

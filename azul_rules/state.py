@@ -13,7 +13,7 @@ import attrs
 
 from azul_rules import rules
 from azul_rules._slots import new_instance, slot_setters
-from azul_rules.board import PlayerBoard, Wall
+from azul_rules.board import PlayerBoard
 from azul_rules.colors import (
     CENTER,
     COLORS,
@@ -375,7 +375,7 @@ class GameState:
             board, tiling = tile_colored(index, board, to_lid)  # the floor included
             boards.append(board)
             tilings.append(tiling)
-            ends = ends or _has_complete_row(board.wall)
+            ends = ends or board.has_complete_row()
         return self._close_round(tuple(boards), tuple(tilings), to_lid, marker_holder, ends)
 
     def settle_round(
@@ -389,7 +389,7 @@ class GameState:
         game (E1) or the next round (R1-R5)."""
         settled = [settle_floor(b, t, lid) for b, t in zip(boards, tilings, strict=True)]
         final_boards = tuple(b for b, _ in settled)
-        ends = any(_has_complete_row(b.wall) for b in final_boards)
+        ends = any(b.has_complete_row() for b in final_boards)
         return self._close_round(
             final_boards, tuple(t for _, t in settled), lid, marker_holder, ends
         )
@@ -556,14 +556,6 @@ def _context(
 
 def _sorted(tiles: Tiles) -> Tiles:
     return tuple(sorted(tiles))
-
-
-def _has_complete_row(wall: Wall) -> bool:
-    """E1: some row of ``wall`` is complete (a plain loop: no generator, every round)."""
-    for row in wall:  # noqa: SIM110
-        if None not in row:
-            return True
-    return False
 
 
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
