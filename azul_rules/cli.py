@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
-from azul_rules.grey import game_can_end
 from azul_rules.jsonio import from_json, move_from_json, to_dict
 from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
@@ -137,7 +136,7 @@ def _play(args: argparse.Namespace) -> int:
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
     shown_round = 0
     while not state.is_over:
-        if state.round > MAX_ROUNDS or not game_can_end(state):
+        if state.round > MAX_ROUNDS:
             print(phrase("stuck", lang, round=state.round))
             return 0
         if state.round != shown_round:
