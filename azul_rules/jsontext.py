@@ -143,7 +143,7 @@ def member_path(path: str, key: object) -> str:
     return f"{path}[{key!r}]"
 
 
-def check_shape(data: object, path: str = "$", budget: int = 5_000) -> None:
+def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
     """Refuse repeated keys, arrays and objects over :data:`MAX_ITEMS` entries, and more
     than ``budget`` values in all, each with its path (every problem at once)."""
     errors: list[tuple[str, str]] = []
