@@ -54,6 +54,7 @@ from azul_rules import (
 )
 
 __all__ = [
+    "DEFAULT_MAX_ROUNDS",
     "MAX_SCORE",
     "ObservationField",
     "action_id",
@@ -69,12 +70,18 @@ __all__ = [
     "observation_size",
     "observation_string",
     "table_string",
+    "utilities",
 ]
 
 _COLORS: Final = tuple(Color)
 _TAKES_PER_SOURCE: Final = 30  # 5 colours x 6 destinations
 _PLACEMENTS: Final = 25  # 5 lines x 5 columns
 _PHASES: Final = (Phase.FACTORY_OFFER, Phase.WALL_TILING, Phase.REFILL, Phase.GAME_OVER)
+
+DEFAULT_MAX_ROUNDS: Final = 50
+"""The round cap of the OpenSpiel game and the PettingZoo environment by default: a game
+still going after this many rounds stops there (a draw in OpenSpiel, a truncation in
+PettingZoo).  Random games end within 12 rounds on the coloured wall."""
 
 MAX_SCORE: Final = 25 * 10 + 5 * 2 + 5 * 7 + 5 * 10
 """An upper bound of any score: 25 wall tiles of at most 10 points each (W3), and every
@@ -91,9 +98,7 @@ def _variant(variant: Variant | str) -> Variant:
     try:
         return Variant(variant)
     except ValueError:
-        raise ValueError(
-            f"variant must be 'colored' or 'grey', not {variant!r}"
-        ) from None
+        raise ValueError(f"variant must be 'colored' or 'grey', not {variant!r}") from None
 
 
 def factory_count(players: int) -> int:
@@ -171,9 +176,9 @@ def move_from_action(
             raise ValueError(f"an action id is an int, not {action!r}")
         action = action.__index__()  # numpy integers
     if not 0 <= action < limit:
+        wall = "" if variant is None else f" on the {_variant(variant).value} wall"
         raise ValueError(
-            f"action id {action} is out of range: {players} players"
-            f"{'' if variant is None else f', {_variant(variant).value} wall'} have ids 0-{limit - 1}"
+            f"action id {action} is out of range: {players} players{wall} have ids 0-{limit - 1}"
         )
     if action >= takes:
         line, column = divmod(action - takes, 5)
@@ -207,7 +212,7 @@ def legal_actions(state: GameState) -> list[int]:
             line = move.line
             ids.append(
                 (factories if source == CENTER else source) * _TAKES_PER_SOURCE
-                + int(move.color) * 6
+                + move.color.value * 6
                 + (5 if line == FLOOR else line)
             )
         else:
@@ -230,6 +235,24 @@ def action_to_string(action: int, players: int) -> str:
     ``F`` the floor), ``"place line 2 at column 4"`` for a placement."""
     move = move_from_action(action, players)
     return str(move)
+
+
+def utilities(winners: Sequence[int], players: int) -> list[float]:
+    """The returns of a finished game (E4), zero-sum: each loser pays ``1 / (players -
+    1)`` and the winners split the pot.  A sole winner gets 1; a victory shared by every
+    player gives 0 to all.
+
+    >>> utilities((0,), 2), utilities((1,), 3)
+    ([1.0, -1.0], [-0.5, 1.0, -0.5])
+    >>> [round(u, 3) for u in utilities((0, 2), 4)]
+    [0.333, -0.333, 0.333, -0.333]
+    """
+    _check_players(players)
+    if not winners or any(not 0 <= w < players for w in winners):
+        raise ValueError(f"winners must be players 0 to {players - 1}, got {winners!r}")
+    share = (players - len(winners)) / (players - 1) / len(winners)
+    lose = -1.0 / (players - 1)
+    return [share if p in winners else lose for p in range(players)]
 
 
 # -- observations -------------------------------------------------------------------------
@@ -404,8 +427,7 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
         status = f"{phase}, player {state.current_player + 1} to move"
     marker = "M" if state.marker_holder is None and state.phase is Phase.FACTORY_OFFER else ""
     lines = [
-        f"{heading}round {state.round}, {status}; round started by player "
-        f"{state.start_player + 1}",
+        f"{heading}round {state.round}, {status}; round started by player {state.start_player + 1}",
         "factories: " + " ".join(_letters(tiles) for tiles in state.factories),
         "centre: " + (marker + "".join(t.letter for t in state.center) or "-"),
         f"bag: {_tally(state.bag)}",

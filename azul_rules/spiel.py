@@ -55,6 +55,7 @@ from azul_rules import (
     new_game,
 )
 from azul_rules import actions as codec
+from azul_rules.actions import DEFAULT_MAX_ROUNDS
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -70,9 +71,10 @@ __all__ = [
 ]
 
 GAME_NAME: Final = "python_azul"
-DEFAULT_MAX_ROUNDS: Final = 50
 _FIRST_PLAYER_OUTCOME: Final = 5  # chance outcome 5 + k: player k starts (S7)
 _DEFAULTS: Final = {"players": 2, "variant": "colored", "max_rounds": DEFAULT_MAX_ROUNDS}
+
+utilities = codec.utilities
 
 
 def game_type(
@@ -142,15 +144,6 @@ def max_game_length(players: int, variant: Variant | str, max_rounds: int) -> in
     return max_rounds * per_round
 
 
-def utilities(winners: Sequence[int], players: int) -> list[float]:
-    """The returns of a finished game: each loser pays ``1 / (players - 1)``, the
-    winners split the pot.  A sole winner gets 1; a victory shared by all gives 0."""
-    losers = players - len(winners)
-    share = losers / (players - 1) / len(winners)
-    lose = -1.0 / (players - 1)
-    return [share if p in winners else lose for p in range(players)]
-
-
 def _game_info(settings: AzulSettings) -> pyspiel.GameInfo:
     players = settings.players
     return pyspiel.GameInfo(
@@ -181,6 +174,24 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> AzulState:
         """The start of a game: a chance node choosing the first player."""
         return self.state_class(self)
+
+    def state_from(self, position: GameState) -> AzulState:
+        """A state of this game at the referee's ``position`` (to search from a given
+        position, for puzzles and tests), with an empty history.  The first player is
+        taken as chosen; a position waiting for a ``Refill`` begins its fill with chance
+        nodes, and a seeded position is taken with its generator left out (the fills are
+        chance nodes here).  Raises ``pyspiel.SpielError`` when the position's player
+        count or wall differs from the game's."""
+        settings = self.settings
+        if len(position.players) != settings.players or position.variant is not settings.variant:
+            raise pyspiel.SpielError(
+                f"the position has {len(position.players)} players on the "
+                f"{position.variant.value} wall; this game, {settings.players} on the "
+                f"{settings.variant.value} wall"
+            )
+        state = self.state_class(self)
+        state.set_position(position)
+        return state
 
     def make_py_observer(
         self, iig_obs_type: Any = None, params: Mapping[str, Any] | None = None
@@ -352,6 +363,26 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 
     # -- mechanics --------------------------------------------------------------------
 
+    def set_position(self, position: GameState) -> None:
+        """Put the game at the referee's ``position`` (see :meth:`AzulGame.state_from`)."""
+        if position.rng_state is not None:
+            position = GameState.make(
+                players=position.players,
+                factories=position.factories,
+                center=position.center,
+                bag=position.bag,
+                lid=position.lid,
+                current_player=position.current_player,
+                start_player=position.start_player,
+                phase=position.phase,
+                round=position.round,
+                variant=position.variant,
+                marker_holder=position.marker_holder,
+                outcome=position.outcome,
+                last_scoring=position.last_scoring,
+            )
+        self._position = self._settle(_Position(position, started=True))
+
     def _status(self) -> str:
         position = self._position
         if position.capped:
@@ -431,7 +462,8 @@ def _draw(position: _Position, action: int) -> _Position:
     bag = list(supply)
     bag[action] -= 1
     lid = (0, 0, 0, 0, 0) if pour else position.lid
-    return _Position(position.referee, True, False, True, (*position.drawn, action), tuple(bag), lid)
+    drawn = (*position.drawn, action)
+    return _Position(position.referee, True, False, True, drawn, tuple(bag), lid)
 
 
 def _counts(tiles: Sequence[Color]) -> list[int]:
