@@ -167,27 +167,25 @@ def move_from_action(
     the takes.  With ``variant="colored"`` the placement ids are refused; with no
     variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range.
     """
-    takes = num_take_actions(players)
-    limit = takes + _PLACEMENTS
-    if variant is not None and _variant(variant) is Variant.COLORED:
-        limit = takes
+    moves = _MOVES.get(players) if type(players) is int else None
+    if moves is None:
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
     if type(action) is not int:
         if isinstance(action, bool) or not hasattr(action, "__index__"):
             raise ValueError(f"an action id is an int, not {action!r}")
         action = action.__index__()  # numpy integers
+    limit = len(moves)
+    if variant is not None and variant != "grey":
+        if variant != "colored":
+            _variant(variant)  # raises
+        limit -= _PLACEMENTS
     if not 0 <= action < limit:
         wall = "" if variant is None else f" on the {_variant(variant).value} wall"
         raise ValueError(
-            f"action id {action} is out of range: {players} players{wall} have ids 0-{limit - 1}"
+            f"action id {action} is out of range: {players} players{wall} have ids "
+            f"0-{limit - 1}"
         )
-    if action >= takes:
-        line, column = divmod(action - takes, 5)
-        return _PLACE[line][column]
-    source, rest = divmod(action, _TAKES_PER_SOURCE)
-    color, destination = divmod(rest, 6)
-    if source == takes // _TAKES_PER_SOURCE - 1:
-        return _CENTER_TAKES[color][destination]
-    return _FACTORY_TAKES[source][color][destination]
+    return moves[action]
 
 
 # Every move with an id, built once: _PLACE[line][column], _FACTORY_TAKES[source][color]
@@ -200,26 +198,55 @@ _FACTORY_TAKES: Final = tuple(
 _CENTER_TAKES: Final = tuple(tuple(Take(CENTER, c, d) for d in _DESTINATIONS) for c in _COLORS)
 
 
+def _decode(action: int, players: int) -> Take | PlaceTile:
+    takes = num_take_actions(players)
+    if action >= takes:
+        line, column = divmod(action - takes, 5)
+        return _PLACE[line][column]
+    source, rest = divmod(action, _TAKES_PER_SOURCE)
+    color, destination = divmod(rest, 6)
+    if source == takes // _TAKES_PER_SOURCE - 1:
+        return _CENTER_TAKES[color][destination]
+    return _FACTORY_TAKES[source][color][destination]
+
+
+# _MOVES[players][action]: the move of every id, both walls.
+_MOVES: Final = {
+    p: tuple(_decode(a, p) for a in range(num_take_actions(p) + _PLACEMENTS)) for p in (2, 3, 4)
+}
+
+
 def legal_actions(state: GameState) -> list[int]:
     """The ids of ``state.legal_moves()``, sorted (empty while the game waits for a
     ``Refill`` or is over)."""
     players = len(state.players)
-    factories = 2 * players + 1
+    known = _KNOWN_IDS[players]
     ids = []
     for move in state.legal_moves():
-        if type(move) is Take:
-            source = move.source
-            line = move.line
-            ids.append(
-                (factories if source == CENTER else source) * _TAKES_PER_SOURCE
-                + move.color.value * 6
-                + (5 if line == FLOOR else line)
-            )
-        else:
-            assert type(move) is PlaceTile
-            ids.append((factories + 1) * _TAKES_PER_SOURCE + move.line * 5 + move.column)
+        action = known.get(id(move))
+        if action is None:
+            action = _learn_id(move, players)
+        ids.append(action)
     ids.sort()
     return ids
+
+
+# The referee lists legal moves from objects it builds once, so their ids are looked up
+# by object identity: _KNOWN_IDS[players][id(move)].  Each object looked up is kept alive
+# in _KEPT, so that no other object can take its id() while the entry exists.
+_KNOWN_IDS: Final[dict[int, dict[int, int]]] = {2: {}, 3: {}, 4: {}}
+_KEPT: Final[list[object]] = []
+
+
+def _learn_id(move: Take | PlaceTile, players: int) -> int:
+    if len(_KEPT) > 10_000:  # only if the referee ever built fresh moves each time
+        _KEPT.clear()
+        for table in _KNOWN_IDS.values():
+            table.clear()
+    action = action_id(move, players)
+    _KEPT.append(move)
+    _KNOWN_IDS[players][id(move)] = action
+    return action
 
 
 def legal_action_mask(state: GameState) -> list[int]:
@@ -336,14 +363,20 @@ def observation_size(players: int) -> int:
 
 
 def _counts(tiles: Sequence[object]) -> list[float]:
-    counts = [0.0] * 5
-    for tile in tiles:
-        if isinstance(tile, Color):
-            counts[tile] += 1.0
-    return counts
+    counts = tiles.count
+    return [float(counts(color)) for color in _COLORS]
+
+
+# Board vectors by board object: a board is immutable and carried over unchanged from
+# state to state until its owner plays, so most boards of an observation were seen
+# before.  Each entry keeps its board alive, so that no other object can take its id().
+_BOARD_VECTORS: Final[dict[int, tuple[PlayerBoard, list[float]]]] = {}
 
 
 def _board_vector(board: PlayerBoard) -> list[float]:
+    found = _BOARD_VECTORS.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
     out = [float(board.score)]
     for line in board.pattern_lines:
         row = [0.0] * 5
@@ -358,6 +391,9 @@ def _board_vector(board: PlayerBoard) -> list[float]:
             out += space
     out += _counts(board.floor)
     out.append(0.0 if all(isinstance(item, Color) for item in board.floor) else 1.0)
+    if len(_BOARD_VECTORS) >= 1024:
+        _BOARD_VECTORS.clear()
+    _BOARD_VECTORS[id(board)] = (board, out)
     return out
 
 

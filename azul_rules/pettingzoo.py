@@ -177,7 +177,8 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         """The game seen from ``agent``'s seat, and its legal actions (none when it is
         not the agent to move)."""
         player = self.possible_agents.index(agent)
-        vector = np.asarray(codec.observation(self.game, player), dtype=np.float32)
+        values = codec.observation(self.game, player)
+        vector = np.fromiter(values, dtype=np.float32, count=len(values))
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)

@@ -71,6 +71,9 @@ __all__ = [
 ]
 
 GAME_NAME: Final = "python_azul"
+_TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)  # pybind enums are slow to read
+_CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
+_COLORS: Final = tuple(Color)
 _FIRST_PLAYER_OUTCOME: Final = 5  # chance outcome 5 + k: player k starts (S7)
 _DEFAULTS: Final = {"players": 2, "variant": "colored", "max_rounds": DEFAULT_MAX_ROUNDS}
 
@@ -241,9 +244,9 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         tiles, ``TERMINAL`` at the end."""
         position = self._position
         if position.capped or position.referee.is_over:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         if not position.started or position.filling:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         return position.referee.current_player
 
     def is_terminal(self) -> bool:
@@ -253,7 +256,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.current_player():
             return []
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             return [action for action, _ in self.chance_outcomes()]
         return codec.legal_actions(self._position.referee)
 
@@ -283,7 +286,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         self._position = self._settle(position)
 
     def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE:
+        if player == _CHANCE:
             if action >= _FIRST_PLAYER_OUTCOME:
                 return f"player {action - _FIRST_PLAYER_OUTCOME + 1} starts"
             if 0 <= action < 5:
@@ -329,7 +332,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         if not position.filling:
             return state
         drawn = position.drawn
-        factories = [tuple(Color(c) for c in drawn[i : i + 4])
+        factories = [tuple(_COLORS[c] for c in drawn[i : i + 4])
                      for i in range(0, 4 * len(state.factories), 4)]  # fmt: skip
         return GameState.make(
             players=state.players,
@@ -445,7 +448,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         dealt = 4 * len(state.factories)
         if len(drawn) < dealt and (any(position.bag) or any(position.lid)):
             return position
-        seen = tuple(tuple(Color(c) for c in drawn[i : i + 4]) for i in range(0, dealt, 4))
+        seen = tuple(tuple(_COLORS[c] for c in drawn[i : i + 4]) for i in range(0, dealt, 4))
         return _Position(state.apply(Refill(seen)), started=True)
 
 
@@ -474,7 +477,7 @@ def _counts(tiles: Sequence[Color]) -> list[int]:
 
 
 def _tiles(counts: Sequence[int]) -> tuple[Color, ...]:
-    return tuple(Color(c) for c, n in enumerate(counts) for _ in range(n))
+    return tuple(_COLORS[c] for c, n in enumerate(counts) for _ in range(n))
 
 
 AzulGame.state_class = AzulState
