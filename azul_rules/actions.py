@@ -307,9 +307,9 @@ def _field_specs(players: int) -> list[tuple[str, tuple[int, ...], float, float,
     factories = factory_count(players)
     specs: list[tuple[str, tuple[int, ...], float, float, str]] = []
     for seat in range(players):
-        who = "the observer" if seat == 0 else f"the player {seat} seat(s) after the observer"
+        who = "the observer" if seat == 0 else f"the player {seat} turn(s) after the observer"
         specs += [
-            (f"board{seat}.score", (1,), 0, MAX_SCORE, f"score of {who}"),
+            (f"board{seat}.score", (1,), 0, MAX_SCORE, f"the score of {who}"),
             (f"board{seat}.pattern_lines", (5, 5), 0, 5,
              "[line][colour]: tiles of that colour in that pattern line"),
             (f"board{seat}.wall", (5, 5, 5), 0, 1,

@@ -37,7 +37,7 @@ import numpy as np
 import pyspiel
 
 import azul_rules as az
-import azul_rules.spiel  # noqa: F401  (registers python_azul)
+import azul_rules.spiel  # registers python_azul
 from azul_rules import actions
 from azul_rules.pettingzoo import env, raw_env
 
@@ -114,15 +114,29 @@ def zoo_loop(players: int, variant: az.Variant, games: int, wrapped: bool) -> Lo
     return run
 
 
-def moves_per_second(loop: Loop, repeats: int, games: int) -> float:
-    loop(10_000_000)  # warm-up
-    rates = []
+def side_by_side(
+    loops: dict[str, Loop], repeats: int, games: int
+) -> dict[str, tuple[float, float]]:
+    """Every loop timed back to back in each repetition, so that all meet the same moment
+    of a noisy machine: the median moves per second of each, and the median of its time
+    per move over the first loop's (the referee's) in the same repetition."""
+    for loop in loops.values():
+        loop(10_000_000)  # warm-up
+    rates: dict[str, list[float]] = {name: [] for name in loops}
+    ratios: dict[str, list[float]] = {name: [] for name in loops}
     for repeat in range(repeats):
-        gc.collect()
-        start = time.perf_counter()
-        moves = loop(repeat * games)
-        rates.append(moves / (time.perf_counter() - start))
-    return statistics.median(rates)
+        first_rate = 0.0
+        for name, loop in loops.items():
+            gc.collect()
+            start = time.perf_counter()
+            moves = loop(repeat * games)
+            rate = moves / (time.perf_counter() - start)
+            first_rate = first_rate or rate
+            rates[name].append(rate)
+            ratios[name].append(first_rate / rate)
+    return {
+        name: (statistics.median(rates[name]), statistics.median(ratios[name])) for name in loops
+    }
 
 
 _PARTS = (
@@ -140,20 +154,29 @@ _PARTS = (
 )
 
 
-def breakdown(loop: Loop) -> list[tuple[str, float]]:
-    """Share of the loop's time (cProfile's own time per function) by part."""
+def breakdown(loop: Loop) -> list[tuple[str, float, list[str]]]:
+    """Share of the loop's time (cProfile's own time per function) by part, with the
+    three functions of each part that take the most."""
     profile = cProfile.Profile()
     profile.enable()
     loop(20_000_000)
     profile.disable()
     stats = pstats.Stats(profile).stats  # type: ignore[attr-defined]
     totals: dict[str, float] = {}
+    members: dict[str, list[tuple[float, str]]] = {}
     for (filename, _, name), (_, _, own, _, _) in stats.items():
         where = f"{filename}:{name}"
         part = next((label for key, label in _PARTS if key in where), "other (Python built-ins)")
         totals[part] = totals.get(part, 0.0) + own
+        members.setdefault(part, []).append((own, name))
     whole = sum(totals.values())
-    return sorted(((part, own / whole) for part, own in totals.items()), key=lambda x: -x[1])
+    return sorted(
+        (
+            (part, own / whole, [name for _, name in sorted(members[part], reverse=True)[:3]])
+            for part, own in totals.items()
+        ),
+        key=lambda x: -x[1],
+    )
 
 
 def main() -> None:
@@ -164,7 +187,7 @@ def main() -> None:
     games, repeats = (3, 3) if arguments.quick else (10, 5)
     print(f"Python {platform.python_version()}, {platform.machine()}; open_spiel "
           f"{_version('open_spiel')}, pettingzoo {_version('pettingzoo')}; {games} games "
-          f"x {repeats} repetitions (median), player moves per second")  # fmt: skip
+          f"x {repeats} repetitions side by side (medians), player moves per second")  # fmt: skip
     for players in arguments.players:
         for variant in (az.Variant.COLORED, az.Variant.GREY):
             loops = {
@@ -175,20 +198,17 @@ def main() -> None:
                 "PettingZoo raw_env": zoo_loop(players, variant, games, False),
             }
             print(f"\n{players} players, {variant.value} wall")
-            base = None
-            for name, loop in loops.items():
-                rate = moves_per_second(loop, repeats, games)
-                base = base or rate
-                print(f"  {name:40} {rate:9,.0f} moves/s  ({base / rate:4.1f}x the referee's time)")
+            for name, (rate, ratio) in side_by_side(loops, repeats, games).items():
+                print(f"  {name:40} {rate:9,.0f} moves/s  ({ratio:4.1f}x the referee's time)")
     print("\nWhere the time goes (cProfile, own time by part; 2 players, coloured wall):")
     for name, loop in (
         ("OpenSpiel python_azul", spiel_loop(2, az.Variant.COLORED, games)),
         ("PettingZoo env()", zoo_loop(2, az.Variant.COLORED, games, True)),
     ):
         print(f"  {name}:")
-        for part, share in breakdown(loop):
+        for part, share, top in breakdown(loop):
             if share >= 0.005:
-                print(f"    {share:6.1%}  {part}")
+                print(f"    {share:6.1%}  {part}: {', '.join(top)}")
 
 
 def _version(name: str) -> str:
