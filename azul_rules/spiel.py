@@ -18,9 +18,10 @@ Parameters: ``players`` (2-4, default 2), ``variant`` (``"colored"`` or ``"grey"
   empty the lid is poured in first (R2); when both are empty the fill stops, leaving
   factories short or empty (R2, R6).  Tiles fill factory 1 first, four per factory.
 
-Returns are given at the end only: the winners (E4, ties shared) split what the losers
-pay, 1/(players - 1) each.  A sole winner gets +1, each loser -1/(players - 1); a victory
-shared by everyone gives 0 to all; the sum is always 0 (``ZERO_SUM``).
+Returns are given at the end only: the winners (E4: the highest score, ties broken by
+complete rows, then shared) split what the losers pay, 1/(players - 1) each.  A sole
+winner gets +1, each loser -1/(players - 1); a victory shared by everyone gives 0 to
+all; the sum is always 0 (``ZERO_SUM``).
 
 A game never ends by itself if the players avoid completing a wall row (both walls), so
 the game is capped: once ``max_rounds`` rounds have been played without an end, the game
