@@ -182,8 +182,7 @@ def move_from_action(
     if not 0 <= action < limit:
         wall = "" if variant is None else f" on the {_variant(variant).value} wall"
         raise ValueError(
-            f"action id {action} is out of range: {players} players{wall} have ids "
-            f"0-{limit - 1}"
+            f"action id {action} is out of range: {players} players{wall} have ids 0-{limit - 1}"
         )
     return moves[action]
 
