@@ -218,8 +218,9 @@ def _read(path: str) -> str:
 
 
 def _printable(text: str) -> str:
-    """A file name or argument as it can be shown on one line."""
-    return text if text.isprintable() else repr(text)
+    """A file name, an argument or a message as it can be shown on one line (control
+    characters escaped)."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def _from_file(path: str, read: Callable[[str], T]) -> T:
@@ -233,13 +234,13 @@ def _reading(source: str, read: Callable[[], T]) -> T:
         return read()
     except FormatError as error:
         raise InputError(
-            [f"{source}: unreadable: {what}" if path == "$" and what == str(error)
-             else f"{source}: unreadable at {path}: {what}" for path, what in error.errors]
+            [_printable(f"{source}: unreadable: {what}" if path == "$" and what == str(error)
+             else f"{source}: unreadable at {path}: {what}") for path, what in error.errors]
         ) from None  # fmt: skip
     except InvalidStateError as error:
         raise InputError(
-            [f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
-             f"{p.message}" for p in error.problems]
+            [_printable(f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
+             f"{p.message}") for p in error.problems]
         ) from None  # fmt: skip
 
 
@@ -378,13 +379,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in error.lines:
             print(f"azul-rules: {line}", file=sys.stderr)
     except (UsageError, FormatError) as error:
-        print(f"azul-rules: {error}", file=sys.stderr)
+        print(f"azul-rules: {_printable(str(error))}", file=sys.stderr)
     except KeyboardInterrupt:
         print("azul-rules: interrupted", file=sys.stderr)
         return 130
     except Exception as error:  # a bug of ours: still one line, never a traceback
         print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
-              f"{str(error)[:200]}", file=sys.stderr)  # fmt: skip
+              f"{_printable(str(error)[:200])}", file=sys.stderr)  # fmt: skip
     return 2
 
 

@@ -45,8 +45,9 @@ def _documents(seed: int) -> dict[str, object]:
     for _ in range(rng.randrange(0, 120)):
         if state.is_over:
             break
-        move = random_refill(state, rng) if state.phase is az.Phase.REFILL else None
-        move = move or rng.choice(state.legal_moves())
+        move: az.Move | None = random_refill(state, rng)
+        if move is None:
+            move = rng.choice(state.legal_moves())
         moves.append(move)
         state = state.apply(move)
     record = az.GameRecord(tuple(moves), players, seed, variant, external_draws=external)
@@ -123,7 +124,8 @@ def mutate_text(text: str, rng: random.Random) -> str:
     if action == 0:
         return text[:at]
     if action == 1:
-        return text[:at] + rng.choice(['"', "{", "]", ",", "\\", "\ufeff", "9" * 50]) + text[at:]
+        odd = ['"', "{", "]", ",", "\\", "\ufeff", "\r", "\x00", "\u2028", "9" * 50]
+        return text[:at] + rng.choice(odd) + text[at:]
     if action == 2:
         return text[:at] + text[at + rng.randrange(1, 8) :]
     if action == 3 and text.startswith("{"):
@@ -157,7 +159,7 @@ def play_out(state: az.GameState, rng: random.Random) -> int:
     for played in range(MAX_PLAYOUT_MOVES):
         if state.is_over:
             return played
-        move = random_refill(state, rng)
+        move: az.Move | None = random_refill(state, rng)
         if move is None:
             moves = state.legal_moves()
             assert moves, f"no legal move and not over:\n{az.to_json(state)}"
@@ -169,11 +171,11 @@ def play_out(state: az.GameState, rng: random.Random) -> int:
     raise AssertionError(f"not over after {MAX_PLAYOUT_MOVES} random moves")
 
 
-def _read_state(text: str) -> object:
+def _read_state(text: str | bytes) -> object:
     return az.from_json(text, az.GameState)
 
 
-KINDS: Final[dict[str, Callable[[str], object]]] = {
+KINDS: Final[dict[str, Callable[[str | bytes], object]]] = {
     "state": _read_state,
     "move": az.move_from_json,
     "record": az.GameRecord.from_json,
@@ -181,7 +183,7 @@ KINDS: Final[dict[str, Callable[[str], object]]] = {
 """How each kind of document is read through the Python API."""
 
 
-def read(kind: str, text: str) -> object:
+def read(kind: str, text: str | bytes) -> object:
     """Read ``text`` as a ``kind``; only the documented exceptions may escape."""
     return KINDS[kind](text)
 
