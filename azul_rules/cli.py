@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
@@ -24,6 +25,9 @@ from azul_rules.record import GameRecord
 from azul_rules.render import render_state, variant_name
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
+
+if TYPE_CHECKING:
+    from azul_rules.svg import Highlight
 
 __all__ = ["MAX_ROUNDS", "main"]
 
@@ -54,9 +58,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--lang", choices=LANGUAGES, default="en")
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    check.add_argument("--svg", metavar="OUT.svg", help="also draw the move and its verdict")
     show = commands.add_parser("show", help="a position as readable text")
     show.add_argument("state", metavar="STATE.json")
     show.add_argument("--lang", choices=LANGUAGES, default="en")
+    show.add_argument("--svg", metavar="OUT.svg", help="also draw the position (SVG)")
     audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
     audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
     audit.add_argument("claim", metavar="CLAIM.json")
@@ -66,6 +72,9 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("record", metavar="RECORD.json")
     replay.add_argument("--lang", choices=LANGUAGES, default="en")
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
+    replay.add_argument(
+        "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
+    )
     return parser
 
 
@@ -165,12 +174,44 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+class _OutputError(Exception):
+    """An output file could not be written (reported in one line, exit 2)."""
+
+
 def _write(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
     except OSError as error:
-        raise FormatError(f"cannot write {path}: {error.strerror}") from None
+        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _draw(
+    path: str | None, state: GameState, lang: str, highlight: Highlight | None = None
+) -> None:
+    """``--svg``: the picture of ``state`` (and of ``highlight``) to ``path``."""
+    if path is not None:
+        from azul_rules.svg import board
+
+        _write(path, board(state, highlight=highlight, lang=lang))
+
+
+def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
+    """``--svg-dir``: the pictures of a recorded game; returns how many were written."""
+    if directory is None:
+        return 0
+    from azul_rules.svg import record_pictures
+
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise _OutputError(f"cannot write pictures to {directory}: not a directory")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except OSError as error:
+        raise _OutputError(f"cannot write {directory}: {error.strerror or error}") from None
+    pictures = record_pictures(record, lang=lang)
+    for name, picture in pictures:
+        _write(os.path.join(directory, name), picture)
+    return len(pictures)
 
 
 def _read(path: str) -> str:
@@ -217,6 +258,7 @@ def _check(args: argparse.Namespace) -> int:
     state = _load_state(args.state)
     move = _load_move(args.move)
     result = state.validate(move)
+    _draw(args.svg, state, args.lang, (move, result))
     if args.json:
         doc = {
             "legal": result.ok,
@@ -254,7 +296,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    print(render_state(_load_state(args.state), args.lang))
+    state = _load_state(args.state)
+    _draw(args.svg, state, args.lang)
+    print(render_state(state, args.lang))
     return 0
 
 
@@ -262,6 +306,7 @@ def _replay(args: argparse.Namespace) -> int:
     record = GameRecord.from_json(_read(args.record))
     replay = record.replay()
     final = replay.final
+    drawn = _draw_record(args.svg_dir, record, args.lang)
     if args.json:
         doc: dict[str, object] = {"ok": replay.ok, "moves_played": len(replay.states) - 1}
         if replay.failure is not None and replay.failed_at is not None:
@@ -284,6 +329,7 @@ def _replay(args: argparse.Namespace) -> int:
                      player=final.current_player + 1))  # fmt: skip
         for violation in replay.failure.violations:
             print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _say_drawn(drawn, args)
         return 1
     print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
     if final.outcome is not None:
@@ -291,7 +337,14 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(phrase("not_over", args.lang, round=final.round,
                      phase=phase_name(final.phase.value, args.lang)))  # fmt: skip
+    _say_drawn(drawn, args)
     return 0
+
+
+def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
+    if drawn:
+        print(f"{drawn} pictures in {args.svg_dir}" if args.lang == "en"
+              else f"{drawn} images dans {args.svg_dir}")  # fmt: skip
 
 
 def _tiles(tiles: Sequence[object]) -> str:
@@ -316,6 +369,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("azul-rules: unreadable input:", file=sys.stderr)
         for path, what in error.errors:
             print(f"  {what}" if what == str(error) else f"  {path}: {what}", file=sys.stderr)
+        return 2
+    except _OutputError as error:
+        print(f"azul-rules: {error}", file=sys.stderr)
         return 2
     except InvalidStateError as error:
         print("azul-rules: this position cannot exist:", file=sys.stderr)
