@@ -127,3 +127,17 @@ def test_unreadable_input_with_svg_writes_nothing(
     assert main(["show", f"{EXAMPLES}/impossible-position.json", "--svg", str(out)]) == 2
     assert not out.exists()
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "dispute", ["partial-take", "split-lot", "wall-color-conflict", "legal-table-take"]
+)
+def test_example_pictures_are_what_the_documented_command_draws(
+    dispute: str, tmp_path: Path
+) -> None:
+    """examples/pictures/ stays in step with the drawing (the command of
+    examples/README.md)."""
+    out = tmp_path / f"{dispute}.svg"
+    main(["check", POSITION, f"{EXAMPLES}/{dispute}.json", "--svg", str(out)])
+    committed = Path(EXAMPLES) / "pictures" / f"{dispute}.svg"
+    assert out.read_text(encoding="utf-8") == committed.read_text(encoding="utf-8")
