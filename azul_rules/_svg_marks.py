@@ -132,16 +132,24 @@ def _mark_move(marker: _Marker, move: Move) -> None:
     """The move itself: its source and the tiles taken, then where they go."""
     me = marker.state.current_player
     if isinstance(move, (Take, TableTake)):
-        marker.source(move.source, "source")
-        colors = move.color if isinstance(move.color, tuple) else (move.color,)
-        limit = move.count if isinstance(move, TableTake) and len(colors) == 1 else None
-        marker.source_items(move.source, colors, "taken", limit=limit)
+        _mark_take(marker, move)
         targets = [move.line] if isinstance(move, Take) else list(move.placements)
         for line in targets:
             marker.line(me, line, "target")
     elif isinstance(move, PlaceTile):
         marker.line(me, move.line, "source")
         marker.wall(me, move.line, move.column, "target")
+
+
+def _mark_take(marker: _Marker, move: Take | TableTake) -> None:
+    """T2, T3: the source, the tiles of the colour taken (a table take's ``count`` of
+    them), and the marker when it comes along from the centre."""
+    marker.source(move.source, "source")
+    colors = move.color if isinstance(move.color, tuple) else (move.color,)
+    limit = move.count if isinstance(move, TableTake) and len(colors) == 1 else None
+    marker.source_items(move.source, colors, "taken", limit=limit)
+    if move.source == CENTER and Marker.MARKER not in colors:
+        marker.source_items(CENTER, (Marker.MARKER,), "taken")
 
 
 _MarkFn = Callable[[_Marker, ErrorCode, Mapping[str, object]], None]

@@ -10,7 +10,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import azul_rules as az
@@ -247,8 +247,7 @@ def test_an_illegal_move_marks_each_offending_place(data: st.DataObject) -> None
 def test_a_partial_take_marks_the_tiles_left_behind(data: st.DataObject) -> None:
     """T2, T3: every tile of the colour left in the source is marked, and only those."""
     state = data.draw(azt.game_states(include_over=False, variants=[az.Variant.COLORED]))
-    if state.phase is not az.Phase.FACTORY_OFFER:
-        return
+    assume(state.phase is az.Phase.FACTORY_OFFER)
     move = data.draw(azt.table_takes(state, mistake=E.PARTIAL_TAKE))
     assert isinstance(move, az.TableTake) and isinstance(move.color, az.Color)
     source = state.center if move.source == az.CENTER else state.factories[move.source]
@@ -256,7 +255,36 @@ def test_a_partial_take_marks_the_tiles_left_behind(data: st.DataObject) -> None
     left = _offending(root, E.PARTIAL_TAKE)
     assert len(left) == source.count(move.color) - move.count
     assert all("left-behind" in classes(m) for m in left)
-    assert len(elements(root, "highlight", "taken")) == move.count
+    marker = move.source == az.CENTER and state.marker_holder is None  # T3: it comes along
+    assert len(elements(root, "highlight", "taken")) == move.count + marker
+
+
+TABLE_MISTAKES = [E.SPLIT_LOT, E.FLOOR_WHILE_ROOM, E.TILE_COUNT_MISMATCH, E.TOO_MANY_TAKEN]
+
+
+@given(st.data())
+def test_table_take_mistakes_mark_each_offending_place(data: st.DataObject) -> None:
+    """P1, P5, T2: the lines of a split lot, the line left with room and the floor, the
+    source over-claimed; a count mismatch has no place of its own."""
+    state = data.draw(azt.game_states(include_over=False, variants=[az.Variant.COLORED]))
+    assume(state.phase is az.Phase.FACTORY_OFFER)
+    mistake = data.draw(st.sampled_from(TABLE_MISTAKES))
+    move = data.draw(azt.table_takes(state, mistake=mistake))
+    result = state.validate(move)
+    assert result.code is mistake
+    root = parse(board(state, highlight=move))
+    for violation in result.violations:
+        assert bool(_offending(root, violation.code)) == _has_place(state, violation), violation
+    if mistake is E.SPLIT_LOT:
+        assert len(_offending(root, E.SPLIT_LOT)) == len(violation_lines(result))
+    if mistake is E.FLOOR_WHILE_ROOM:
+        assert len(_offending(root, E.FLOOR_WHILE_ROOM)) == 2  # the line and the floor
+
+
+def violation_lines(result: az.Result) -> tuple[int, ...]:
+    lines = result.violations[0].param_dict["lines"]
+    assert isinstance(lines, tuple)
+    return lines
 
 
 def test_partial_take_example_marks_the_blue_tile_left_on_factory_2() -> None:
@@ -290,6 +318,23 @@ def test_wall_color_conflict_marks_the_wall_space_holding_the_colour() -> None:
     ]
     assert color_of(tile) == "yellow"
     assert _close(center_of(mark), center_of(tile))
+
+
+def test_the_first_take_from_the_centre_marks_the_marker_taken_along() -> None:
+    """T3: the marker goes with the first take from the centre."""
+    state = az.new_game(2, seed=1)
+    state = state.apply(state.legal_moves()[0])
+    color = state.center[0]
+    root = parse(board(state, highlight=az.Take(az.CENTER, color, az.FLOOR)))
+    (center,) = elements(root, "center")
+    (marker,) = elements(center, "marker")
+    wanted = [marker] + [t for t in tiles(center) if color_of(t) == _name(color)]
+    taken = elements(root, "highlight", "taken")
+    assert len(taken) == len(wanted)
+    for mark, piece in zip(
+        sorted(taken, key=center_of), sorted(wanted, key=center_of), strict=True
+    ):
+        assert _close(center_of(mark), center_of(piece))
 
 
 def test_split_lot_marks_both_lines() -> None:
