@@ -34,7 +34,7 @@ class Verdict(NamedTuple):
 
 PAPER: Final = "#fffdf8"
 INK: Final = "#222222"
-# fill, edge, glyph ink
+# Each colour: its fill, its edge, and the ink of its glyph.
 _PALETTE: Final[Mapping[Color, tuple[str, str, str]]] = {
     Color.BLUE: ("#2a6fdb", "#163f80", "#ffffff"),
     Color.YELLOW: ("#f5c518", "#9c7800", "#4d3b00"),
@@ -62,22 +62,28 @@ FONT: Final = "DejaVu Sans, Verdana, Arial, Helvetica, sans-serif"
 
 
 class Rect(NamedTuple):
+    """A box, in user units (px at the natural size)."""
+
     x: float
     y: float
     w: float
     h: float
 
     def grown(self, by: float) -> Rect:
+        """The box with ``by`` more on every side (less when negative)."""
         return Rect(self.x - by, self.y - by, self.w + 2 * by, self.h + 2 * by)
 
 
 class Circle(NamedTuple):
+    """A disc: a factory, the centre."""
+
     cx: float
     cy: float
     r: float
 
 
 def num(value: float) -> str:
+    """A coordinate as written: at most two decimals, no trailing zeros."""
     return f"{round(value, 2):g}"
 
 
@@ -115,6 +121,7 @@ def write(
     anchor: str = "start",
     bold: bool = False,
 ) -> ET.Element:
+    """A line of text at ``(x, y)`` (its baseline)."""
     node = el(
         parent,
         "text",
@@ -138,95 +145,49 @@ def _piece(parent: ET.Element, box: Rect, cls: str) -> ET.Element:
     )
 
 
+def _face(group: ET.Element, fill: str, stroke: str, **attrs: object) -> None:
+    """A piece's square face, in its 20-unit box."""
+    el(group, "rect", "face", x=0.5, y=0.5, width=19, height=19, fill=fill, stroke=stroke, **attrs)
+
+
+def _glyph(group: ET.Element, color: Color, ink: str, **attrs: object) -> None:
+    """A colour's glyph, in its 20-unit box."""
+    el(group, "path", "glyph", d=_GLYPHS[color], fill="none", stroke=ink, **attrs)
+
+
 def draw_tile(parent: ET.Element, color: Color, box: Rect, kind: str = "tile") -> ET.Element:
     """A tile: its fill, its edge, and its colour's glyph (for black-and-white prints)."""
     fill, edge, ink = _PALETTE[color]
     group = _piece(parent, box, f"{kind} {color.name.lower()}")
-    el(group, "rect", "face", x=0.5, y=0.5, width=19, height=19, rx=3, fill=fill, stroke=edge)
-    el(
-        group,
-        "path",
-        "glyph",
-        d=_GLYPHS[color],
-        fill="none",
-        stroke=ink,
-        stroke_width=1.6,
-        stroke_linecap="round",
-    )
+    _face(group, fill, edge, rx=3)
+    _glyph(group, color, ink, stroke_width=1.6, stroke_linecap="round")
     return group
 
 
 def draw_marker(parent: ET.Element, box: Rect, cls: str = "marker") -> ET.Element:
     """The starting player marker: a white token with a bold 1."""
     group = _piece(parent, box, cls)
-    el(
-        group,
-        "rect",
-        "face",
-        x=0.5,
-        y=0.5,
-        width=19,
-        height=19,
-        rx=5,
-        fill="#ffffff",
-        stroke=INK,
-        stroke_width=1.5,
-    )
-    el(
-        group,
-        "text",
-        "glyph",
-        x=10,
-        y=15,
-        font_size=14,
-        font_weight="bold",
-        fill=INK,
-        text_anchor="middle",
-    ).text = "1"
+    _face(group, "#ffffff", INK, rx=5, stroke_width=1.5)
+    one = el(group, "text", "glyph", x=10, y=15, font_size=14, font_weight="bold", fill=INK)
+    one.set("text-anchor", "middle")
+    one.text = "1"
     return group
 
 
 def draw_wall_space(parent: ET.Element, variant: Variant, row: int, column: int, box: Rect) -> None:
-    """An empty space of the wall: the coloured wall shows its printed colour (S5)."""
+    """An empty space of the wall: the coloured wall shows its printed colour (S5), the
+    grey wall nothing (V1)."""
     if variant is Variant.GREY:
-        rect(
-            parent,
-            box,
-            "wall-space",
-            rx=3,
-            fill="#d6d6d6",
-            stroke="#9a9a9a",
-            data_row=row,
-            data_column=column,
-        )
+        where = {"data_row": row, "data_column": column}
+        rect(parent, box, "wall-space", rx=3, fill="#d6d6d6", stroke="#9a9a9a", **where)
         return
     color = wall_color(row, column)
     group = _piece(parent, box, f"wall-space space-{color.name.lower()}")
     group.set("data-row", str(row))
     group.set("data-column", str(column))
-    el(
-        group,
-        "rect",
-        "face",
-        x=0.5,
-        y=0.5,
-        width=19,
-        height=19,
-        rx=3,
-        fill=_TINTS[color],
-        stroke=_PALETTE[color][1],
-        stroke_opacity=0.5,
-    )
-    el(
-        group,
-        "path",
-        "glyph",
-        d=_GLYPHS[color],
-        fill="none",
-        stroke=_PALETTE[color][1],
-        stroke_opacity=0.45,
-        stroke_width=1.2,
-    )
+    edge = _PALETTE[color][1]
+    _face(group, _TINTS[color], edge, rx=3, stroke_opacity=0.5)
+    _glyph(group, color, edge, stroke_opacity=0.45, stroke_width=1.2)
 
 
 # -- layout ----------------------------------------------------------------------------
