@@ -35,23 +35,25 @@ _MARK_DASHES: Final[Mapping[str, str | None]] = {
 }
 
 
-class _Mark(NamedTuple):
+class Mark(NamedTuple):
+    """An outline to draw: around what, why (its role), and for which error code."""
+
     shape: Rect | Circle
     role: str  # "source", "taken", "target", "expected", "offending" (+ "left-behind"), "placed"
     code: ErrorCode | None = None
 
 
-class _Marker:
+class _Marks:
     """Collects the marks of a highlight, checking every index against the table."""
 
     def __init__(self, state: GameState, layout: Layout, move: Move | None) -> None:
         self.state = state
         self.layout = layout
         self.move = move
-        self.marks: list[_Mark] = []
+        self.found: list[Mark] = []
 
     def add(self, shape: Rect | Circle, role: str, code: ErrorCode | None) -> None:
-        self.marks.append(_Mark(shape, role, code))
+        self.found.append(Mark(shape, role, code))
 
     def source(self, source: object, role: str, code: ErrorCode | None = None) -> None:
         if type(source) is int:
@@ -112,152 +114,153 @@ class _Marker:
         return ()
 
 
-def collect_marks(state: GameState, layout: Layout, verdict: Verdict) -> list[_Mark]:
-    marker = _Marker(state, layout, verdict.move)
+def collect_marks(state: GameState, layout: Layout, verdict: Verdict) -> list[Mark]:
+    """Every mark of a highlight: the move's, then each violation's, then the tiling's."""
+    marks = _Marks(state, layout, verdict.move)
     if verdict.move is not None:
-        _mark_move(marker, verdict.move)
+        _mark_move(marks, verdict.move)
     if verdict.result is not None:
         for violation in verdict.result.violations:
             _VIOLATION_MARKS.get(violation.code, _mark_nothing)(
-                marker, violation.code, violation.param_dict
+                marks, violation.code, violation.param_dict
             )
     if verdict.scoring is not None:
         for tiling in verdict.scoring.players:
             for placement in tiling.placements:
-                marker.wall(tiling.player, placement.row, placement.column, "placed")
-    return marker.marks
+                marks.wall(tiling.player, placement.row, placement.column, "placed")
+    return marks.found
 
 
-def _mark_move(marker: _Marker, move: Move) -> None:
+def _mark_move(marks: _Marks, move: Move) -> None:
     """The move itself: its source and the tiles taken, then where they go."""
-    me = marker.state.current_player
+    me = marks.state.current_player
     if isinstance(move, (Take, TableTake)):
-        _mark_take(marker, move)
+        _mark_take(marks, move)
         targets = [move.line] if isinstance(move, Take) else list(move.placements)
         for line in targets:
-            marker.line(me, line, "target")
+            marks.line(me, line, "target")
     elif isinstance(move, PlaceTile):
-        marker.line(me, move.line, "source")
-        marker.wall(me, move.line, move.column, "target")
+        marks.line(me, move.line, "source")
+        marks.wall(me, move.line, move.column, "target")
 
 
-def _mark_take(marker: _Marker, move: Take | TableTake) -> None:
+def _mark_take(marks: _Marks, move: Take | TableTake) -> None:
     """T2, T3: the source, the tiles of the colour taken (a table take's ``count`` of
     them), and the marker when it comes along from the centre."""
-    marker.source(move.source, "source")
+    marks.source(move.source, "source")
     colors = move.color if isinstance(move.color, tuple) else (move.color,)
     limit = move.count if isinstance(move, TableTake) and len(colors) == 1 else None
-    marker.source_items(move.source, colors, "taken", limit=limit)
+    marks.source_items(move.source, colors, "taken", limit=limit)
     if move.source == CENTER and Marker.MARKER not in colors:
-        marker.source_items(CENTER, (Marker.MARKER,), "taken")
+        marks.source_items(CENTER, (Marker.MARKER,), "taken")
 
 
-_MarkFn = Callable[[_Marker, ErrorCode, Mapping[str, object]], None]
+_MarkFn = Callable[[_Marks, ErrorCode, Mapping[str, object]], None]
 
 
-def _mark_nothing(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_nothing(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """No place on the table to point at (a source or line that does not exist, the game
     over, a wrong phase): the verdict's text says it."""
 
 
-def _mark_source(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
-    marker.source(params.get("source"), "offending", code)
+def _mark_source(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
+    marks.source(params.get("source"), "offending", code)
 
 
-def _mark_left_behind(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_left_behind(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """PARTIAL_TAKE (T2, T3): the tiles of the colour left in the source."""
     count = params.get("count")
     skip = count if type(count) is int and count > 0 else 0
-    marker.source_items(
+    marks.source_items(
         params.get("source"), (params.get("color"),), "offending left-behind", code, skip=skip
     )
 
 
-def _mark_line(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
-    marker.line(marker.owner(params), params.get("line"), "offending", code)
+def _mark_line(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
+    marks.line(marks.owner(params), params.get("line"), "offending", code)
 
 
-def _mark_lines(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_lines(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """SPLIT_LOT (P1): every pattern line the lot was spread over."""
     lines = params.get("lines")
     for line in lines if isinstance(lines, tuple) else ():
-        marker.line(marker.owner(params), line, "offending", code)
+        marks.line(marks.owner(params), line, "offending", code)
 
 
-def _mark_line_and_floor(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_line_and_floor(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """FLOOR_WHILE_ROOM (P5): the line left with room, and the floor."""
-    _mark_line(marker, code, params)
-    marker.floor(marker.owner(params), "offending", code)
+    _mark_line(marks, code, params)
+    marks.floor(marks.owner(params), "offending", code)
 
 
-def _mark_row_color(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_row_color(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """WALL_COLOR_CONFLICT (P3): the wall space of that row already holding the colour."""
     row, color = params.get("row"), params.get("color")
-    wall = marker.wall_board(params)
+    wall = marks.wall_board(params)
     if type(row) is not int or not 0 <= row < len(wall):
         return
     for column, cell in enumerate(wall[row]):
         if cell is not None and cell == color:
-            marker.wall(marker.owner(params), row, column, "offending", code)
+            marks.wall(marks.owner(params), row, column, "offending", code)
 
 
-def _mark_column_color(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_column_color(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """COLUMN_COLOR_CONFLICT (V2): the wall space of that column already holding it."""
     column, color = params.get("column"), params.get("color")
-    wall = marker.wall_board(params)
+    wall = marks.wall_board(params)
     if type(column) is not int or not 0 <= column < 5:
         return
     for row, cells in enumerate(wall):
         if cells[column] == color and color is not None:
-            marker.wall(marker.owner(params), row, column, "offending", code)
+            marks.wall(marks.owner(params), row, column, "offending", code)
 
 
-def _mark_space(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
-    marker.wall(marker.owner(params), params.get("row"), params.get("column"), "offending", code)
+def _mark_space(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
+    marks.wall(marks.owner(params), params.get("row"), params.get("column"), "offending", code)
 
 
-def _mark_turn(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_turn(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """NOT_YOUR_TURN (T1): the player who moved, and the one whose turn it is."""
-    marker.board(params.get("player"), "offending", code)
-    marker.board(params.get("current"), "expected", code)
+    marks.board(params.get("player"), "offending", code)
+    marks.board(params.get("current"), "expected", code)
 
 
-def _mark_phase(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_phase(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """WRONG_PHASE in a grey tiling: the line not complete (W2), or not next (V3) with
     the line that comes first."""
     if "line" in params:
-        _mark_line(marker, code, params)
+        _mark_line(marks, code, params)
     nxt = params.get("next")
     if nxt is not None:
-        marker.line(marker.owner(params), nxt, "expected", code)
+        marks.line(marks.owner(params), nxt, "expected", code)
 
 
-def _mark_colors(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_colors(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """TWO_COLORS (T4): the tiles of every colour taken, in the move's source."""
     colors = params.get("colors")
-    if marker.move is not None and isinstance(colors, tuple):
-        source = getattr(marker.move, "source", None)
-        marker.source_items(source, colors, "offending", code)
+    if marks.move is not None and isinstance(colors, tuple):
+        source = getattr(marks.move, "source", None)
+        marks.source_items(source, colors, "offending", code)
 
 
-def _mark_marker(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_marker(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """MARKER_ALONE (T4): the marker in the centre, or the centre."""
-    before = len(marker.marks)
-    marker.source_items(CENTER, (Marker.MARKER,), "offending", code)
-    if len(marker.marks) == before:
-        marker.source(CENTER, "offending", code)
+    before = len(marks.found)
+    marks.source_items(CENTER, (Marker.MARKER,), "offending", code)
+    if len(marks.found) == before:
+        marks.source(CENTER, "offending", code)
 
 
-def _mark_claim(marker: _Marker, code: ErrorCode, params: Mapping[str, object]) -> None:
+def _mark_claim(marks: _Marks, code: ErrorCode, params: Mapping[str, object]) -> None:
     """An audit's wrong figure: the wall tile it scored, the floor, or the board."""
-    owner = marker.owner(params)
+    owner = marks.owner(params)
     reason = params.get("reason")
     if reason == "tile":
-        _mark_space(marker, code, params)
+        _mark_space(marks, code, params)
     elif reason == "floor":
-        marker.floor(owner, "offending", code)
+        marks.floor(owner, "offending", code)
     elif "player" in params:
-        marker.board(owner, "offending", code)
+        marks.board(owner, "offending", code)
 
 
 E = ErrorCode
@@ -293,7 +296,7 @@ _VIOLATION_MARKS: Final[Mapping[ErrorCode, _MarkFn]] = {
 }
 
 
-def draw_marks(root: ET.Element, marks: Sequence[_Mark]) -> None:
+def draw_marks(root: ET.Element, marks: Sequence[Mark]) -> None:
     """Outlines on top of everything: dashed green for the move, solid magenta with a
     white halo for what breaks a rule, dotted for what was expected, orange for tiles
     a tiling placed."""

@@ -337,6 +337,40 @@ def test_the_first_take_from_the_centre_marks_the_marker_taken_along() -> None:
         assert _close(center_of(mark), center_of(piece))
 
 
+def test_two_colours_mark_both_lots_and_the_marker_alone_marks_the_marker() -> None:
+    """T4: one colour per turn, and the marker is not a colour."""
+    state = _position()  # factory 2 holds B B B R
+    two = az.TableTake(1, (az.Color.BLUE, az.Color.RED), 4, {2: 3, az.FLOOR: 1})
+    root = parse(board(state, highlight=two))
+    factory_tiles = tiles(elements(root, "factory")[1])
+    marks = _offending(root, E.TWO_COLORS)
+    assert len(marks) == len(factory_tiles) == 4
+    pairs = zip(sorted(marks, key=center_of), sorted(factory_tiles, key=center_of), strict=True)
+    assert all(_close(center_of(mark), center_of(tile)) for mark, tile in pairs)
+    fresh = az.new_game(2, seed=1)
+    fresh = fresh.apply(fresh.legal_moves()[0])
+    root = parse(board(fresh, highlight=az.Take(az.CENTER, az.MARKER, 0)))
+    (mark,) = _offending(root, E.MARKER_ALONE)
+    (marker,) = elements(root, "marker")
+    assert _close(center_of(mark), center_of(marker))
+
+
+@pytest.mark.parametrize(
+    ("move", "code", "source"),
+    [
+        (az.Take(0, az.Color.BLUE, 0), E.EMPTY_SOURCE, 0),
+        (az.Take(2, az.Color.BLUE, 3), E.COLOR_NOT_IN_SOURCE, 2),
+        (az.TableTake(4, az.Color.BLACK, 3, {3: 3}), E.TOO_MANY_TAKEN, 4),
+    ],
+)
+def test_source_errors_mark_the_factory(move: az.Move, code: az.ErrorCode, source: int) -> None:
+    """T2: an empty factory, a colour it does not hold, more tiles than it holds."""
+    root = parse(board(_position(), highlight=move))
+    (mark,) = _offending(root, code)
+    disc = elements(elements(root, "factory")[source], "factory-disc")[0]
+    assert _close(center_of(mark), center_of(disc))
+
+
 def test_split_lot_marks_both_lines() -> None:
     """examples/: three blues spread over lines 3 and 4 (P1)."""
     root = parse(board(_position(), highlight=_example_move("split-lot")))
