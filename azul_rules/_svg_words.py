@@ -71,19 +71,23 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "joueur {player} : bonus de fin +{points}",
     },
     "and": {"en": " and ", "fr": " et "},
+    "players_n": {"en": "players {players}", "fr": "joueurs {players}"},
 }
 
 
 def word(key: str, lang: str, **params: object) -> str:
+    """A phrase of the picture in ``lang``, its figures filled in."""
     return _WORDS[key][lang].format(**params)
 
 
 def title_of(state: GameState, lang: str) -> str:
+    """The ``<title>``: round, phase, players, wall, turn or result, in one line."""
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
     return f"{title} · {subtitle_of(state, lang)}"
 
 
 def subtitle_of(state: GameState, lang: str) -> str:
+    """Players, wall variant, and whose turn it is (or who won)."""
     text = word(
         "players", lang, players=len(state.players), variant=variant_name(state.variant, lang)
     )
@@ -93,11 +97,13 @@ def subtitle_of(state: GameState, lang: str) -> str:
 
 
 def result_text(state: GameState, lang: str) -> str:
+    """The winner, or the players sharing the victory (E4)."""
     outcome = state.outcome
     assert outcome is not None
     names = word("and", lang).join(str(w + 1) for w in outcome.winners)
-    who = word("player", lang, player=names).lower()
-    return word("shared" if outcome.is_shared else "winners", lang, players=who)
+    if outcome.is_shared:
+        return word("shared", lang, players=word("players_n", lang, players=names))
+    return word("winners", lang, players=word("player", lang, player=names).lower())
 
 
 def describe_move(move: Move, lang: str) -> str:
@@ -155,7 +161,7 @@ def _line_word(line: int, lang: str) -> str:
 Note = tuple[str, str]  # (CSS class, text)
 
 
-def verdict_notes(state: GameState, verdict: Verdict, lang: str) -> list[Note]:
+def verdict_notes(verdict: Verdict, lang: str) -> list[Note]:
     """The lines written under the table: the move and its verdict, or the tiling."""
     notes: list[Note] = []
     if verdict.result is not None:
@@ -208,6 +214,7 @@ def wrap(text: str, width: float, font_size: float) -> list[str]:
 
 
 def notes_height(notes: Sequence[Note]) -> float:
+    """The height of the verdict's box (none without notes)."""
     if not notes:
         return 0
     lines = sum(len(wrap(text, NOTES_WIDTH, NOTE_SIZE)) for _, text in notes)

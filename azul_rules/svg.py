@@ -108,7 +108,7 @@ def board(
     """
     _check_arguments(state, player, lang, size)
     verdict = _verdict_of(state, highlight)
-    notes = verdict_notes(state, verdict, lang)
+    notes = verdict_notes(verdict, lang)
     layout = Layout(state, _seat_order(len(state.players), player), notes_height(notes))
     root = _root(layout, size)
     ET.SubElement(root, "title").text = title_of(state, lang)

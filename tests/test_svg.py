@@ -9,6 +9,7 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import attrs
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
@@ -639,3 +640,17 @@ def test_record_pictures_with_external_draws_and_a_grey_wall() -> None:
         "round-01-tiled.svg",
         "round-02-start.svg",
     ]
+
+
+def test_a_shared_victory_names_every_winner() -> None:
+    """E4: a shared victory labels each winner's board."""
+    record = az.GameRecord.from_json((EXAMPLES / "recorded-game.json").read_text())
+    final = record.replay().final
+    shared = attrs.evolve(
+        final, context=attrs.evolve(final.context, outcome=az.Outcome((0, 1), (68, 68)))
+    )
+    root = parse(board(shared))
+    assert [g.get("data-player") for g in elements(root, "board", "winner")] == ["0", "1"]
+    (subtitle,) = elements(root, "subtitle")
+    assert subtitle.text == "2 players, colored wall · shared victory: players 1 and 2"
+    assert not elements(root, "to-move")
