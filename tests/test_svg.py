@@ -158,6 +158,34 @@ def test_every_piece_on_the_table_is_drawn_once_with_its_classes(state: az.GameS
     assert len(elements(root, "marker")) == _expected_markers(state)
 
 
+@st.composite
+def refill_states(draw: st.DrawFn) -> az.GameState:
+    """Positions waiting for the table's refill (R2, external draws), after 0-2 rounds."""
+    players = draw(st.sampled_from((2, 3, 4)))
+    variant = draw(st.sampled_from(tuple(az.Variant)))
+    chooser = random.Random(draw(st.integers(0, 2**32 - 1)))
+    state = az.new_game(players, seed=0, variant=variant, external_draws=True)
+    for _ in range(draw(st.integers(0, 2))):
+        bag = list(state.bag)
+        chooser.shuffle(bag)
+        count = len(state.factories)
+        state = state.apply(az.Refill(tuple(tuple(bag[4 * i : 4 * i + 4]) for i in range(count))))
+        while state.phase is not az.Phase.REFILL and not state.is_over:
+            state = state.apply(chooser.choice(state.legal_moves()))
+    return state
+
+
+@given(refill_states())
+def test_every_piece_is_drawn_once_while_waiting_for_the_refill(state: az.GameState) -> None:
+    """R2, W5: the table is empty, the boards as tiled, the marker with its holder."""
+    root = parse(board(state))
+    counted = _check_table(root, state)
+    for player, player_board in enumerate(state.players):
+        counted += _check_board(_board_group(root, player), player_board, state.variant)
+    assert len(tiles(root)) == counted
+    assert len(elements(root, "marker")) == _expected_markers(state)
+
+
 def _check_table(root: ET.Element, state: az.GameState) -> int:
     factories = elements(root, "factory")
     assert len(factories) == len(state.factories)
@@ -181,7 +209,14 @@ def _check_board(group: ET.Element, player_board: az.PlayerBoard, variant: az.Va
         assert [color_of(t) for t in tiles(drawn)] == colors
         assert len(elements(drawn, "line-space")) == line.capacity
     (wall,) = elements(group, "wall")
-    assert len(elements(wall, "wall-space")) == 25
+    spaces = elements(wall, "wall-space")
+    assert len(spaces) == 25
+    for space in spaces:  # S5: the coloured wall's printed colours; V1: none on the grey
+        row, column = int(space.get("data-row", "")), int(space.get("data-column", ""))
+        printed = {f"space-{_name(wall_color(row, column))}"}
+        assert classes(space) - {"wall-space"} == (
+            printed if variant is az.Variant.COLORED else set()
+        )
     drawn_wall = {
         (int(t.get("data-row", "")), int(t.get("data-column", ""))): color_of(t)
         for t in tiles(wall)
