@@ -42,17 +42,17 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "illegal": {"en": "Illegal: {move}", "fr": "Coup illégal : {move}"},
     "legal_alone": {"en": "Legal", "fr": "Coup légal"},
     "illegal_alone": {"en": "Illegal", "fr": "Coup illégal"},
-    "factory_n": {"en": "factory {n}", "fr": "fabrique {n}"},
-    "the_centre": {"en": "the centre", "fr": "le centre"},
-    "line_n": {"en": "pattern line {n}", "fr": "ligne de préparation {n}"},
+    "factory_n": {"en": "from factory {n}", "fr": "de la fabrique {n}"},
+    "the_centre": {"en": "from the centre", "fr": "du centre"},
+    "line_n": {"en": "pattern line {n}", "fr": "la ligne de préparation {n}"},
     "the_floor": {"en": "the floor line", "fr": "le plancher"},
     "take": {
-        "en": "{notation}: {color} from {source} to {line}",
-        "fr": "{notation} : {color} de {source} vers {line}",
+        "en": "{notation}: {color} {source} to {line}",
+        "fr": "{notation} : les carreaux de couleur {color} {source} vers {line}",
     },
     "table_take": {
-        "en": "{count} {color} from {source}: {where}",
-        "fr": "{count} {color} de {source} : {where}",
+        "en": "{count} {color} {source}: {where}",
+        "fr": "{count} carreau(x) de couleur {color} pris {source} : {where}",
     },
     "placed_in": {"en": "{count} to {line}", "fr": "{count} vers {line}"},
     "nowhere": {"en": "placed nowhere", "fr": "posés nulle part"},
@@ -132,7 +132,7 @@ def _describe_table_take(move: TableTake, lang: str) -> str:
     colors = move.color if isinstance(move.color, tuple) else (move.color,)
     where = ", ".join(
         word("placed_in", lang, count=count, line=_line_word(line, lang))
-        for line, count in move.placements.items()
+        for line, count in sorted(move.placements.items(), key=lambda p: (p[0] == FLOOR, p[0]))
     )
     return word(
         "table_take",
