@@ -570,7 +570,10 @@ def test_french_text() -> None:
     root = parse(picture)
     assert "manche 2" in picture and "plancher" in picture and "Sac : 72 carreaux" in picture
     assert "floor line" not in picture
-    assert "Coup illégal" in _verdict_text(root)
+    assert _verdict_text(root).startswith(
+        "Coup illégal : 1 carreau(x) de couleur jaune pris de la fabrique 3 : 1 vers la ligne "
+        "de préparation 4"
+    )
     assert "la rangée 4 du mur contient déjà la couleur jaune" in _verdict_text(root)
     desc = root.find("{http://www.w3.org/2000/svg}desc")
     assert desc is not None and desc.text is not None
