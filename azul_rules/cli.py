@@ -10,14 +10,14 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
-from azul_rules.grey import game_can_end
 from azul_rules.jsonio import from_json, move_from_json, to_dict
+from azul_rules.jsontext import MAX_INPUT_BYTES
 from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
@@ -29,7 +29,9 @@ from azul_rules.state import GameState, new_game
 if TYPE_CHECKING:
     from azul_rules.svg import Highlight
 
-__all__ = ["MAX_ROUNDS", "main"]
+__all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
+
+T = TypeVar("T")
 
 MAX_ROUNDS = 100
 """``play`` stops a game still going after this many rounds (a starved grey game)."""
@@ -78,12 +80,26 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+class UsageError(Exception):
+    """A command given arguments it cannot act on (an unknown bot, a file it cannot
+    write): one line on standard error, exit 2."""
+
+
+class InputError(Exception):
+    """An input file that cannot be read, understood or believed: every problem on
+    its own line (what, where, which rule), exit 2."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
 def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
     names = (
         spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
     )
     if len(names) != players:
-        raise FormatError(f"--bots names {len(names)} bots for {players} players")
+        raise UsageError(f"--bots names {len(names)} bots for {players} players")
     bots: list[GreedyBot | RandomBot] = []
     for index, name in enumerate(names):
         if name == "greedy":
@@ -91,7 +107,7 @@ def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomB
         elif name == "random":
             bots.append(RandomBot(seed * 31 + index))
         else:
-            raise FormatError(f"unknown bot {name!r}: choose random or greedy")
+            raise UsageError(f"--bots: unknown bot {name[:40]!r}: choose random or greedy")
     return bots
 
 
@@ -146,7 +162,7 @@ def _play(args: argparse.Namespace) -> int:
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
     shown_round = 0
     while not state.is_over:
-        if state.round > MAX_ROUNDS or not game_can_end(state):
+        if state.round > MAX_ROUNDS:
             print(phrase("stuck", lang, round=state.round))
             return 0
         if state.round != shown_round:
@@ -174,16 +190,12 @@ def _play(args: argparse.Namespace) -> int:
     return 0
 
 
-class _OutputError(Exception):
-    """An output file could not be written (reported in one line, exit 2)."""
-
-
 def _write(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
     except OSError as error:
-        raise _OutputError(f"cannot write {path}: {error.strerror or error}") from None
+        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
 
 
 def _draw(
@@ -203,36 +215,69 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
     from azul_rules.svg import record_pictures
 
     if os.path.exists(directory) and not os.path.isdir(directory):
-        raise _OutputError(f"cannot write pictures to {directory}: not a directory")
+        raise UsageError(f"cannot write pictures to {directory}: not a directory")
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as error:
-        raise _OutputError(f"cannot write {directory}: {error.strerror or error}") from None
+        raise UsageError(f"cannot write {directory}: {error.strerror or error}") from None
     pictures = record_pictures(record, lang=lang)
     for name, picture in pictures:
         _write(os.path.join(directory, name), picture)
     return len(pictures)
 
 
+def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
+    if drawn:
+        print(f"{drawn} pictures in {args.svg_dir}" if args.lang == "en"
+              else f"{drawn} images dans {args.svg_dir}")  # fmt: skip
+
+
 def _read(path: str) -> str:
+    """A file's text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark allowed),
+    read without holding more than that in memory."""
     try:
-        with open(path, encoding="utf-8") as source:
-            return source.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise FormatError(f"cannot read {path}: {reason}") from None
+        with open(path, "rb") as source:
+            data = source.read(MAX_INPUT_BYTES + 1)
+    except OSError as error:
+        raise InputError([f"{path}: cannot read: {error.strerror or error}"]) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError([f"{path}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError([f"{path}: not UTF-8 text (byte {error.start})"]) from None
+
+
+def _from_file(path: str, read: Callable[[str], T]) -> T:
+    """``read`` applied to the text of ``path``, its errors told with the file's name."""
+    return _reading(path, lambda: read(_read(path)))
+
+
+def _reading(source: str, read: Callable[[], T]) -> T:
+    try:
+        return read()
+    except FormatError as error:
+        raise InputError(
+            [f"{source}: unreadable: {what}" if path == "$" and what == str(error)
+             else f"{source}: unreadable at {path}: {what}" for path, what in error.errors]
+        ) from None  # fmt: skip
+    except InvalidStateError as error:
+        raise InputError(
+            [f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
+             f"{p.message}" for p in error.problems]
+        ) from None  # fmt: skip
 
 
 def _load_state(path: str) -> GameState:
-    return from_json(_read(path), GameState)
+    return _from_file(path, lambda text: from_json(text, GameState))
 
 
 def _load_move(text: str) -> Move:
     if text.lstrip().startswith("{"):
-        return move_from_json(text)
+        return _reading("MOVE", lambda: move_from_json(text))
     if os.path.exists(text):
-        return move_from_json(_read(text))
-    return parse_move(text)
+        return _from_file(text, move_from_json)
+    return _reading("MOVE", lambda: parse_move(text))
 
 
 def _violation_doc(violation: Violation, lang: str) -> dict[str, object]:
@@ -278,8 +323,9 @@ def _check(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     from azul_rules.audit import audit, claim_from_json, position_from_json
 
-    state = position_from_json(_read(args.state))
-    result = audit(state, claim_from_json(_read(args.claim)))
+    state = _from_file(args.state, position_from_json)
+    claim = _from_file(args.claim, claim_from_json)
+    result = _reading(args.claim, lambda: audit(state, claim))
     if args.json:
         doc = {
             "correct": result.ok,
@@ -303,7 +349,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    record = GameRecord.from_json(_read(args.record))
+    record = _from_file(args.record, GameRecord.from_json)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -341,12 +387,6 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
-    if drawn:
-        print(f"{drawn} pictures in {args.svg_dir}" if args.lang == "en"
-              else f"{drawn} images dans {args.svg_dir}")  # fmt: skip
-
-
 def _tiles(tiles: Sequence[object]) -> str:
     from azul_rules.colors import Color
 
@@ -365,20 +405,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     }  # fmt: skip
     try:
         return commands[args.command](args)
-    except FormatError as error:
-        print("azul-rules: unreadable input:", file=sys.stderr)
-        for path, what in error.errors:
-            print(f"  {what}" if what == str(error) else f"  {path}: {what}", file=sys.stderr)
-        return 2
-    except _OutputError as error:
+    except InputError as error:
+        for line in error.lines:
+            print(f"azul-rules: {line}", file=sys.stderr)
+    except (UsageError, FormatError) as error:
         print(f"azul-rules: {error}", file=sys.stderr)
-        return 2
-    except InvalidStateError as error:
-        print("azul-rules: this position cannot exist:", file=sys.stderr)
-        for found in error.problems:
-            print(f"  {found.code.value} ({found.rule}) at {found.path}: {found.message}",
-                  file=sys.stderr)  # fmt: skip
-        return 2
+    except KeyboardInterrupt:
+        print("azul-rules: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug of ours: still one line, never a traceback
+        print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
+              f"{str(error)[:200]}", file=sys.stderr)  # fmt: skip
+    return 2
 
 
 def run() -> None:

@@ -41,7 +41,7 @@ def all_compact_moves(s: az.GameState) -> list[az.Take | az.PlaceTile]:
     moves: list[az.Take | az.PlaceTile] = [
         az.Take(src, c, line) for src in sources for c in colors for line in [*range(6), FLOOR]
     ]
-    moves.extend(az.PlaceTile(line, column) for line in range(-1, 6) for column in range(-1, 6))
+    moves.extend(az.PlaceTile(line, column) for line in range(7) for column in range(7))
     return moves
 
 
