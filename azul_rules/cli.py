@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
@@ -37,11 +37,19 @@ MAX_ROUNDS = 100
 """``play`` stops a game still going after this many rounds (a starved grey game)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, reporting a wrong command line in one line (``--help`` for more)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("azul-rules").strip()
+        where = f"{command}: " if command else ""
+        text = message if message.isprintable() else repr(message)[1:-1]
+        self.exit(2, f"azul-rules: {where}{text} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="azul-rules", description="A strict referee for the board game Azul."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = commands.add_parser("play", help="referee a whole game between built-in bots")
     play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     play.add_argument("--seed", type=int, default=0)
@@ -194,8 +202,9 @@ def _write(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
-    except OSError as error:
-        raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
 
 
 def _draw(
@@ -215,11 +224,12 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
     from azul_rules.svg import record_pictures
 
     if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write pictures to {directory}: not a directory")
+        raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
     try:
         os.makedirs(directory, exist_ok=True)
-    except OSError as error:
-        raise UsageError(f"cannot write {directory}: {error.strerror or error}") from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
     pictures = record_pictures(record, lang=lang)
     for name, picture in pictures:
         _write(os.path.join(directory, name), picture)
@@ -228,24 +238,32 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
-        print(f"{drawn} pictures in {args.svg_dir}" if args.lang == "en"
-              else f"{drawn} images dans {args.svg_dir}")  # fmt: skip
+        where = _printable(args.svg_dir)
+        print(f"{drawn} pictures in {where}" if args.lang == "en"
+              else f"{drawn} images dans {where}")  # fmt: skip
 
 
 def _read(path: str) -> str:
     """A file's text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark allowed),
     read without holding more than that in memory."""
+    name = _printable(path)
     try:
         with open(path, "rb") as source:
             data = source.read(MAX_INPUT_BYTES + 1)
-    except OSError as error:
-        raise InputError([f"{path}: cannot read: {error.strerror or error}"]) from None
+    except (OSError, ValueError) as error:  # ValueError: a name with a null character
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise InputError([f"{name}: cannot read: {reason or error}"]) from None
     if len(data) > MAX_INPUT_BYTES:
-        raise InputError([f"{path}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
+        raise InputError([f"{name}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise InputError([f"{path}: not UTF-8 text (byte {error.start})"]) from None
+        raise InputError([f"{name}: not UTF-8 text (byte {error.start})"]) from None
+
+
+def _printable(text: str) -> str:
+    """A file name or argument as it can be shown on one line."""
+    return text if text.isprintable() else repr(text)
 
 
 def _from_file(path: str, read: Callable[[str], T]) -> T:
@@ -254,6 +272,7 @@ def _from_file(path: str, read: Callable[[str], T]) -> T:
 
 
 def _reading(source: str, read: Callable[[], T]) -> T:
+    source = _printable(source)
     try:
         return read()
     except FormatError as error:
