@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
@@ -25,6 +25,9 @@ from azul_rules.record import GameRecord
 from azul_rules.render import render_state, variant_name
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
+
+if TYPE_CHECKING:
+    from azul_rules.svg import Highlight
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -65,9 +68,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--lang", choices=LANGUAGES, default="en")
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    check.add_argument("--svg", metavar="OUT.svg", help="also draw the move and its verdict")
     show = commands.add_parser("show", help="a position as readable text")
     show.add_argument("state", metavar="STATE.json")
     show.add_argument("--lang", choices=LANGUAGES, default="en")
+    show.add_argument("--svg", metavar="OUT.svg", help="also draw the position (SVG)")
     audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
     audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
     audit.add_argument("claim", metavar="CLAIM.json")
@@ -77,6 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("record", metavar="RECORD.json")
     replay.add_argument("--lang", choices=LANGUAGES, default="en")
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
+    replay.add_argument(
+        "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
+    )
     return parser
 
 
@@ -199,6 +207,42 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
 
 
+def _draw(
+    path: str | None, state: GameState, lang: str, highlight: Highlight | None = None
+) -> None:
+    """``--svg``: the picture of ``state`` (and of ``highlight``) to ``path``."""
+    if path is not None:
+        from azul_rules.svg import board
+
+        _write(path, board(state, highlight=highlight, lang=lang))
+
+
+def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
+    """``--svg-dir``: the pictures of a recorded game; returns how many were written."""
+    if directory is None:
+        return 0
+    from azul_rules.svg import record_pictures
+
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
+    pictures = record_pictures(record, lang=lang)
+    for name, picture in pictures:
+        _write(os.path.join(directory, name), picture)
+    return len(pictures)
+
+
+def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
+    if drawn:
+        where = _printable(args.svg_dir)
+        print(f"{drawn} pictures in {where}" if args.lang == "en"
+              else f"{drawn} images dans {where}")  # fmt: skip
+
+
 def _read(path: str) -> str:
     """A file's text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark allowed),
     read without holding more than that in memory."""
@@ -279,6 +323,7 @@ def _check(args: argparse.Namespace) -> int:
     state = _load_state(args.state)
     move = _load_move(args.move)
     result = state.validate(move)
+    _draw(args.svg, state, args.lang, (move, result))
     if args.json:
         doc = {
             "legal": result.ok,
@@ -317,7 +362,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _show(args: argparse.Namespace) -> int:
-    print(render_state(_load_state(args.state), args.lang))
+    state = _load_state(args.state)
+    _draw(args.svg, state, args.lang)
+    print(render_state(state, args.lang))
     return 0
 
 
@@ -325,6 +372,7 @@ def _replay(args: argparse.Namespace) -> int:
     record = _from_file(args.record, GameRecord.from_json)
     replay = record.replay()
     final = replay.final
+    drawn = _draw_record(args.svg_dir, record, args.lang)
     if args.json:
         doc: dict[str, object] = {"ok": replay.ok, "moves_played": len(replay.states) - 1}
         if replay.failure is not None and replay.failed_at is not None:
@@ -347,6 +395,7 @@ def _replay(args: argparse.Namespace) -> int:
                      player=final.current_player + 1))  # fmt: skip
         for violation in replay.failure.violations:
             print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _say_drawn(drawn, args)
         return 1
     print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
     if final.outcome is not None:
@@ -354,6 +403,7 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(phrase("not_over", args.lang, round=final.round,
                      phase=phase_name(final.phase.value, args.lang)))  # fmt: skip
+    _say_drawn(drawn, args)
     return 0
 
 

@@ -245,6 +245,32 @@ class GameState:
         the grey wall tiling it holds the placements made so far in this round."""
         return self.context.last_scoring
 
+    # -- showing ---------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        """The table as readable text, in English (``azul-rules show``)."""
+        from azul_rules.render import render_state
+
+        return render_state(self)
+
+    def __repr__(self) -> str:
+        """Short enough for a traceback: ``str(state)`` draws the table, ``to_json`` keeps
+        every detail."""
+        where = f"current_player={self.current_player}"
+        if self.outcome is not None:
+            where = f"winners={self.outcome.winners}"
+        scores = tuple(board.score for board in self.players)
+        return (
+            f"<GameState {len(self.players)} players, {self.variant.value} wall, round "
+            f"{self.round}, {self.phase.value}, {where}, scores={scores}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (``azul_rules.svg.board``)."""
+        from azul_rules.svg import board
+
+        return str(board(self))
+
     # -- reading ---------------------------------------------------------------------
 
     @property

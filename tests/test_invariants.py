@@ -116,10 +116,10 @@ def test_apply_never_mutates_and_equal_states_hash_equal(
     for _ in range(MAX_MOVES):
         if s.is_over:
             break
-        snapshot = (repr(s), hash(s))
+        snapshot = (az.to_dict(s), hash(s))
         move = rnd.choice(s.legal_moves())
         nxt = s.apply(move)
-        assert (repr(s), hash(s)) == snapshot
+        assert (az.to_dict(s), hash(s)) == snapshot
         assert nxt is not s
         assert s.apply(move) == nxt and hash(s.apply(move)) == hash(nxt)
         s = nxt
