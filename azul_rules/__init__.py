@@ -33,6 +33,7 @@ from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Tak
 from azul_rules.phases import Phase, Variant
 from azul_rules.problems import Problem, StateProblem
 from azul_rules.record import GameRecord, Replay
+from azul_rules.rulebook import rule
 from azul_rules.scoring import (
     Bonuses,
     Outcome,
@@ -87,6 +88,7 @@ __all__ = [
     "move_from_json",
     "new_game",
     "parse_move",
+    "rule",
     "score_placement",
     "to_dict",
     "to_json",

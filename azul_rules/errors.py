@@ -117,6 +117,12 @@ class Violation:
 
         return render(self.code, dict(self.params), lang)
 
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the broken rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
+
     def __str__(self) -> str:
         return f"{self.code.value} ({self.rule}): {self.message}"
 

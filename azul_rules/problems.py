@@ -58,6 +58,12 @@ class Problem:
     path: str
     message: str
 
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the contradicted rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
+
     def __str__(self) -> str:
         return f"{self.code.value} ({self.rule}) at {self.path}: {self.message}"
 
