@@ -628,6 +628,37 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "the game is not over: round {round}, {phase}",
         "fr": "la partie n'est pas finie : manche {round}, {phase}",
     },
+    # audit-game and rules (the rule book)
+    "sheet_correct": {
+        "en": "the scoresheet is correct ({rounds} rounds)",
+        "fr": "la feuille de score est correcte ({rounds} manches)",
+    },
+    "sheet_wrong": {"en": "the scoresheet is wrong:", "fr": "la feuille de score est fausse :"},
+    "sheet_round": {
+        "en": "round {round}: written {written}; the rules give {correct}",
+        "fr": "manche {round} : écrit {written} ; les règles donnent {correct}",
+    },
+    "sheet_round_ok": {"en": "round {round}: {written}, correct",
+                       "fr": "manche {round} : {written}, correct"},
+    "sheet_carried": {
+        "en": "  (no new mistake: figures carried from an earlier round)",
+        "fr": "  (pas de nouvelle erreur : chiffres reportés d'une manche précédente)",
+    },
+    "sheet_end": {"en": "end of the game:", "fr": "fin de la partie :"},
+    "sheet_final": {
+        "en": "final scores by the rules: {scores}",
+        "fr": "scores finaux selon les règles : {scores}",
+    },
+    "sheet_illegal": {
+        "en": "the record's move {number} ({move}) is illegal; the rounds after it are not "
+        "checked:",
+        "fr": "le coup {number} ({move}) de la partie est illégal ; les manches suivantes ne "
+        "sont pas vérifiées :",
+    },
+    "rules_title": {
+        "en": "The rules of Azul (azul-rules rules ID for one rule's text)",
+        "fr": "Les règles d'Azul (azul-rules rules ID pour le texte d'une règle)",
+    },
 }
 
 
