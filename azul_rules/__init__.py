@@ -34,6 +34,7 @@ from azul_rules.phases import Phase, Variant
 from azul_rules.problems import Problem, StateProblem
 from azul_rules.record import GameRecord, Replay
 from azul_rules.rulebook import rule
+from azul_rules.scoresheet import audit_game
 from azul_rules.scoring import (
     Bonuses,
     Outcome,
@@ -81,6 +82,7 @@ __all__ = [
     "Violation",
     "WallPlacement",
     "audit",
+    "audit_game",
     "end_bonuses",
     "from_dict",
     "from_json",

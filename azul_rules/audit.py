@@ -253,7 +253,7 @@ class _PlayerAudit:
         """The tiling the claimed wall shows, scored by the rules (W3, W4), with the lines
         that had no legal space on the floor (V4)."""
         floor = list(self.board.floor)
-        for r in sorted(self.to_floor - self.kept):
+        for r in sorted(self.to_floor - self.kept - self.tiled):
             floor += [self.complete[r]] * min(r + 1, FLOOR_SIZE - len(floor))
         points = sum(p.points for p in self.laid)
         score = max(0, self.board.score + points - floor_penalty(len(floor)))
@@ -357,10 +357,12 @@ def _judge_score(claimed: int, rules: Tiling | None, laid: Tiling,
     if game_over and claimed == reference.before and reference.score != reference.before:
         return [Violation.of(E.GAME_ENDED_EARLY, "E1", reason="skipped", player=reference.player,
                              claimed=claimed, correct=reference.score)]  # fmt: skip
-    explained = explain(rules, claimed) if rules is not None else None
     differs = rules is None or laid.placements != rules.placements or laid.floor != rules.floor
+    if differs and claimed == laid.score:
+        return []
+    explained = explain(rules, claimed) if rules is not None else None
     if explained is None and differs:
-        explained = [] if claimed == laid.score else explain(laid, claimed)
+        explained = explain(laid, claimed)
     if explained is None:
         return [Violation.of(E.SCORE_MISCOUNT, "W3", player=reference.player, claimed=claimed,
                              correct=reference.score)]  # fmt: skip

@@ -641,8 +641,8 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "sheet_round_ok": {"en": "round {round}: {written}, correct",
                        "fr": "manche {round} : {written}, correct"},
     "sheet_carried": {
-        "en": "  (no new mistake: figures carried from an earlier round)",
-        "fr": "  (pas de nouvelle erreur : chiffres reportés d'une manche précédente)",
+        "en": "    (no new mistake: figures carried from an earlier round)",
+        "fr": "    (pas de nouvelle erreur : chiffres reportés d'une manche précédente)",
     },
     "sheet_end": {"en": "end of the game:", "fr": "fin de la partie :"},
     "sheet_final": {
