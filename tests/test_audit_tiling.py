@@ -105,7 +105,8 @@ def attrs_scores(claim: Claim, scores: tuple[int, ...]) -> Claim:
 def test_w1_leftovers_and_w5_floor_not_cleared() -> None:
     """W1, W5 / TILE_COUNT_MISMATCH: two blacks kept in line 3, the floor left as it was."""
     left = ((), (), (C.BLACK, C.BLACK), (C.BLUE, C.BLUE), ())
-    result = az.audit(TABLE, as_left(AFTER[0].wall, pattern_lines=left, floor=(az.MARKER, C.YELLOW)))
+    claim = as_left(AFTER[0].wall, pattern_lines=left, floor=(az.MARKER, C.YELLOW))
+    result = az.audit(TABLE, claim)
     assert codes(result) == [("TILE_COUNT_MISMATCH", "W1"), ("TILE_COUNT_MISMATCH", "W5")]
     assert [v.param_dict["count"] for v in result.violations] == [2, 2]
 
@@ -240,7 +241,8 @@ def test_python_claims_are_checked_field_by_field() -> None:
         (Claim(scores=None), ["$.scores"]),
         (Claim(scores=((14,), 6)), ["$.scores[0]"]),  # type: ignore[arg-type]
         (Claim(scores=(14, True)), ["$.scores[1]"]),
-        (Claim(scores=(14, 6), boards=(ClaimedBoard(wall=((C.RED,),)), None)), ["$.boards[0].wall"]),
+        (Claim(scores=(14, 6), boards=(ClaimedBoard(wall=((C.RED,),)), None)),
+         ["$.boards[0].wall"]),
         (Claim(scores=(14, 6), lid=("red",)), ["$.lid"]),  # type: ignore[arg-type]
         (Claim(scores=(14, 6), winners=(1, 1)), ["$.winners"]),
         (Claim(scores=(14, 6), boards=(ClaimedBoard(score=3), None)), ["$.boards[0].score"]),

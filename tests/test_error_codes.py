@@ -67,7 +67,8 @@ def finished() -> az.GameState:
 
 
 def sheet_with_wrong_winner() -> az.Result:
-    record = az.GameRecord.from_json((AUDITS / "scoresheet-one-wrong-round/record.json").read_text())
+    text = (AUDITS / "scoresheet-one-wrong-round" / "record.json").read_text()
+    record = az.GameRecord.from_json(text)
     rounds = [[3, 0], [11, 0], [24, 0], [45, 0], [44, 3]]
     return audit_game(record, Scoresheet(tuple(map(tuple, rounds)), winners=(1,))).result
 

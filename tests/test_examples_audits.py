@@ -27,14 +27,14 @@ ROW = re.compile(r"^\| `([a-z0-9-]+)` \| .* \| (.*) \|$")
 
 def listed() -> dict[str, tuple[int, list[str]]]:
     """folder -> (exit code, codes) from the tables of examples/README.md."""
-    found = {}
+    found: dict[str, tuple[int, list[str]]] = {}
     for line in (ROOT / "examples" / "README.md").read_text(encoding="utf-8").splitlines():
         match = ROW.match(line)
         if match:
             verdict = match.group(2)
-            status = int(re.search(r"exit (\d)", verdict).group(1))  # type: ignore[union-attr]
+            status = int(re.findall(r"exit (\d)", verdict)[0])
             found[match.group(1)] = (status, re.findall(r"`([A-Z_]+)` \(([A-Z][0-9])\)", verdict))
-    return found  # type: ignore[return-value]
+    return found
 
 
 def run(*args: str) -> tuple[int, dict[str, Any]]:

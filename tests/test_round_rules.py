@@ -12,7 +12,7 @@ def _rounds(seed: int) -> list[tuple[az.GameState, az.Move, az.GameState]]:
     """Every round-ending take of a seeded greedy game: (before, take, after)."""
     state = az.new_game(2, seed=seed)
     bot = GreedyBot()
-    found = []
+    found: list[tuple[az.GameState, az.Move, az.GameState]] = []
     while not state.is_over:
         move = bot.choose(state)
         after = state.apply(move)
@@ -81,7 +81,7 @@ def test_e3_pattern_line_tiles_score_nothing_at_the_end() -> None:
 def _moves(seed: int) -> list[az.Move]:
     state = az.new_game(2, seed=seed)
     bot = GreedyBot()
-    moves = []
+    moves: list[az.Move] = []
     while not state.is_over:
         move = bot.choose(state)
         moves.append(move)

@@ -15,10 +15,12 @@ from azul_rules.make_docs import PAGES, pages
 from azul_rules.rulebook import CODE_RULES, RULES, markdown, rules
 
 ROOT = Path(__file__).resolve().parents[1]
-BOOK_IDS = (
-    "G1 G2 S1 S2 S3 S4 S5 S6 S7 T1 T2 T3 T4 P1 P2 P3 P4 P5 P6 P7 F1 F2 F3 F4 "
-    "W1 W2 W3 W4 W5 R1 R2 R3 R4 R5 R6 R7 E1 E2 E3 E4 V1 V2 V3 V4 V5"
-).split()
+BOOK_IDS = [
+    *("G1", "G2", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "T1", "T2", "T3", "T4"),
+    *("P1", "P2", "P3", "P4", "P5", "P6", "P7", "F1", "F2", "F3", "F4"),
+    *("W1", "W2", "W3", "W4", "W5", "R1", "R2", "R3", "R4", "R5", "R6", "R7"),
+    *("E1", "E2", "E3", "E4", "V1", "V2", "V3", "V4", "V5"),
+]
 RULE_ID = re.compile(r"\b[GSTPFWREV][0-9]{1,2}\b")
 RULINGS = {"F4", "R5", "R6", "R7", "V5"}
 # Rules whose tests live outside this suite (none: R7's enforcement by the core is tested
@@ -53,7 +55,7 @@ def test_french_uses_the_game_s_french_terms() -> None:
 def test_rule_lookup() -> None:
     assert az.rule(" p3 ") is az.rule("P3")
     assert "E1 can never happen" in az.rule("R7").text()
-    with pytest.raises(ValueError, match="no rule 'Z9'.*G1-G2, S1-S7"):
+    with pytest.raises(ValueError, match=r"no rule 'Z9'.*G1-G2, S1-S7"):
         az.rule("Z9")
     with pytest.raises(ValueError, match="unknown language"):
         az.rule("P3").text("de")
@@ -128,10 +130,18 @@ def test_every_rule_of_the_book_is_cited_by_a_test() -> None:
 
 
 def test_nothing_links_outside_the_repository() -> None:
-    for path in [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "examples/README.md"]:
-        text = path.read_text(encoding="utf-8")
-        assert "](../" not in text.replace("](../docs/", "") and "shared/" not in text, path
-    assert "docs/rules.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+    """Every relative link of the README, the docs and the examples' README resolves to a
+    file of the repository; none points at a shared folder beside it."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "examples/README.md"]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "shared/" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if target.startswith(("http://", "https://")):
+                continue
+            resolved = (page.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT) and resolved.exists(), (page, target)
+    assert "(docs/rules.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def test_cli_rules_index_one_rule_and_unknown(capsys: pytest.CaptureFixture[str]) -> None:
