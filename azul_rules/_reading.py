@@ -9,7 +9,6 @@ is, so that a wrong type is reported with the path of the field that holds it.
 from __future__ import annotations
 
 import enum
-import json
 from collections.abc import Mapping
 from typing import Final
 
@@ -30,6 +29,8 @@ _BY_NAME: Final = {name: c for c, name in _NAMES.items()}
 
 def load_json(text: str | bytes) -> object:
     """Parse JSON text; ``FormatError`` for anything that is not (or too big, too deep)."""
+    import json
+
     if len(text) > MAX_TEXT:
         raise FormatError(f"$: {len(text)} characters: at most {MAX_TEXT} are read",
                           (("$", f"longer than {MAX_TEXT} characters"),))  # fmt: skip

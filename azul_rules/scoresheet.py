@@ -12,7 +12,6 @@ described by ``azul_rules/schemas/scoresheet.schema.json`` (:func:`schema`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -154,6 +153,7 @@ def scoresheet_from_json(text: str | bytes) -> Scoresheet:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a scoresheet, as shipped in the package."""
+    import json
     from importlib.resources import files
 
     text = files("azul_rules").joinpath("schemas/scoresheet.schema.json").read_text("utf-8")

@@ -4,6 +4,8 @@ W1, W2, W5), the grey wall (V1, V2, V4, V5), the lid, the end (E1, R7), and stri
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.audit import expected_boards
@@ -274,3 +276,41 @@ def test_json_claims_name_every_malformed_field() -> None:
         with pytest.raises(az.FormatError):
             claim_from_json(text)
     assert claim_from_json('{"scores": [1, 2], "lid": {"red": 2}}').lid == (C.RED, C.RED)
+
+
+# -- fuzzing ---------------------------------------------------------------------------------
+
+
+_tiles = st.one_of(st.sampled_from(list(C)), st.none(), st.just(az.MARKER), st.integers(-1, 9),
+                   st.text(max_size=3))  # fmt: skip
+_rows = st.lists(st.lists(_tiles, min_size=5, max_size=5), min_size=5, max_size=5)
+_walls = st.one_of(st.none(), _rows.map(lambda rows: tuple(map(tuple, rows))))
+_lines = st.one_of(st.none(), st.lists(st.lists(st.sampled_from(list(C)), max_size=3).map(tuple),
+                                       min_size=5, max_size=5).map(tuple))  # fmt: skip
+_floors = st.one_of(st.none(), st.lists(_tiles, max_size=8).map(tuple))
+_boards = st.builds(ClaimedBoard, score=st.one_of(st.none(), st.integers(-3, 40)), wall=_walls,
+                    pattern_lines=_lines, floor=_floors)  # fmt: skip
+_claims = st.builds(
+    Claim,
+    scores=st.one_of(st.none(), st.lists(st.one_of(st.integers(-5, 40), st.booleans()),
+                                         min_size=1, max_size=3).map(tuple)),
+    boards=st.one_of(st.none(), st.lists(st.one_of(st.none(), _boards), min_size=1,
+                                         max_size=3).map(tuple)),
+    lid=st.one_of(st.none(), st.lists(_tiles, max_size=6).map(tuple)),
+    game_over=st.one_of(st.none(), st.booleans()),
+    winners=st.one_of(st.none(), st.lists(st.integers(-1, 4), max_size=3).map(tuple)),
+)  # fmt: skip
+
+
+@given(claim=_claims, grey=st.booleans())
+def test_any_python_claim_gets_a_verdict_or_a_format_error(claim: Claim, grey: bool) -> None:
+    """Whatever a program puts in a Claim, audit answers with a Result or a FormatError
+    naming JSON paths (never a TypeError, IndexError or KeyError)."""
+    table = GREY_TABLE if grey else TABLE
+    try:
+        result = az.audit(table, claim)
+    except az.FormatError as error:
+        assert error.errors and all(path.startswith("$") for path, _ in error.errors)
+        return
+    for violation in result.violations:
+        assert violation.message and violation.message_in("fr") and violation.rule_text()
