@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules import claims, scoresheet
+from tests.extras import needs
 
-jsonschema = pytest.importorskip("jsonschema")
+jsonschema = needs("jsonschema")
 
 ROOT = Path(__file__).resolve().parents[1]
 AUDITS = ROOT / "examples" / "audits"

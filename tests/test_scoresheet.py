@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 
 import pytest
@@ -139,3 +140,40 @@ def test_cli_audit_game(capsys: pytest.CaptureFixture[str]) -> None:
     assert doc["rounds"][2]["violations"][0]["rule_text"].startswith("The starting player")
     assert main(["audit-game", str(CASE / "record.json"), str(CASE / "record.json")]) == 2
     assert "$.moves" in capsys.readouterr().err
+
+
+def _table_draws(state: az.GameState, rng: random.Random) -> az.Refill:
+    """R2 as a table would do it: four tiles per factory from the shuffled bag, then the
+    lid poured in when the bag runs out."""
+    bag, lid = list(state.bag), list(state.lid)
+    rng.shuffle(bag)
+    rng.shuffle(lid)
+    factories = []
+    for _ in state.factories:
+        tiles: list[az.Color] = []
+        while len(tiles) < 4 and (bag or lid):
+            if not bag:
+                bag, lid = lid, []
+            tiles.append(bag.pop())
+        factories.append(tuple(tiles))
+    return az.Refill(tuple(factories))
+
+
+def test_r2_a_game_with_the_table_s_draws() -> None:
+    """R2, E4: a record with Refill moves; the true sheet is confirmed, and a round
+    written 2 too high is named."""
+    rng, bot = random.Random(3), GreedyBot()
+    state, moves = az.new_game(2, external_draws=True, first_player=0), []
+    while not state.is_over:
+        move = _table_draws(state, rng) if state.phase is az.Phase.REFILL else bot.choose(state)
+        moves.append(move)
+        state = state.apply(move)
+    record = az.GameRecord(tuple(moves), 2, external_draws=True, first_player=0)
+    assert state.outcome is not None
+    zeros = az.audit_game(record, sheet(((0, 0),) * 5))
+    truth = tuple(r.correct for r in zeros.rounds)
+    assert az.audit_game(record, sheet(truth, winners=state.outcome.winners)).ok
+    wrong = [list(r) for r in truth]
+    wrong[3][0] += 2
+    verdict = az.audit_game(record, sheet(tuple(map(tuple, wrong))))
+    assert verdict.first_wrong == (4, 0) and verdict.rounds[3].violations
