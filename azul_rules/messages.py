@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
+from azul_rules.codes import ErrorCode
 from azul_rules.colors import CENTER, FLOOR, Color
-from azul_rules.errors import ErrorCode
 
 __all__ = ["LANGUAGES", "TEMPLATES", "render"]
 
