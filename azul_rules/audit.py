@@ -38,7 +38,7 @@ from azul_rules.colors import (
     wall_column,
 )
 from azul_rules.errors import ErrorCode, FormatError, Result, Violation
-from azul_rules.grey import legal_columns, row_can_be_completed
+from azul_rules.grey import legal_columns, walls_can_end
 from azul_rules.miscount import Tiling, counted_with, explain
 from azul_rules.phases import Variant
 from azul_rules.rounds import place_on_wall, tile_colored
@@ -410,8 +410,7 @@ def _judge_end(state: GameState, claim: Claim, boards: list[PlayerBoard]) -> lis
     """E1, R7: whether the game ends; E2: the bonuses; E4: the winners."""
     found: list[Violation] = []
     ends = any(b.has_complete_row() for b in boards) or (
-        state.variant is Variant.GREY
-        and not any(row_can_be_completed(b, r) for b in boards for r in range(5))
+        state.variant is Variant.GREY and not walls_can_end(boards)
     )
     if claim.game_over and not ends:
         found.append(Violation.of(E.GAME_ENDED_EARLY, "E1", reason="no_row"))
