@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from azul_rules.bots import GreedyBot, RandomBot
 from azul_rules.colors import Color, Marker
@@ -23,6 +23,7 @@ from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
 from azul_rules.render import render_state, variant_name
+from azul_rules.rulebook import Rule
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
 
@@ -85,6 +86,7 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument(
         "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
     )
+    _add_rulebook_commands(commands, (check, audit, replay))
     return parser
 
 
@@ -100,6 +102,22 @@ class InputError(Exception):
     def __init__(self, lines: list[str]) -> None:
         super().__init__("\n".join(lines))
         self.lines = lines
+
+
+def _add_rulebook_commands(commands: Any, verdicts: tuple[argparse.ArgumentParser, ...]) -> None:
+    """``rules``, ``audit-game`` and ``--explain`` (issue 12: the rule book and audits)."""
+    sheet = commands.add_parser("audit-game", help="check a whole game's scoresheet")
+    sheet.add_argument("record", metavar="RECORD.json")
+    sheet.add_argument("sheet", metavar="SCORESHEET.json")
+    sheet.add_argument("--lang", choices=LANGUAGES, default="en")
+    sheet.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    book = commands.add_parser("rules", help="the rule book: the index, or one rule's text")
+    book.add_argument("rule_id", metavar="ID", nargs="?", help="a rule id such as P3")
+    book.add_argument("--all", action="store_true", help="every rule with its text")
+    book.add_argument("--lang", choices=LANGUAGES, default="en")
+    for command in (*verdicts, sheet):
+        command.add_argument("--explain", action="store_true",
+                             help="print the broken rule's text under each violation")
 
 
 def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
@@ -300,13 +318,34 @@ def _load_move(text: str) -> Move:
     return _reading("MOVE", lambda: parse_move(text))
 
 
-def _violation_doc(violation: Violation, lang: str) -> dict[str, object]:
-    return {
+def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:
+    doc: dict[str, object] = {
         "code": violation.code.value,
         "rule": violation.rule,
         "message": violation.message_in(lang),
         "params": {k: _plain(v) for k, v in violation.params},
     }
+    if explain:
+        doc["rule_text"] = violation.rule_text(lang)
+    return doc
+
+
+def _print_violations(violations: Sequence[Violation], lang: str, explain: bool,
+                      indent: str = "  ") -> None:  # fmt: skip
+    """Each violation on a line; with ``explain``, its rule's text beneath it."""
+    from azul_rules.rulebook import rule
+
+    for violation in violations:
+        print(f"{indent}{violation.code.value} ({violation.rule}): {violation.message_in(lang)}")
+        if explain:
+            print(_wrapped(rule(violation.rule), lang, indent + "    "))
+
+
+def _wrapped(entry: Rule, lang: str, indent: str) -> str:
+    import textwrap
+
+    text = f"{entry.id} {entry.title_in(lang)}. {entry.text(lang)}"
+    return textwrap.fill(text, width=92, initial_indent=indent, subsequent_indent=indent)
 
 
 def _plain(value: object) -> object:
@@ -328,15 +367,14 @@ def _check(args: argparse.Namespace) -> int:
         doc = {
             "legal": result.ok,
             "move": to_dict(move),
-            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+            "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     elif result.ok:
         print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
     else:
         print(f"{'illegal' if args.lang == 'en' else 'coup illégal'}: {move}")
-        for violation in result.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
 
 
@@ -349,16 +387,96 @@ def _audit(args: argparse.Namespace) -> int:
     if args.json:
         doc = {
             "correct": result.ok,
-            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+            "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     elif result.ok:
         print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
     else:
         print("the claim is wrong:" if args.lang == "en" else "l'annonce est fausse :")
-        for violation in result.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
+
+
+def _audit_game(args: argparse.Namespace) -> int:
+    from azul_rules.scoresheet import audit_game, scoresheet_from_json
+
+    record = _from_file(args.record, GameRecord.from_json)
+    sheet = _from_file(args.sheet, scoresheet_from_json)
+    verdict = _reading(args.sheet, lambda: audit_game(record, sheet))
+    if args.json:
+        def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
+            return [_violation_doc(v, args.lang, args.explain) for v in found]
+
+        doc: dict[str, object] = {
+            "correct": verdict.ok,
+            "first_wrong": list(verdict.first_wrong) if verdict.first_wrong else None,
+            "rounds": [{"round": r.round, "written": list(r.written), "correct": list(r.correct),
+                        "violations": docs(r.violations)} for r in verdict.rounds],
+            "end": docs(verdict.end),
+            "final_scores": list(verdict.final_scores or ()) or None,
+            "winners": list(verdict.winners) if verdict.winners is not None else None,
+        }  # fmt: skip
+        if verdict.failure is not None and verdict.failed_at is not None:
+            doc["illegal_move"] = {"number": verdict.failed_at + 1,
+                                   "violations": docs(verdict.failure.violations)}  # fmt: skip
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0 if verdict.ok else 1
+    lang = args.lang
+    if verdict.ok:
+        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
+        return 0
+    print(phrase("sheet_wrong", lang))
+    for line in verdict.rounds:
+        totals = ", ".join(str(t) for t in line.written)
+        if line.ok:
+            print(phrase("sheet_round_ok", lang, round=line.round, written=totals))
+            continue
+        correct = ", ".join(str(t) for t in line.correct)
+        print(phrase("sheet_round", lang, round=line.round, written=totals, correct=correct))
+        _print_violations(line.violations, lang, args.explain, "    ")
+        if not line.violations:
+            print(phrase("sheet_carried", lang))
+    if verdict.failure is not None and verdict.failed_at is not None:
+        move = record.moves[verdict.failed_at]
+        print(phrase("sheet_illegal", lang, number=verdict.failed_at + 1, move=move))
+        _print_violations(verdict.failure.violations, lang, args.explain, "    ")
+    if verdict.end:
+        print(phrase("sheet_end", lang))
+        _print_violations(verdict.end, lang, args.explain, "    ")
+    if verdict.final_scores is not None:
+        scores = ", ".join(str(s) for s in verdict.final_scores)
+        print(phrase("sheet_final", lang, scores=scores))
+    return 1
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from azul_rules.rulebook import SECTIONS, rule, rules
+
+    lang = args.lang
+    if args.rule_id is not None:
+        try:
+            entry = rule(args.rule_id)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        print(f"{entry.id} {entry.title_in(lang)}")
+        print(_text(entry, lang))
+        return 0
+    print(phrase("rules_title", lang))
+    for letter, titles in SECTIONS.items():
+        print(f"\n{titles[0] if lang == 'en' else titles[1]}")
+        for entry in rules(letter):
+            print(f"  {entry.id:<3} {entry.title_in(lang)}")
+            if args.all:
+                print(_text(entry, lang, "      "))
+    return 0
+
+
+def _text(entry: Rule, lang: str, indent: str = "  ") -> str:
+    import textwrap
+
+    return textwrap.fill(entry.text(lang), width=92, initial_indent=indent,
+                         subsequent_indent=indent)  # fmt: skip
 
 
 def _show(args: argparse.Namespace) -> int:
@@ -381,7 +499,9 @@ def _replay(args: argparse.Namespace) -> int:
                 "number": replay.failed_at + 1,
                 "player": bad.current_player,
                 "move": to_dict(record.moves[replay.failed_at]),
-                "violations": [_violation_doc(v, args.lang) for v in replay.failure.violations],
+                "violations": [
+                    _violation_doc(v, args.lang, args.explain) for v in replay.failure.violations
+                ],
             }
         if final.outcome is not None:
             doc["scores"] = list(final.outcome.scores)
@@ -393,8 +513,7 @@ def _replay(args: argparse.Namespace) -> int:
         move = record.moves[replay.failed_at]
         print(phrase("illegal_at", args.lang, number=number, move=move,
                      player=final.current_player + 1))  # fmt: skip
-        for violation in replay.failure.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(replay.failure.violations, args.lang, args.explain)
         _say_drawn(drawn, args)
         return 1
     print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
@@ -421,7 +540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
     commands = {
-        "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit
+        "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
+        "audit-game": _audit_game, "rules": _rules,
     }  # fmt: skip
     try:
         return commands[args.command](args)

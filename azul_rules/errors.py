@@ -67,6 +67,12 @@ class Violation:
         """The message in ``lang`` (``"en"`` or ``"fr"``); ``ValueError`` for others."""
         return render(self.code, dict(self.params), lang)
 
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the broken rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
+
     def __str__(self) -> str:
         return f"{self.code.value} ({self.rule}): {self.message}"
 
@@ -124,6 +130,12 @@ class Problem:
     rule: str
     path: str
     message: str
+
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the contradicted rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
 
     def __str__(self) -> str:
         return f"{self.code.value} ({self.rule}) at {self.path}: {self.message}"
