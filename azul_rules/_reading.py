@@ -14,31 +14,23 @@ from typing import Final
 
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
 from azul_rules.errors import FormatError
+from azul_rules.jsontext import check_shape, load
 
-__all__ = ["LIMIT", "MAX_TEXT", "Reader", "load_json", "plain"]
+__all__ = ["LIMIT", "Reader", "load_json", "plain"]
 
 LIMIT: Final = 1_000_000
 """Claimed figures (scores, bonuses) are integers of at most this size, either sign."""
-
-MAX_TEXT: Final = 1_000_000
-"""The longest JSON text read, in characters (a real claim or scoresheet is a few kB)."""
 
 _NAMES: Final = {c: c.name.lower() for c in COLORS}
 _BY_NAME: Final = {name: c for c, name in _NAMES.items()}
 
 
 def load_json(text: str | bytes) -> object:
-    """Parse JSON text; ``FormatError`` for anything that is not (or too big, too deep)."""
-    import json
-
-    if len(text) > MAX_TEXT:
-        raise FormatError(f"$: {len(text)} characters: at most {MAX_TEXT} are read",
-                          (("$", f"longer than {MAX_TEXT} characters"),))  # fmt: skip
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError, TypeError) as error:  # JSONDecodeError, UTF-8, digits
-        what = f"not JSON: {error}"
-        raise FormatError(f"$: {what}", (("$", what),)) from None
+    """Parse JSON text within the limits of :mod:`azul_rules.jsontext` (size, repeated
+    keys, entries per array); ``FormatError`` otherwise."""
+    data = load(text)
+    check_shape(data)
+    return data
 
 
 class _Foreign:

@@ -5,8 +5,8 @@ Every document the library reads (positions, moves, records, claims) goes throug
 
 * text over :data:`MAX_INPUT_BYTES` is refused before parsing;
 * a UTF-8 byte order mark is accepted; text that is not UTF-8 is refused;
-* numbers with more than :data:`MAX_DIGITS` digits, ``NaN`` and ``Infinity`` are
-  refused while parsing (they are no JSON a game needs, and huge integers cost time);
+* integers of more than :data:`MAX_DIGITS` digits (Python's own limit), ``NaN`` and
+  ``Infinity`` are refused while parsing;
 * the same key twice in one object is refused, with its path;
 * no array or object may hold more than :data:`MAX_ITEMS` entries, and a document no
   more than its kind's budget of values (:func:`check_shape`): no position, move or
@@ -18,6 +18,7 @@ Each refusal is a :class:`~azul_rules.FormatError` naming the path and the reaso
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from typing import Any, Final
 
@@ -32,13 +33,17 @@ __all__ = [
     "format_error",
     "load",
     "member_path",
+    "repeated_keys",
 ]
 
 MAX_INPUT_BYTES: Final = 1 << 20
 """The largest JSON text read, in bytes (1 MiB); a whole recorded game takes a few KB."""
 
-MAX_DIGITS: Final = 40
-"""The most digits a JSON number may have (a 64-bit generator state needs 20)."""
+MAX_DIGITS: Final = sys.get_int_max_str_digits() or 4300
+"""The most digits a JSON integer may have: the interpreter's own limit on reading
+integers from text (4,300 by default), past which their reading costs quadratic time.
+Fields that take numbers bound them much lower (a tile count to 20, a generator state
+to 64 bits)."""
 
 MAX_ITEMS: Final = 100
 """The most entries of one JSON array or object inside a position, move or claim (the
@@ -71,16 +76,10 @@ class _Object(dict[str, Any]):
             self.repeated = tuple(repeated)
 
 
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_DIGITS:
-        raise _Refused(f"a number of {len(text.lstrip('-'))} digits (at most {MAX_DIGITS})")
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    if len(text) > MAX_DIGITS + 10:
-        raise _Refused(f"a number written with {len(text)} characters")
-    return float(text)
+def repeated_keys(value: object) -> tuple[str, ...]:
+    """The keys given twice in a JSON object read by :func:`load` (``()`` for any other
+    value)."""
+    return value.repeated if isinstance(value, _Object) else ()
 
 
 def _parse_constant(name: str) -> float:
@@ -115,8 +114,6 @@ def load(text: str | bytes | bytearray) -> object:
         return json.loads(
             text.removeprefix("\ufeff"),
             object_pairs_hook=_Object,
-            parse_int=_parse_int,
-            parse_float=_parse_float,
             parse_constant=_parse_constant,
         )
     except _Refused as refused:
@@ -125,8 +122,9 @@ def load(text: str | bytes | bytearray) -> object:
         raise format_error([("$", f"not JSON: {error}")]) from None
     except RecursionError:
         raise format_error([("$", "not acceptable JSON: nested too deeply")]) from None
-    except ValueError as error:  # e.g. a lone surrogate the decoder cannot represent
-        raise format_error([("$", f"not JSON: {error}")]) from None
+    except ValueError as error:  # an integer past MAX_DIGITS digits
+        what = f"an integer of more than {MAX_DIGITS} digits" if "digits" in str(error) else error
+        raise format_error([("$", f"not acceptable JSON: {what}")]) from None
 
 
 def _too_large(size: int) -> FormatError:

@@ -330,6 +330,11 @@ _TAKES: Final = {
     s: tuple(tuple(Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)) for c in COLORS)
     for s in _SOURCES
 }
+TAKES: Final = {
+    (take.source, take.color, take.line): take for by_color in _TAKES.values()
+    for by_line in by_color for take in by_line
+}  # fmt: skip
+"""Every compact take with no player named, by ``(source, color, line)``."""
 TAKE_OPTIONS: Final = {
     s: tuple(
         tuple(

@@ -20,9 +20,14 @@ from azul_rules.moves import Move, Take, parse_move
 from azul_rules.phases import Variant
 from azul_rules.state import GameState, new_game
 
-__all__ = ["GameRecord", "Replay"]
+__all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
 
 _START_KEYS = ("players", "seed", "variant", "first_player", "external_draws")
+
+MAX_RECORD_MOVES: Final = 10_000
+"""The most moves a record may hold.  Random games end within a few hundred moves
+(``benchmarks/game_lengths.py``); only players who keep every row from completing can
+go on, and 10,000 moves is some 250 rounds of that."""
 
 
 @attrs.frozen
@@ -115,6 +120,10 @@ class GameRecord:
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):
             errors.append(("$.moves", "expected a JSON array of moves"))
+            raw_moves = []
+        elif len(raw_moves) > MAX_RECORD_MOVES:
+            errors.append(("$.moves", f"{len(raw_moves)} moves: a record holds at most "
+                           f"{MAX_RECORD_MOVES}"))  # fmt: skip
             raw_moves = []
         if "initial_state" in data and any(k in data for k in _START_KEYS):
             errors.append(("$", "give either initial_state or new_game settings, not both"))

@@ -31,8 +31,8 @@ from cattrs.gen import make_dict_structure_fn
 from azul_rules.board import PatternLine, PlayerBoard
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import check_shape, format_error, load
-from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
+from azul_rules.moves import TAKES, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
@@ -563,10 +563,40 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
     return doc
 
 
+_TAKE_KEYS: Final = frozenset(("type", "source", "color", "line", "player"))
+
+
+def _plain_take(data: dict[str, Any]) -> Take | None:
+    """A well-formed take read directly (the common case, in records of whole games);
+    ``None`` sends anything unusual through the converter, which names every problem."""
+    if not data.keys() <= _TAKE_KEYS or len(data) < 4 or repeated_keys(data):
+        return None
+    source, color, line = data.get("source"), data.get("color"), data.get("line")
+    player = data.get("player")
+    tile = MARKER if color == "marker" else _BY_NAME.get(color) if type(color) is str else None
+    if tile is None or not (source == "center" or type(source) is int and source >= 0):
+        return None
+    if not (line == "floor" or type(line) is int and line >= 0):
+        return None
+    source = CENTER if source == "center" else source
+    line = FLOOR if line == "floor" else line
+    if player is None and tile is not MARKER:
+        known = TAKES.get((source, tile, line))
+        if known is not None:
+            return known
+    if player is not None and (type(player) is not int or player < 0):
+        return None
+    return Take(source, tile, line, player=player)
+
+
 def _move_from_dict(data: object, expected: type | None = None) -> Move:
     if not isinstance(data, dict):
         shown = _shorten(repr(data))
         raise FormatError(f"$: a move is a JSON object, got {shown}", (("$", "not an object"),))
+    if data.get("type") == "take" and expected in (None, Take):
+        take = _plain_take(data)
+        if take is not None:
+            return take
     check_shape(data, "$", 500)
     tag = data.get("type")
     if not isinstance(tag, str) or tag not in _MOVE_DOCS:

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import azul_rules as az
+from azul_rules.claims import claim_from_json
 from azul_rules.cli import main
 
 MB = 1_000_000
@@ -44,30 +45,54 @@ def inputs() -> dict[str, tuple[str, str]]:
     """name -> (kind, text); every text about 1 MB."""
     state = json.dumps(az.to_dict(az.new_game(4, seed=1)))
     take = '{"type": "take", "source": 0, "color": "blue", "line": 0}'
-    placements = _pad('{"type": "table_take", "source": 0, "color": "red", "count": 2, '
-                      '"placements": {', '"1": 1', "}}")  # fmt: skip
+    table_take = '{"type": "table_take", "source": 0, "color": "red", "count": 2, "placements": {'
+    record = '{"format_version": 1, "players": 2, "moves": ['
+    huge_count = state.replace('"bag": {', '"bag": {"x": ' + "9" * 401 + ", ")
     return {
-        "position: a centre of 200,000 tiles": ("state", _state_with("center", _pad("[", '"blue"', "]"))),
-        "position: a bag count of 10**400": ("state", state.replace('"bag": {', '"bag": {"x": ' + "9" * 401 + ", ")),
+        "position: a centre of 200,000 tiles": (
+            "state", _state_with("center", _pad("[", '"blue"', "]"))),
+        "position: a bag count of 10**400": ("state", huge_count),
         "position: 1 MB of nested arrays": ("state", "[" * (MB // 2) + "]" * (MB // 2)),
         "position: one key 100,000 times": ("state", _pad("{", '"round": 1', "}")),
         "position: a 1 MB string": ("state", _state_with("phase", '"' + "x" * MB + '"')),
         "position: valid, padded with spaces": ("state", state + " " * (MB - len(state))),
-        "move: 90,000 placements": ("move", placements),
+        "move: 90,000 placements": ("move", _pad(table_take, '"1": 1', "}}")),
         "move: a 1 MB colour name": ("move", take.replace('"blue"', '"' + "b" * MB + '"')),
-        "record: 170,000 moves in notation": ("record", _pad('{"format_version": 1, "players": 2, "moves": [', '"1B1"', "]}")),
-        "record: 18,000 JSON moves": ("record", _pad('{"format_version": 1, "players": 2, "moves": [', take, "]}")),
-        "record: 500,000 numbers as moves": ("record", _pad('{"format_version": 1, "moves": [', "1", "]}")),
+        "record: 170,000 moves in notation": ("record", _pad(record, '"1B1"', "]}")),
+        "record: 18,000 JSON moves": ("record", _pad(record, take, "]}")),
+        "record: 500,000 numbers as moves": ("record", _pad(record, "1", "]}")),
+        "record: 9,999 JSON moves": ("record", record + ",".join([take] * 9_999) + "]}"),
+        "record: a legal game of 10,000 moves": ("record", _endless_game()),
+        "claim: 200,000 scores": ("claim", _pad('{"scores": [', "12", "]}")),
+        "claim: 300 nested boards": ("claim", '{"scores": [1, 2], "boards": ['
+                                     + ",".join(['{"wall": [[[["x"]]]]}'] * 300) + "]}"),
     }  # fmt: skip
+
+
+def _endless_game() -> str:
+    """A legal record of 10,000 moves: every tile taken goes to the floor, so no wall
+    row is ever completed and the game never ends."""
+    state = az.new_game(2, seed=1)
+    moves = []
+    for _ in range(10_000):
+        move = next(m for m in state.legal_moves() if isinstance(m, az.Take) and m.line < 0)
+        moves.append(move)
+        state = state.apply(move)
+    return az.to_json(az.GameRecord.of_game(moves, players=2, seed=1))
 
 
 READERS: dict[str, Callable[[str], object]] = {
     "state": lambda text: az.from_json(text, az.GameState),
     "move": az.move_from_json,
     "record": az.GameRecord.from_json,
+    "claim": claim_from_json,
 }
-COMMANDS = {"state": ["show", "{path}"], "move": ["check", "examples/round-2-position.json",
-                                                  "{path}"], "record": ["replay", "{path}"]}  # fmt: skip
+COMMANDS = {
+    "state": ["show", "{path}"],
+    "move": ["check", "examples/round-2-position.json", "{path}"],
+    "record": ["replay", "{path}"],
+    "claim": ["audit", "examples/audits/two-mistakes/position.json", "{path}"],
+}
 
 
 def measure(action: Callable[[], str]) -> tuple[str, float, float]:
@@ -111,7 +136,8 @@ def run() -> None:
             cli = measure(lambda: through_cli(kind, path))  # noqa: B023
             worst_time = max(worst_time, api[1], cli[1])
             worst_memory = max(worst_memory, api[2], cli[2])
-            print(f"| {name} ({COMMANDS[kind][0]}) | {len(text.encode()) / MB:.2f} MB | {api[0]} | "
+            size = len(text.encode()) / MB
+            print(f"| {name} ({COMMANDS[kind][0]}) | {size:.2f} MB | {api[0]} | "
                   f"{api[1] * 1000:.0f} ms | {api[2]:.1f} MB | {cli[0]} | "
                   f"{cli[1] * 1000:.0f} ms | {cli[2]:.1f} MB |")
     print(f"\nworst: {worst_time * 1000:.0f} ms, {worst_memory:.1f} MB "
