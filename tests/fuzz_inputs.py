@@ -8,11 +8,21 @@ import copy
 import json
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Final
 
 import azul_rules as az
+from azul_rules.audit import position_from_json
+from azul_rules.claims import claim_from_json
+from azul_rules.scoresheet import scoresheet_from_json
 from azul_rules.testing import tile_counts
 
+AUDIT: Final = Path(__file__).resolve().parent.parent / "examples" / "audits" / "tile-in-wrong-row"
+"""An audit example: a position at the end of a factory offer and a claim giving each
+board as the players left it."""
+SCORESHEET: Final = Path(__file__).resolve().parent.parent / "examples" / "audits" / (
+    "scoresheet-one-wrong-round"
+)
 __all__ = [
     "KINDS",
     "MAX_PLAYOUT_MOVES",
@@ -64,7 +74,13 @@ def _moves_of(state: az.GameState) -> list[az.Move]:
 
 
 def seed_document(kind: str, seed: int) -> object:
-    """A valid document of ``kind`` (``state``, ``move`` or ``record``)."""
+    """A valid document of ``kind``: ``state``, ``move``, ``record``, ``claim`` (of an
+    audit example), ``audit_position`` (its position) or ``scoresheet``."""
+    if kind in ("claim", "audit_position"):
+        name = "claim.json" if kind == "claim" else "position.json"
+        return json.loads((AUDIT / name).read_text())
+    if kind == "scoresheet":
+        return json.loads((SCORESHEET / "scoresheet.json").read_text())
     return copy.deepcopy(_CACHE.setdefault(seed, _documents(seed))[kind])
 
 
@@ -94,7 +110,7 @@ def mutate(data: object, rng: random.Random, steps: int = 2) -> object:
     for _ in range(steps):
         nodes = _nodes(data)
         if not nodes:
-            return rng.choice(ODD_VALUES)
+            return copy.deepcopy(rng.choice(ODD_VALUES))
         container, key = rng.choice(nodes)
         action = rng.randrange(6)
         value = container[key]
@@ -110,9 +126,8 @@ def mutate(data: object, rng: random.Random, steps: int = 2) -> object:
             other_container, other_key = rng.choice(nodes)
             container[key] = copy.deepcopy(other_container[other_key])
         elif isinstance(container, dict):
-            container[rng.choice(("extra", "round", "phase", "type", "z"))] = rng.choice(
-                ODD_VALUES
-            )
+            key = rng.choice(("extra", "round", "phase", "type", "z"))
+            container[key] = copy.deepcopy(rng.choice(ODD_VALUES))
     return data
 
 
@@ -175,10 +190,30 @@ def _read_state(text: str | bytes) -> object:
     return az.from_json(text, az.GameState)
 
 
+def _audit_claim(text: str | bytes) -> object:
+    """A claim, judged against the audit example's position."""
+    position = position_from_json((AUDIT / "position.json").read_text())
+    return az.audit(position, claim_from_json(text))
+
+
+def _audit_position(text: str | bytes) -> object:
+    """An offer-end position, judged with the audit example's claim."""
+    claim = claim_from_json((AUDIT / "claim.json").read_text())
+    return az.audit(position_from_json(text), claim)
+
+
+def _audit_sheet(text: str | bytes) -> object:
+    record = az.GameRecord.from_json((SCORESHEET / "record.json").read_text())
+    return az.audit_game(record, scoresheet_from_json(text))
+
+
 KINDS: Final[dict[str, Callable[[str | bytes], object]]] = {
     "state": _read_state,
     "move": az.move_from_json,
     "record": az.GameRecord.from_json,
+    "claim": _audit_claim,
+    "audit_position": _audit_position,
+    "scoresheet": _audit_sheet,
 }
 """How each kind of document is read through the Python API."""
 

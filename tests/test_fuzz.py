@@ -25,7 +25,7 @@ import azul_rules as az
 from azul_rules.cli import main
 from tests.fuzz_inputs import dumps, mutate, mutate_text, play_out, read, seed_document
 
-KIND = st.sampled_from(["state", "move", "record"])
+KIND = st.sampled_from(["state", "move", "record", "claim", "audit_position", "scoresheet"])
 SEEDS = st.integers(0, 40)
 
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
@@ -90,15 +90,23 @@ def test_every_seed_document_is_valid(seed: int) -> None:
         text = dumps(seed_document(kind, seed))
         value = read(kind, text)
         assert json.loads(az.to_json(value)) == json.loads(text)
+    for kind in ("claim", "audit_position", "scoresheet"):
+        assert read(kind, dumps(seed_document(kind, seed))) is not None
 
 
 # -- the command line, in-process ---------------------------------------------------------------
 
+_AUDIT = "examples/audits/tile-in-wrong-row"
+_SHEET = "examples/audits/scoresheet-one-wrong-round"
 COMMANDS = {
     "state": [["show", "{path}"], ["check", "{path}", "1B1"], ["check", "{path}", "CKF"]],
     "move": [["check", "examples/round-2-position.json", "{path}"]],
-    "record": [["replay", "{path}"], ["replay", "{path}", "--json"]],
-}
+    "record": [["replay", "{path}"], ["replay", "{path}", "--json"],
+               ["audit-game", "{path}", f"{_SHEET}/scoresheet.json"]],
+    "claim": [["audit", f"{_AUDIT}/position.json", "{path}"]],
+    "audit_position": [["audit", "{path}", f"{_AUDIT}/claim.json", "--json"]],
+    "scoresheet": [["audit-game", f"{_SHEET}/record.json", "{path}", "--explain"]],
+}  # fmt: skip
 
 
 def run_command(args: list[str]) -> None:
@@ -129,5 +137,5 @@ def test_every_command_answers_mutated_files_in_one_line_per_problem(
 
 @given(st.lists(st.text(max_size=12), max_size=5))
 def test_every_command_answers_odd_arguments(words: list[str]) -> None:
-    for command in ("play", "check", "show", "replay", "audit"):
+    for command in ("play", "check", "show", "replay", "audit", "audit-game", "rules"):
         run_command([command, *words])
