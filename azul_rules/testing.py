@@ -48,6 +48,8 @@ __all__ = [
     "game_states",
     "illegal_moves",
     "legal_moves",
+    "protocol_engine",
+    "refills",
     "table_takes",
     "tile_counts",
 ]
@@ -131,6 +133,35 @@ def game_states(
 def legal_moves(state: GameState) -> st.SearchStrategy[Take | PlaceTile]:
     """One of the legal compact moves of ``state`` (which must have one)."""
     return st.sampled_from(state.legal_moves())
+
+
+@st.composite
+def refills(draw: st.DrawFn, state: GameState) -> Refill:
+    """A draw the table could make to fill ``state``'s factories (R2): four tiles per
+    factory from the bag; when the bag runs out, the whole lid goes into it and filling
+    goes on; when both are empty the remaining factories stay short or empty.  Shrinks
+    towards the first colour (blue) present.  ``state`` waits for a refill (external
+    draws, ``Phase.REFILL``), or is any position whose bag and lid are to be drawn from.
+    """
+    bag = dict.fromkeys(COLORS, 0)
+    for tile in state.bag:
+        bag[tile] += 1
+    lid = list(state.lid)
+    factories = []
+    for _ in state.factories:
+        tiles: list[Color] = []
+        while len(tiles) < 4:
+            if not any(bag.values()):
+                if not lid:
+                    break
+                for tile in lid:  # R2: the lid goes into the bag
+                    bag[tile] += 1
+                lid = []
+            tile = draw(st.sampled_from([c for c in COLORS if bag[c]]))
+            bag[tile] -= 1
+            tiles.append(tile)
+        factories.append(tuple(tiles))
+    return Refill(tuple(factories))
 
 
 def illegal_moves(state: GameState) -> st.SearchStrategy[tuple[Move, ErrorCode]]:
