@@ -196,6 +196,11 @@ class EngineProcess:
         self.close()
 
     @property
+    def running(self) -> bool:
+        """True while the engine process has not ended."""
+        return self._process.poll() is None
+
+    @property
     def stderr_tail(self) -> str:
         """The last lines the engine wrote to its standard error."""
         return "\n".join(self._stderr)

@@ -208,9 +208,9 @@ def _check_table(view: dict[str, Any]) -> None:
     for key in ("round", "current_player", "start_player"):
         if key in view and not _is_int(view[key]):
             raise _fail(f"$.state.{key}", f"expected an integer, got {_short(view[key])}")
-    if "marker_holder" in view and view["marker_holder"] is not None:
-        if not _is_int(view["marker_holder"]):
-            raise _fail("$.state.marker_holder", "expected a player number or null")
+    holder = view.get("marker_holder")
+    if holder is not None and not _is_int(holder):
+        raise _fail("$.state.marker_holder", "expected a player number or null")
     if "phase" in view and view["phase"] not in _PHASES:
         raise _fail(
             "$.state.phase", f"expected one of {', '.join(_PHASES)}, got {_short(view['phase'])}"
