@@ -19,6 +19,7 @@ import random
 import re
 import sys
 import time
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final, TextIO
 
@@ -90,6 +91,8 @@ class Report:
     disagreement: Disagreement | None = None
     failure: ProtocolError | None = None
     first_found: int | None = None
+    played: tuple[tuple[int, Variant, int], ...] = ()
+    """Games started (shrinking included) by player count and variant."""
 
     @property
     def status(self) -> int:
@@ -126,6 +129,7 @@ class _Search:
         self.first_found: int | None = None
         self.games = 0
         self.moves = 0
+        self.played: Counter[tuple[int, Variant]] = Counter()
         self.failure: ProtocolError | None = None
 
     def example(self, data: st.DataObject) -> None:
@@ -145,6 +149,8 @@ class _Search:
         players = data.draw(st.sampled_from(self.players), label="players")
         variant = data.draw(st.sampled_from(self.variants), label="variant")
         first = data.draw(st.integers(0, players - 1), label="first player")
+        self.games += 1
+        self.played[players, variant] += 1
         start = new_game(players, variant=variant, first_player=first, external_draws=True)
         dealt = data.draw(refills(start), label="first deal")
         state = start.apply(dealt)
@@ -168,7 +174,6 @@ class _Search:
             self._compare(step, record, moves)
             state = after
             self.moves += 1
-        self.games += 1
 
     def _send(self, state: GameState, move: Move) -> Difference | None:
         try:
@@ -244,9 +249,10 @@ def run(
         return Report(text, seed, 0, 0, time.monotonic() - started, failure=error)
     finally:
         engine.close()
+    played = tuple((n, v, k) for (n, v), k in sorted(search.played.items()))
     return Report(
         text, seed, search.games, search.moves, time.monotonic() - started, info,
-        search.best, search.failure, search.first_found,
+        search.best, search.failure, search.first_found, played,
     )  # fmt: skip
 
 
@@ -292,7 +298,10 @@ def report_text(report: Report) -> str:
         return "\n".join(lines)
     info = report.engine
     name = info.name if info is not None else report.command
-    played = f"{report.games} games, {report.moves} moves compared in {report.elapsed:.1f} s"
+    played = (
+        f"{_count(report.games, 'game')}, {_count(report.moves, 'move')} compared in "
+        f"{report.elapsed:.1f} s"
+    )
     found = report.disagreement
     if found is None:
         lines.append(f"azul-rules differential: {name} agrees with the referee ({played}; "
@@ -302,7 +311,7 @@ def report_text(report: Report) -> str:
     lines.append(f"azul-rules differential: {name} disagrees with the referee.")
     lines.append(f"rule broken: {found.rule} ({RULE_TITLES.get(found.rule, 'see RULES.md')})")
     shrunk = f" (the first found had {report.first_found})" if report.first_found else ""
-    lines.append(f"the shortest disagreeing game: {found.moves} moves{shrunk}; {played}; "
+    lines.append(f"the shortest disagreeing game: {_count(found.moves, 'move')}{shrunk}; {played}; "
                  f"--seed {report.seed} repeats this run")  # fmt: skip
     if step.before is None:
         lines.append(f"at the first deal: {step.move}")
@@ -317,6 +326,10 @@ def report_text(report: Report) -> str:
     return "\n".join(lines)
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def report_dict(report: Report) -> dict[str, Any]:
     """The report as JSON-ready data (``azul-rules differential --json``)."""
     doc: dict[str, Any] = {
@@ -326,6 +339,7 @@ def report_dict(report: Report) -> dict[str, Any]:
         "seed": report.seed,
         "games": report.games,
         "moves_compared": report.moves,
+        "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],
         "seconds": round(report.elapsed, 3),
     }
     if report.failure is not None:

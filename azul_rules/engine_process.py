@@ -21,7 +21,7 @@ import subprocess
 import threading
 from collections.abc import Sequence
 from types import TracebackType
-from typing import IO, Any, Final
+from typing import IO, Any, Final, TextIO
 
 from azul_rules.colors import Color
 from azul_rules.moves import Move
@@ -60,16 +60,26 @@ class EngineProcess:
     """One running engine.  Use it as a context manager, or call :meth:`close`.
 
     ``command`` is a command line (split like a POSIX shell would, without running a
-    shell) or an argument list.  Raises :class:`ProtocolError` when it cannot start.
+    shell) or an argument list.  ``transcript``, when given, receives every line sent
+    (``"> "`` before it) and received (``"< "``).  Raises :class:`ProtocolError` when the
+    engine cannot start.
     """
 
-    def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        transcript: TextIO | None = None,
+    ) -> None:
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ProtocolError("no engine command given")
         self.timeout = timeout
+        self.transcript = transcript
         self.info: EngineInfo | None = None
         self._next_id = 0
+        self._last_line: str | None = None
         self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         try:
@@ -143,7 +153,10 @@ class EngineProcess:
         boolean, ``id`` to match when given)."""
         self._next_id += 1
         message = {"type": kind, "id": self._next_id, **fields}
-        data = (json.dumps(message, separators=(",", ":")) + "\n").encode()
+        text = json.dumps(message, separators=(",", ":"))
+        if self.transcript is not None:
+            self.transcript.write(f"> {text}\n")
+        data = (text + "\n").encode()
         stdin = self._process.stdin
         assert stdin is not None
         try:
@@ -233,6 +246,9 @@ class EngineProcess:
         if what == "eof":
             raise self._ended(kind)
         text = line.decode("utf-8", "replace").rstrip("\r\n")
+        self._last_line = text
+        if self.transcript is not None:
+            self.transcript.write(f"< {text}\n")
         if what == "long":
             raise self._error(f"a reply line longer than {MAX_LINE_BYTES} bytes", kind, text)
         try:
@@ -279,7 +295,7 @@ class EngineProcess:
         self, message: str, kind: str, line: object = None, *, status: int | None = None
     ) -> ProtocolError:
         if line is not None and not isinstance(line, str):
-            line = json.dumps(line)
+            line = self._last_line
         if isinstance(line, str) and len(line) > _SHOWN:
             line = line[: _SHOWN - 3] + "..."
         for thread in self._threads[1:]:  # let the last words on stderr arrive
