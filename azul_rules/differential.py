@@ -131,18 +131,20 @@ class _Search:
         self.moves = 0
         self.played: Counter[tuple[int, Variant]] = Counter()
         self.failure: ProtocolError | None = None
+        self.stopped = False
 
     def example(self, data: st.DataObject) -> None:
         """One game, stopped at the first disagreement (raised as ``_Found``)."""
         now = time.monotonic()
-        if self.shrink_deadline is not None and now > self.shrink_deadline:
-            raise _Stop
-        if self.best is None and self.deadline is not None and now > self.deadline:
+        late = self.shrink_deadline is not None and now > self.shrink_deadline
+        if late or (self.best is None and self.deadline is not None and now > self.deadline):
+            self.stopped = True
             raise _Stop
         try:
             self._play(data)
         except ProtocolError as error:
             self.failure = error
+            self.stopped = True
             raise _Stop from None
 
     def _play(self, data: st.DataObject) -> None:
@@ -276,8 +278,8 @@ def _hypothesis_run(search: _Search, examples: int, seed: int) -> None:
         differential()
     except _Stop:
         pass
-    except Exception:  # the disagreement, or Hypothesis noting a flaky engine
-        if search.best is None and search.failure is None:
+    except Exception:  # the disagreement, a flaky engine, or Hypothesis minding the stop
+        if search.best is None and search.failure is None and not search.stopped:
             raise
 
 

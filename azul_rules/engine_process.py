@@ -44,7 +44,7 @@ DEFAULT_TIMEOUT: Final = 10.0
 """Seconds the referee waits for one reply."""
 
 _STDERR_LINES: Final = 20
-_SHOWN: Final = 300  # characters of an offending line shown in a report
+_SHOWN: Final = 2000  # characters of an offending line shown in a report
 
 
 class Refusal(Exception):
