@@ -47,7 +47,17 @@ from azul_rules.record import GameRecord
 from azul_rules.state import GameState, new_game
 from azul_rules.testing import refills
 
-__all__ = ["DEFAULT_GAMES", "MAX_MOVES", "Disagreement", "Report", "command", "run"]
+__all__ = [
+    "DEFAULT_GAMES",
+    "MAX_MOVES",
+    "Disagreement",
+    "Report",
+    "command",
+    "record_json",
+    "report_dict",
+    "report_text",
+    "run",
+]
 
 DEFAULT_GAMES: Final = 100
 """Games played when neither ``games`` nor ``time_budget`` is given."""
@@ -324,7 +334,19 @@ def report_text(report: Report) -> str:
     lines.append("the referee's position there (JSON):")
     lines.append(json.dumps(to_dict(step.after), separators=(",", ":")))
     lines.append("the game record (save it and run `azul-rules replay FILE`):")
-    lines.append(found.record.to_json())
+    lines.append(record_json(found.record))
+    return "\n".join(lines)
+
+
+def record_json(record: GameRecord) -> str:
+    """A game record as JSON text, one move a line (what the report prints and
+    ``--record`` saves; ``azul-rules replay`` reads it)."""
+    doc = record.to_dict()
+    moves = doc.pop("moves")
+    lines = [json.dumps(doc)[:-1] + ', "moves": [']
+    for index, move in enumerate(moves):
+        lines.append(f"  {json.dumps(move)}" + ("," if index < len(moves) - 1 else ""))
+    lines.append("]}")
     return "\n".join(lines)
 
 
@@ -427,7 +449,7 @@ def command(args: Any, out: TextIO | None = None) -> int:
     if report.disagreement is not None and args.record:
         try:
             with open(args.record, "w", encoding="utf-8") as saved:
-                saved.write(report.disagreement.record.to_json() + "\n")
+                saved.write(record_json(report.disagreement.record) + "\n")
         except OSError as error:
             print(f"azul-rules differential: cannot write {args.record}: {error.strerror}",
                   file=sys.stderr)  # fmt: skip
