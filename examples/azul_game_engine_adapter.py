@@ -2,7 +2,8 @@
 the engine protocol, so that ``azul-rules differential`` can test it::
 
     .venv/bin/pip install --ignore-requires-python azul-game-engine==1.0.2
-    .venv/bin/azul-rules differential --engine ".venv/bin/python examples/azul_game_engine_adapter.py"
+    .venv/bin/azul-rules differential \
+        --engine ".venv/bin/python examples/azul_game_engine_adapter.py"
 
 The adapter only translates: every rule decision is the package's own.  It builds the
 game with one lid shared by the game and every floor (the package gives each floor its
@@ -113,7 +114,8 @@ class Adapter:
         if move.get("type") != "take":
             raise Refused("illegal_move", "this engine plays takes only")
         holder = marker_holder(game)
-        if holder is None and move["source"] == "center" and game.center.nobody_has_taken_from_center:
+        first_at_center = move["source"] == "center" and game.center.nobody_has_taken_from_center
+        if holder is None and first_at_center:
             holder = game.current_player
         try:
             play(game, move["source"], TILES[move["color"]], move["line"], None)
@@ -245,8 +247,10 @@ def view(game: Game) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--legal-moves", action="store_true",
-                        help="answer legal_moves by trying every take on a copy (slow)")  # fmt: skip
+    parser.add_argument(
+        "--legal-moves", action="store_true",
+        help="answer legal_moves by trying every take on a copy (slow)",
+    )  # fmt: skip
     parser.add_argument("--patch", default="",
                         help="comma-separated fixes, to see past the package's first "
                              "disagreements: starter (the marker holder starts the next "

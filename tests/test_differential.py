@@ -136,7 +136,9 @@ def test_an_engine_in_javascript_agrees_and_its_cross_bug_is_caught_W3() -> None
         ("old", "speaks protocol 0", '"protocol":0'),
     ],
 )
-def test_a_protocol_breaking_reply_is_reported_with_its_line(mode: str, says: str, line: str) -> None:
+def test_a_protocol_breaking_reply_is_reported_with_its_line(
+    mode: str, says: str, line: str
+) -> None:
     report = differential.run(broken(mode), games=5, seed=1, timeout=10)
     assert report.status == 2 and report.failure is not None
     assert says in report.failure.message
@@ -280,3 +282,31 @@ def test_protocol_engine_finds_a_bug_through_differential_machine() -> None:
             run_state_machine_as_test(machine, settings=FAST)
     finally:
         engine.close()
+
+
+# -- a real engine: azul-game-engine (not installed in CI) -------------------------------------
+
+
+def test_the_recorded_games_of_azul_game_engine_replay_legally() -> None:
+    """The shrunk games quoted in docs/engine-protocol.md are legal to their last move."""
+    paths = sorted((ROOT / "examples" / "azul-game-engine").glob("*.json"))
+    assert [p.name for p in paths] == [
+        "e4-tie-break-over-all-players.json", "legal-moves-first-position.json",
+        "r4-next-round-starter.json", "t3-marker-only-in-round-1.json",
+    ]  # fmt: skip
+    for path in paths:
+        replay = az.GameRecord.from_json(path.read_text()).replay()
+        assert replay.ok, path.name
+    tie = az.GameRecord.from_json(paths[0].read_text()).replay().final
+    assert tie.outcome is not None and tie.outcome.winners == (2,)
+    assert tie.outcome.scores == (6, 8, 8)
+
+
+def test_azul_game_engine_starts_the_next_round_with_the_wrong_player_R4() -> None:
+    """The documented finding, again (only where the package is installed: not in CI)."""
+    pytest.importorskip("azul_game_engine")
+    adapter = [sys.executable, str(ROOT / "examples" / "azul_game_engine_adapter.py")]
+    report = differential.run(adapter, games=100, seed=1, timeout=30, shrink_time=20)
+    found = report.disagreement
+    assert found is not None and found.rule == "R4"
+    assert found.differences[0].what == "$.current_player"

@@ -125,8 +125,8 @@ def test_an_illegal_move_is_refused_with_every_violation_T2() -> None:
 
 def test_a_legal_take_changes_the_engines_view_T2_P5() -> None:
     engine = started()
-    assert engine.handle({"type": "apply", "move": {"type": "take", "source": 1,
-                                                    "color": "yellow", "line": 1}})["ok"]  # fmt: skip
+    take = {"type": "take", "source": 1, "color": "yellow", "line": 1}
+    assert engine.handle({"type": "apply", "move": take})["ok"]
     view = engine.handle({"type": "state"})["state"]
     assert view["players"][0]["pattern_lines"][1] == ["yellow", "yellow"]
     assert view["players"][0]["floor"] == ["yellow"]
