@@ -18,7 +18,7 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.colors import COLORS, MARKER, Color
+from azul_rules.colors import COLORS, Color
 from azul_rules.errors import FormatError
 from azul_rules.jsonio import move_from_dict, to_dict
 from azul_rules.moves import Move, Refill
@@ -33,6 +33,7 @@ __all__ = [
     "ProtocolError",
     "comparable",
     "factories_doc",
+    "move_doc",
     "read_hello",
     "read_moves",
     "read_view",
@@ -307,10 +308,3 @@ def move_doc(move: Move, player: int | None = None) -> dict[str, Any]:
     if player is not None and not isinstance(move, Refill):
         doc["player"] = player
     return doc
-
-
-def floor_doc(floor: Sequence[object]) -> list[str]:
-    """A floor as the protocol writes it: colour names and ``"marker"``."""
-    return [
-        "marker" if t is MARKER else _NAMES[t] for t in floor if isinstance(t, Color) or t is MARKER
-    ]

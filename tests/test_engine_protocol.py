@@ -332,3 +332,37 @@ def test_engine_process_refusals_and_replies() -> None:
         assert len(engine.legal_moves()) == len(az.new_game(2, first_player=0, external_draws=True)
                                                 .apply(az.Refill(DEAL)).legal_moves())  # fmt: skip
     assert not engine.running
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.sampled_from(
+        ["blue", "red", "marker", "floor", "center", "take", "colored", "x"]
+    ),
+    lambda inner: st.lists(inner, max_size=6)
+    | st.dictionaries(st.sampled_from(["players", "score", "wall", "floor", "pattern_lines",
+                                       "factories", "center", "bag", "lid", "phase", "winners",
+                                       "marker_holder", "type", "source", "color", "line",
+                                       "protocol", "variants", "moves", "state"]),
+                      inner, max_size=6),
+    max_leaves=25,
+)  # fmt: skip
+
+
+@settings(max_examples=150)
+@given(JSON)
+def test_no_reply_makes_the_referee_side_fail_other_than_by_protocol_error(value: object) -> None:
+    """Fuzz the reply readers: a value of any shape is read, or a ProtocolError names
+    what is wrong; nothing else is raised."""
+    from azul_rules.protocol import read_moves
+
+    for reader in (
+        lambda reply: read_view(reply, 2),
+        read_moves,
+        read_hello,
+    ):
+        for reply in ({"ok": True, "state": value}, {"ok": True, "moves": value},
+                      value if isinstance(value, dict) else {"ok": True}):  # fmt: skip
+            try:
+                reader(reply)
+            except ProtocolError as error:
+                assert error.message.startswith(("$", "the engine speaks"))
