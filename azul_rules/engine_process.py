@@ -80,6 +80,7 @@ class EngineProcess:
         self.info: EngineInfo | None = None
         self._next_id = 0
         self._last_line: str | None = None
+        self._broken = False
         self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         try:
@@ -172,7 +173,7 @@ class EngineProcess:
         """Say ``quit`` if the engine still listens, then end the process (and its
         process group) and reap it.  Safe to call twice."""
         process = self._process
-        if process.poll() is None:
+        if self.running:
             try:
                 saved, self.timeout = self.timeout, min(self.timeout, 1.0)
                 self.request("quit", {})
@@ -210,8 +211,9 @@ class EngineProcess:
 
     @property
     def running(self) -> bool:
-        """True while the engine process has not ended."""
-        return self._process.poll() is None
+        """True while the engine runs and has not broken the protocol (after a time-out
+        or a bad reply its next replies cannot be trusted)."""
+        return not self._broken and self._process.poll() is None
 
     @property
     def stderr_tail(self) -> str:
@@ -298,6 +300,7 @@ class EngineProcess:
             line = self._last_line
         if isinstance(line, str) and len(line) > _SHOWN:
             line = line[: _SHOWN - 3] + "..."
+        self._broken = True
         for thread in self._threads[1:]:  # let the last words on stderr arrive
             thread.join(timeout=0.2 if status is not None else 0.0)
         return ProtocolError(

@@ -366,3 +366,38 @@ def test_no_reply_makes_the_referee_side_fail_other_than_by_protocol_error(value
                 reader(reply)
             except ProtocolError as error:
                 assert error.message.startswith(("$", "the engine speaks"))
+
+
+def grey_cross_step() -> Step:
+    """A grey placement ending runs across and down (found by playing seeded games)."""
+    import random
+
+    for seed in range(500):
+        chooser = random.Random(seed)
+        state = az.new_game(2, seed=seed, variant=az.Variant.GREY)
+        for _ in range(400):
+            if state.is_over:
+                break
+            move = chooser.choice(state.legal_moves())
+            after = state.apply(move)
+            record = after.last_scoring
+            if isinstance(move, az.PlaceTile) and after.phase is az.Phase.WALL_TILING:
+                assert record is not None
+                placed = record.players[state.current_player].placements[-1]
+                if placed.horizontal > 1 and placed.vertical > 1:
+                    return Step(state, move, after)
+            state = after
+    raise AssertionError("no cross placement found")
+
+
+def test_a_grey_placement_scored_one_short_names_CROSS_COUNTED_ONCE_W3() -> None:
+    step = grey_cross_step()
+    player = step.before.current_player if step.before else 0
+    view = referee_view(step.after)
+    view["players"][player]["score"] -= 1
+    found = view_differences(step, comparable(view))
+    assert len(found) == 1 and found[0].rules == ("W3",)
+    assert found[0].note.startswith("CROSS_COUNTED_ONCE")
+    view["players"][player]["score"] += 1
+    view["players"][player]["wall"] = [[None] * 5] * 5
+    assert view_differences(step, comparable(view))[0].rules[0] == "V1"
