@@ -13,7 +13,9 @@ the strict reading of the engine's replies (:func:`read_hello`, :func:`read_move
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from importlib import resources
 from typing import Any, Final
 
 import attrs
@@ -38,6 +40,7 @@ __all__ = [
     "read_moves",
     "read_view",
     "referee_view",
+    "schema",
 ]
 
 PROTOCOL_VERSION: Final = 1
@@ -89,6 +92,14 @@ class EngineInfo:
     name: str = "engine"
     legal_moves: bool = False
     variants: tuple[Variant, ...] = (Variant.COLORED,)
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema (draft 2020-12), shipped in the package as
+    ``azul_rules/schemas/engine-protocol.schema.json``."""
+    text = resources.files("azul_rules").joinpath("schemas/engine-protocol.schema.json")
+    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
+    return loaded
 
 
 def factories_doc(factories: Sequence[Sequence[Color]]) -> list[list[str]]:

@@ -74,6 +74,20 @@ def test_a_scoring_bug_is_caught_in_a_short_game(bug: str, rule: str, mistake: s
     assert replays_to_the_disagreement(found)
 
 
+def test_a_minimal_engine_reporting_scores_only_is_compared_on_them() -> None:
+    """The smallest engine the protocol allows agrees; with a W3 bug it is still caught
+    from its scores alone."""
+    agrees = differential.run([*buggy("none"), "--minimal"], players=[2, 3], games=10, seed=2,
+                              timeout=30)  # fmt: skip
+    assert agrees.status == 0 and agrees.engine is not None
+    assert agrees.engine.legal_moves is False
+    report = differential.run([*buggy("cross-once"), "--minimal"], players=[2], games=60,
+                              seed=11, timeout=30, shrink_time=8)  # fmt: skip
+    found = report.disagreement
+    assert found is not None and found.rule == "W3" and found.moves < 40
+    assert [d.what for d in found.differences] == ["$.players[0].score"]
+
+
 def test_a_floor_allowed_while_the_line_has_room_is_caught_at_once_P5() -> None:
     report = differential.run(buggy("floor-while-room"), games=20, seed=3, timeout=30,
                               shrink_time=5)  # fmt: skip

@@ -25,6 +25,7 @@ from azul_rules.protocol import (
     read_hello,
     read_view,
     referee_view,
+    schema,
 )
 from azul_rules.testing import refills
 from tests.extras import needs
@@ -32,7 +33,7 @@ from tests.extras import needs
 jsonschema = needs("jsonschema")
 
 ROOT = Path(__file__).resolve().parents[1]
-SCHEMA = json.loads((ROOT / "azul_rules/schemas/engine-protocol.schema.json").read_text())
+SCHEMA = schema()
 B, Y, R, K, W = az.Color.BLUE, az.Color.YELLOW, az.Color.RED, az.Color.BLACK, az.Color.WHITE
 DEAL = ((B, B, Y, R), (Y, Y, Y, K), (R, R, K, W), (B, K, K, W), (W, W, W, R))
 NEW_GAME = {

@@ -12,7 +12,8 @@ one thing done wrong, the way public Azul engines get it wrong.
   the lid's tiles is refused.
 
 The score bugs keep the engine's own scores beside the referee's state and report them.
-Coloured wall only.
+Coloured wall only.  ``--bug none`` plays by the rules; ``--minimal`` makes the engine
+as small as the protocol allows: its view holds the scores only, and it lists no moves.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from azul_rules import CENTER, FLOOR, MARKER, GameState, Move, Refill, Take
 from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS
 from azul_rules.engine import ReferenceEngine, RequestError, main
 
-BUGS = ("cross-once", "marker-free", "floor-while-room", "shared-tie", "lid-forgotten")
+BUGS = ("none", "cross-once", "marker-free", "floor-while-room", "shared-tie", "lid-forgotten")
 
 
 class BuggyEngine(ReferenceEngine):
@@ -34,9 +35,11 @@ class BuggyEngine(ReferenceEngine):
 
     variants = ("colored",)
 
-    def __init__(self, bug: str) -> None:
+    def __init__(self, bug: str, minimal: bool = False) -> None:
         super().__init__()
         self.bug = bug
+        self.minimal = minimal
+        self.lists_legal_moves = not minimal
         self.name = f"buggy engine ({bug})"
         self.scores: list[int] = []
 
@@ -88,6 +91,8 @@ class BuggyEngine(ReferenceEngine):
         if self.bug == "shared-tie" and state.outcome is not None:
             scores = state.outcome.scores
             doc["winners"] = [i for i, s in enumerate(scores) if s == max(scores)]
+        if self.minimal:
+            return {"players": [{"score": board["score"]} for board in doc["players"]]}
         return doc
 
     def legal(self, state: GameState) -> list[dict[str, Any]]:
@@ -111,4 +116,6 @@ class BuggyEngine(ReferenceEngine):
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--bug", choices=BUGS, required=True)
-    sys.exit(main(BuggyEngine(parser.parse_args().bug)))
+    parser.add_argument("--minimal", action="store_true")
+    arguments = parser.parse_args()
+    sys.exit(main(BuggyEngine(arguments.bug, arguments.minimal)))
