@@ -324,3 +324,12 @@ def test_azul_game_engine_starts_the_next_round_with_the_wrong_player_R4() -> No
     found = report.disagreement
     assert found is not None and found.rule == "R4"
     assert found.differences[0].what == "$.current_player"
+
+
+def test_the_same_seed_repeats_the_run() -> None:
+    """A deterministic engine and the same --seed give the same shortest game."""
+    runs = [differential.run(buggy("marker-free"), players=[2], games=60, seed=21, timeout=30,
+                             shrink_time=30) for _ in range(2)]  # fmt: skip
+    first, second = (r.disagreement for r in runs)
+    assert first is not None and second is not None
+    assert first.record == second.record and first.rule == second.rule == "F3"
