@@ -87,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
         "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
     )
     _add_rulebook_commands(commands, (check, audit, replay))
+    _differential_parser(commands)
     return parser
 
 
@@ -118,6 +119,23 @@ def _add_rulebook_commands(commands: Any, verdicts: tuple[argparse.ArgumentParse
     for command in (*verdicts, sheet):
         command.add_argument("--explain", action="store_true",
                              help="print the broken rule's text under each violation")
+
+
+def _differential_parser(commands: Any) -> None:
+    diff = commands.add_parser(
+        "differential", help="test an engine speaking the engine protocol against the referee"
+    )
+    diff.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line")
+    diff.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4 (default)")
+    diff.add_argument("--variant", help="colored, grey or colored,grey (default: the engine's)")
+    budget = diff.add_mutually_exclusive_group()
+    budget.add_argument("--games", type=int, help="games to play (default 100)")
+    budget.add_argument("--time", help="play for this long instead, e.g. 60s or 5m")
+    diff.add_argument("--seed", type=int, help="the run's seed (printed in every report)")
+    diff.add_argument("--timeout", type=float, default=10.0, help="seconds per reply (10)")
+    diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
+    diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
+    diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
 
 
 def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
@@ -526,6 +544,18 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _differential(args: argparse.Namespace) -> int:
+    try:
+        from azul_rules import differential
+    except ImportError as error:
+        if error.name != "hypothesis":
+            raise
+        print("azul-rules differential: needs the hypothesis package: "
+              "pip install 'azul_rules[testing]'", file=sys.stderr)  # fmt: skip
+        return 2
+    return differential.command(args)
+
+
 def _tiles(tiles: Sequence[object]) -> str:
     from azul_rules.colors import Color
 
@@ -542,6 +572,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {
         "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
         "audit-game": _audit_game, "rules": _rules,
+        "differential": _differential,
     }  # fmt: skip
     try:
         return commands[args.command](args)

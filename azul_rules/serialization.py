@@ -574,9 +574,9 @@ def _plain_take(data: dict[str, Any]) -> Take | None:
     source, color, line = data.get("source"), data.get("color"), data.get("line")
     player = data.get("player")
     tile = MARKER if color == "marker" else _BY_NAME.get(color) if type(color) is str else None
-    if tile is None or not (source == "center" or type(source) is int and source >= 0):
+    if tile is None or not (source == "center" or (type(source) is int and source >= 0)):
         return None
-    if not (line == "floor" or type(line) is int and line >= 0):
+    if not (line == "floor" or (type(line) is int and line >= 0)):
         return None
     source = CENTER if source == "center" else source
     line = FLOOR if line == "floor" else line

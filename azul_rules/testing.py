@@ -13,7 +13,9 @@ Needs Hypothesis (``pip install 'azul_rules[test]'``).  Everything here is publi
 * :class:`RefereeMachine` drives random games through the referee and checks its
   invariants; :func:`differential_machine` plugs another implementation of Azul into a
   :class:`GameMachine` and compares the two move by move (see
-  ``examples/differential_testing.py``).
+  ``examples/differential_testing.py``);
+* :func:`protocol_engine` gives that implementation for any program speaking the engine
+  protocol (``docs/engine-protocol.md``), whatever its language.
 
 ``st.from_type(GameState)`` (and ``Color``, ``GameRecord``) works once both Hypothesis
 and ``azul_rules`` are imported: the ``hypothesis`` entry point registers functions, so
@@ -22,24 +24,30 @@ neither import is slowed by the other.
 
 from __future__ import annotations
 
+import atexit
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color
+from azul_rules.conformance import Difference, Step, move_set_differences, refusal_difference
+from azul_rules.conformance import view_differences as _view_differences
+from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.errors import ErrorCode, IllegalMoveError
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
+from azul_rules.protocol import EngineInfo
 from azul_rules.record import GameRecord
 from azul_rules.state import GameState, new_game
 
 __all__ = [
     "GameMachine",
     "Implementation",
+    "ProtocolEngine",
     "RefereeMachine",
     "Stage",
     "colors",
@@ -48,6 +56,8 @@ __all__ = [
     "game_states",
     "illegal_moves",
     "legal_moves",
+    "protocol_engine",
+    "refills",
     "spiel_differential_machine",
     "table_takes",
     "tile_counts",
@@ -132,6 +142,35 @@ def game_states(
 def legal_moves(state: GameState) -> st.SearchStrategy[Take | PlaceTile]:
     """One of the legal compact moves of ``state`` (which must have one)."""
     return st.sampled_from(state.legal_moves())
+
+
+@st.composite
+def refills(draw: st.DrawFn, state: GameState) -> Refill:
+    """A draw the table could make to fill ``state``'s factories (R2): four tiles per
+    factory from the bag; when the bag runs out, the whole lid goes into it and filling
+    goes on; when both are empty the remaining factories stay short or empty.  Shrinks
+    towards the first colour (blue) present.  ``state`` waits for a refill (external
+    draws, ``Phase.REFILL``), or is any position whose bag and lid are to be drawn from.
+    """
+    bag = dict.fromkeys(COLORS, 0)
+    for tile in state.bag:
+        bag[tile] += 1
+    lid = list(state.lid)
+    factories = []
+    for _ in state.factories:
+        tiles: list[Color] = []
+        while len(tiles) < 4:
+            if not any(bag.values()):
+                if not lid:
+                    break
+                for tile in lid:  # R2: the lid goes into the bag
+                    bag[tile] += 1
+                lid = []
+            tile = draw(st.sampled_from([c for c in COLORS if bag[c]]))
+            bag[tile] -= 1
+            tiles.append(tile)
+        factories.append(tuple(tiles))
+    return Refill(tuple(factories))
 
 
 def illegal_moves(state: GameState) -> st.SearchStrategy[tuple[Move, ErrorCode]]:
@@ -429,7 +468,9 @@ def differential_machine(
     variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
 ) -> type[GameMachine]:
     """A :class:`GameMachine` that also plays every move on a fresh ``implementation()``
-    and fails as soon as its scores differ from the referee's.  Only legal moves are
+    and fails as soon as its scores differ from the referee's (or, for an
+    implementation with a ``differences()`` method such as :func:`protocol_engine`'s, as
+    soon as that method lists one).  Only legal moves are
     played, so Hypothesis shrinks a failure to a short game quickly.
 
     Use it from a test module: ``TestMine = differential_machine(MyAdapter).TestCase``.
@@ -446,6 +487,12 @@ def differential_machine(
             self._compare(after, move)
 
         def _compare(self, state: GameState, move: Move | None) -> None:
+            detailed = getattr(self.other, "differences", None)
+            if callable(detailed):
+                found = detailed()
+                if found:
+                    raise AssertionError(f"after {move}: " + "; ".join(map(str, found)))
+                return
             expected = tuple(b.score for b in state.players)
             got = tuple(self.other.scores())
             if got != expected:
@@ -503,3 +550,142 @@ def _describe_tiling(state: GameState) -> str:
         parts.append(f"player {tiling.player}: {placed or 'nothing placed'}, "
                      f"floor -{tiling.floor_penalty}")  # fmt: skip
     return "; the referee's last tiling: " + "; ".join(parts)
+
+
+# -- engines speaking the engine protocol -------------------------------------------------
+
+
+class ProtocolEngine:
+    """A factory of :class:`Implementation` objects backed by one engine process that
+    speaks the engine protocol; see :func:`protocol_engine`.  The process starts at the
+    first game, serves every game after it (each begins with ``new_game``), is started
+    again if it has died, and is ended by :meth:`close` or at interpreter exit."""
+
+    def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.command = command
+        self.timeout = timeout
+        self.__name__ = "ProtocolEngine"
+        self._process: EngineProcess | None = None
+        self._info: EngineInfo | None = None
+        atexit.register(self.close)
+
+    def __call__(self) -> ProtocolImplementation:
+        return ProtocolImplementation(self)
+
+    def connect(self) -> tuple[EngineProcess, EngineInfo]:
+        """The running engine and its ``hello``, started if need be."""
+        process = self._process
+        if process is None or not process.running:
+            if process is not None:
+                process.close()
+            process = self._process = EngineProcess(self.command, timeout=self.timeout)
+            self._info = process.hello()
+        assert self._info is not None
+        return process, self._info
+
+    def close(self) -> None:
+        """End the engine process (safe to call twice)."""
+        if self._process is not None:
+            self._process.close()
+            self._process = None
+
+
+class ProtocolImplementation:
+    """One game on a protocol engine, as :func:`differential_machine` drives it:
+    ``start``, ``play`` and ``scores``, plus ``differences()``, every fact of the engine's
+    view, legal moves and refusals that differs from the referee's after the last step.
+    Raises :class:`~azul_rules.protocol.ProtocolError` when the engine breaks the
+    protocol."""
+
+    def __init__(self, engine: ProtocolEngine) -> None:
+        self.engine = engine
+        self.state: GameState | None = None
+        self.step: Step | None = None
+        self.refused: list[Difference] = []
+        self._pending = False
+
+    def start(self, state: GameState) -> None:
+        """A new game: ``state`` is a fresh ``new_game`` (seeded, or with external draws
+        and waiting for its first ``Refill``)."""
+        process, _ = self.engine.connect()
+        self.state, self.step, self.refused = state, None, []
+        fresh = state.round == 1 and all(b == PlayerBoard() for b in state.players)
+        if fresh and state.phase is Phase.REFILL:
+            self._pending = True  # new_game goes with the first Refill
+            return
+        if not fresh or state.phase is not Phase.FACTORY_OFFER or state.center:
+            raise ValueError(
+                "the engine protocol starts games with new_game: start from a new game"
+            )
+        self._pending = False
+        process.new_game(len(state.players), state.variant, state.current_player, state.factories)
+        self.step = Step(None, Refill(state.factories), state)
+
+    def play(self, move: Move) -> None:
+        """Play the referee's legal ``move`` on the engine too (and, in a seeded game, the
+        refill the referee drew inside it)."""
+        process, _ = self.engine.connect()
+        before = self.state
+        assert before is not None, "start() first"
+        after = before.apply(move)
+        try:
+            if self._pending and isinstance(move, Refill):
+                self._pending = False
+                n = len(before.players)
+                process.new_game(n, before.variant, before.current_player, move.factories)
+                self.state, self.step = after, Step(None, move, after)
+                return
+            if isinstance(move, Refill):
+                process.refill(move.factories)
+            else:
+                process.apply(move, before.current_player)
+            if before.rng_state is not None and _dealt_inside(before, after):
+                process.refill(after.factories)
+        except Refusal as refusal:
+            self.refused.append(refusal_difference(before, move, refusal.code, refusal.message))
+        self.state, self.step = after, Step(before, move, after)
+
+    def scores(self) -> Sequence[int]:
+        """The scores the engine reports."""
+        process, _ = self.engine.connect()
+        assert self.state is not None
+        view = process.view(len(self.state.players))
+        return tuple(
+            cast(int, view[f"$.players[{i}].score"]) for i in range(len(self.state.players))
+        )
+
+    def differences(self) -> list[Difference]:
+        """What differs between the engine and the referee after the last step."""
+        if self.step is None:
+            return []
+        process, info = self.engine.connect()
+        state = self.step.after
+        found = list(self.refused)
+        found += _view_differences(self.step, process.view(len(state.players)))
+        if info.legal_moves and state.phase in (Phase.FACTORY_OFFER, Phase.WALL_TILING):
+            found += move_set_differences(state, process.legal_moves())
+        return found
+
+
+def _dealt_inside(before: GameState, after: GameState) -> bool:
+    """A seeded game drew the next round's factories inside the last move (or found
+    nothing to deal, R6)."""
+    if after.round > before.round and after.phase is Phase.FACTORY_OFFER:
+        return True
+    ended = after.is_over and after.last_scoring is not before.last_scoring
+    return ended and not any(b.has_complete_row() for b in after.players)
+
+
+def protocol_engine(
+    command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT
+) -> ProtocolEngine:
+    """An implementation for :func:`differential_machine` backed by a program that speaks
+    the engine protocol (``docs/engine-protocol.md``), in any language::
+
+        engine = protocol_engine("node my-engine.js")
+        TestMyEngine = differential_machine(engine, variants=[Variant.COLORED]).TestCase
+
+    Every step compares the engine's reported view, its legal moves (when it lists them)
+    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds.
+    """
+    return ProtocolEngine(command, timeout=timeout)

@@ -1,0 +1,462 @@
+"""Differential testing of an engine against the referee (``azul-rules differential``).
+
+:func:`run` starts the engine (any program speaking the engine protocol, in any
+language), and lets Hypothesis play games through the referee and the engine side by
+side: the same first player, the same factories (external draws, drawn by Hypothesis
+from the bag and then the lid, R2), the same moves.  After every step it compares the
+engine's view, its legal moves (when it lists them) and its refusals with the referee's;
+on the first disagreement Hypothesis shrinks the game, and the shortest disagreeing
+game found is reported as a game record (replayable with ``azul-rules replay``), with
+the position, what differed and the rules broken.
+
+Needs Hypothesis (``pip install 'azul_rules[testing]'``).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import sys
+import time
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, Final, TextIO
+
+import attrs
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis import strategies as st
+
+from azul_rules.conformance import (
+    RULE_TITLES,
+    Difference,
+    Step,
+    move_set_differences,
+    refusal_difference,
+    view_differences,
+)
+from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
+from azul_rules.jsonio import to_dict
+from azul_rules.moves import Move, Refill
+from azul_rules.phases import Phase as GamePhase
+from azul_rules.phases import Variant
+from azul_rules.protocol import EngineInfo, ProtocolError
+from azul_rules.record import GameRecord
+from azul_rules.state import GameState, new_game
+from azul_rules.testing import refills
+
+__all__ = [
+    "DEFAULT_GAMES",
+    "MAX_MOVES",
+    "Disagreement",
+    "Report",
+    "command",
+    "record_json",
+    "report_dict",
+    "report_text",
+    "run",
+]
+
+DEFAULT_GAMES: Final = 100
+"""Games played when neither ``games`` nor ``time_budget`` is given."""
+
+MAX_MOVES: Final = 400
+"""A game is cut after this many moves (a grey game may starve without ending)."""
+
+
+@attrs.frozen
+class Disagreement:
+    """The shortest disagreeing game found: its ``record`` (every move, refills
+    included), the ``step`` where the engine parted from the referee, and what
+    differed there."""
+
+    record: GameRecord
+    step: Step
+    differences: tuple[Difference, ...]
+
+    @property
+    def rule(self) -> str:
+        """The rule the engine broke (the likeliest of the first difference)."""
+        return self.differences[0].rules[0]
+
+    @property
+    def moves(self) -> int:
+        """Moves in the record, refills included."""
+        return len(self.record.moves)
+
+
+@attrs.frozen
+class Report:
+    """What a differential run found.  ``status`` is the command's exit status: 0 the
+    engine agrees, 1 it disagrees, 2 it failed to speak the protocol."""
+
+    command: str
+    seed: int
+    games: int
+    moves: int
+    elapsed: float
+    engine: EngineInfo | None = None
+    disagreement: Disagreement | None = None
+    failure: ProtocolError | None = None
+    first_found: int | None = None
+    played: tuple[tuple[int, Variant, int], ...] = ()
+    """Games started (shrinking included) by player count and variant."""
+
+    @property
+    def status(self) -> int:
+        """0 agree, 1 disagree, 2 protocol failure."""
+        if self.failure is not None:
+            return 2
+        return 1 if self.disagreement is not None else 0
+
+
+class _Found(Exception):
+    """A disagreement, raised inside a Hypothesis example so that it shrinks."""
+
+
+class _Stop(BaseException):
+    """Ends the Hypothesis run at once (time is up, or the engine broke the protocol):
+    not an ``Exception``, so Hypothesis does not try to shrink it."""
+
+
+class _Search:
+    """The state of one run, shared by the Hypothesis examples."""
+
+    def __init__(
+        self, engine: EngineProcess, info: EngineInfo, players: Sequence[int],
+        variants: Sequence[Variant], deadline: float | None, shrink_time: float,
+    ) -> None:  # fmt: skip
+        self.engine = engine
+        self.info = info
+        self.players = tuple(players)
+        self.variants = tuple(variants)
+        self.deadline = deadline
+        self.shrink_time = shrink_time
+        self.shrink_deadline: float | None = None
+        self.best: Disagreement | None = None
+        self.first_found: int | None = None
+        self.games = 0
+        self.moves = 0
+        self.played: Counter[tuple[int, Variant]] = Counter()
+        self.failure: ProtocolError | None = None
+        self.stopped = False
+
+    def example(self, data: st.DataObject) -> None:
+        """One game, stopped at the first disagreement (raised as ``_Found``)."""
+        now = time.monotonic()
+        late = self.shrink_deadline is not None and now > self.shrink_deadline
+        if late or (self.best is None and self.deadline is not None and now > self.deadline):
+            self.stopped = True
+            raise _Stop
+        try:
+            self._play(data)
+        except ProtocolError as error:
+            self.failure = error
+            self.stopped = True
+            raise _Stop from None
+
+    def _play(self, data: st.DataObject) -> None:
+        players = data.draw(st.sampled_from(self.players), label="players")
+        variant = data.draw(st.sampled_from(self.variants), label="variant")
+        first = data.draw(st.integers(0, players - 1), label="first player")
+        self.games += 1
+        self.played[players, variant] += 1
+        start = new_game(players, variant=variant, first_player=first, external_draws=True)
+        dealt = data.draw(refills(start), label="first deal")
+        state = start.apply(dealt)
+        moves: list[Move] = [dealt]
+        record = GameRecord((), players, 0, variant, first, True)
+        self.engine.new_game(players, variant, first, dealt.factories)
+        self._compare(Step(None, dealt, state), record, moves)
+        while not state.is_over and len(moves) < MAX_MOVES:
+            if self.best is not None and len(moves) >= self.best.moves:
+                return  # only a shorter disagreement is of interest now
+            if state.phase is GamePhase.REFILL:
+                move: Move = data.draw(refills(state), label="refill")
+            else:
+                move = data.draw(st.sampled_from(state.legal_moves()), label="move")
+            moves.append(move)
+            refused = self._send(state, move)
+            after = state.apply(move)
+            step = Step(state, move, after)
+            if refused is not None:
+                self._found(record, moves, step, [refused])
+            self._compare(step, record, moves)
+            state = after
+            self.moves += 1
+
+    def _send(self, state: GameState, move: Move) -> Difference | None:
+        try:
+            if isinstance(move, Refill):
+                self.engine.refill(move.factories)
+            else:
+                self.engine.apply(move, state.current_player)
+        except Refusal as refusal:
+            return refusal_difference(state, move, refusal.code, refusal.message)
+        return None
+
+    def _compare(self, step: Step, record: GameRecord, moves: list[Move]) -> None:
+        state = step.after
+        found = view_differences(step, self.engine.view(len(state.players)))
+        waiting = state.phase in (GamePhase.FACTORY_OFFER, GamePhase.WALL_TILING)
+        if self.info.legal_moves and waiting:
+            found += move_set_differences(state, self.engine.legal_moves())
+        if found:
+            self._found(record, moves, step, found)
+
+    def _found(
+        self, record: GameRecord, moves: list[Move], step: Step, found: list[Difference]
+    ) -> None:
+        disagreement = Disagreement(attrs.evolve(record, moves=tuple(moves)), step, tuple(found))
+        if self.first_found is None:
+            self.first_found = disagreement.moves
+            self.shrink_deadline = time.monotonic() + self.shrink_time
+        if self.best is None or disagreement.moves < self.best.moves:
+            self.best = disagreement
+        raise _Found(str(found[0]))
+
+
+def run(
+    command: str | Sequence[str],
+    *,
+    players: Sequence[int] = (2, 3, 4),
+    variants: Sequence[Variant] | None = None,
+    games: int | None = None,
+    time_budget: float | None = None,
+    seed: int | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    shrink_time: float = 60.0,
+) -> Report:
+    """Play games through the referee and the engine ``command`` side by side.
+
+    ``games`` games (default 100), or as many as ``time_budget`` seconds allow; the
+    variants the engine declares in ``hello`` unless ``variants`` is given; ``timeout``
+    seconds at most for each reply; ``shrink_time`` seconds at most for shrinking a
+    disagreement.  The same ``seed`` and a deterministic engine give the same report.
+    Never raises for the engine's failures: they are in ``Report.failure``.
+    """
+    seed = random.randrange(2**32) if seed is None else seed
+    text = command if isinstance(command, str) else " ".join(command)
+    started = time.monotonic()
+    try:
+        engine = EngineProcess(command, timeout=timeout)
+    except ProtocolError as error:
+        return Report(text, seed, 0, 0, 0.0, failure=error)
+    try:
+        info = engine.hello()
+        chosen = tuple(variants) if variants else info.variants
+        unknown = [v.value for v in chosen if v not in info.variants]
+        if unknown:
+            plays = ", ".join(v.value for v in info.variants)
+            raise ProtocolError(
+                f"the engine does not play the {', '.join(unknown)} wall (its hello lists {plays})"
+            )
+        deadline = started + time_budget if time_budget is not None else None
+        search = _Search(engine, info, players, chosen, deadline, shrink_time)
+        budget = games if games is not None else (10**9 if time_budget else DEFAULT_GAMES)
+        _hypothesis_run(search, budget, seed)
+    except ProtocolError as error:
+        return Report(text, seed, 0, 0, time.monotonic() - started, failure=error)
+    finally:
+        engine.close()
+    played = tuple((n, v, k) for (n, v), k in sorted(search.played.items()))
+    return Report(
+        text, seed, search.games, search.moves, time.monotonic() - started, info,
+        search.best, search.failure, search.first_found, played,
+    )  # fmt: skip
+
+
+def _hypothesis_run(search: _Search, examples: int, seed: int) -> None:
+    @hypothesis_seed(seed)
+    @settings(
+        max_examples=examples,
+        database=None,
+        deadline=None,
+        derandomize=False,
+        phases=[Phase.generate, Phase.shrink],
+        report_multiple_bugs=False,
+        suppress_health_check=list(HealthCheck),
+        verbosity=Verbosity.quiet,
+    )
+    @given(st.data())
+    def differential(data: st.DataObject) -> None:
+        search.example(data)
+
+    try:
+        differential()
+    except _Stop:
+        pass
+    except Exception:  # the disagreement, a flaky engine, or Hypothesis minding the stop
+        if search.best is None and search.failure is None and not search.stopped:
+            raise
+
+
+# -- the report -------------------------------------------------------------------------------
+
+
+def report_text(report: Report) -> str:
+    """The report in words (what ``azul-rules differential`` prints)."""
+    lines = []
+    if report.failure is not None:
+        failure = report.failure
+        lines.append(f"azul-rules differential: the engine failed to speak the protocol: {failure}")
+        if failure.line is not None:
+            lines.append(f"  the line: {failure.line}")
+        if failure.stderr:
+            lines.append("  its standard error ended with:")
+            lines.extend(f"    {line}" for line in failure.stderr.splitlines())
+        return "\n".join(lines)
+    info = report.engine
+    name = info.name if info is not None else report.command
+    played = (
+        f"{_count(report.games, 'game')}, {_count(report.moves, 'move')} compared in "
+        f"{report.elapsed:.1f} s"
+    )
+    found = report.disagreement
+    if found is None:
+        lines.append(f"azul-rules differential: {name} agrees with the referee ({played}; "
+                     f"seed {report.seed}).")  # fmt: skip
+        return "\n".join(lines)
+    step = found.step
+    lines.append(f"azul-rules differential: {name} disagrees with the referee.")
+    lines.append(f"rule broken: {found.rule} ({RULE_TITLES.get(found.rule, 'see RULES.md')})")
+    shrunk = f" (the first found had {report.first_found})" if report.first_found else ""
+    lines.append(f"the shortest disagreeing game: {_count(found.moves, 'move')}{shrunk}; {played}; "
+                 f"--seed {report.seed} repeats this run")  # fmt: skip
+    if step.before is None:
+        lines.append(f"at the first deal: {step.move}")
+    else:
+        lines.append(f"at move {found.moves}, player {step.before.current_player + 1}: {step.move}")
+    lines.append("what differs:")
+    lines.extend(f"  {difference}" for difference in found.differences)
+    lines.append("the referee's position there (JSON):")
+    lines.append(json.dumps(to_dict(step.after), separators=(",", ":")))
+    lines.append("the game record (save it and run `azul-rules replay FILE`):")
+    lines.append(record_json(found.record))
+    return "\n".join(lines)
+
+
+def record_json(record: GameRecord) -> str:
+    """A game record as JSON text, one move a line (what the report prints and
+    ``--record`` saves; ``azul-rules replay`` reads it)."""
+    doc = record.to_dict()
+    moves = doc.pop("moves")
+    lines = [json.dumps(doc)[:-1] + ', "moves": [']
+    for index, move in enumerate(moves):
+        lines.append(f"  {json.dumps(move)}" + ("," if index < len(moves) - 1 else ""))
+    lines.append("]}")
+    return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
+def report_dict(report: Report) -> dict[str, Any]:
+    """The report as JSON-ready data (``azul-rules differential --json``)."""
+    doc: dict[str, Any] = {
+        "status": ["agrees", "disagrees", "protocol_failure"][report.status],
+        "engine": report.engine.name if report.engine else None,
+        "command": report.command,
+        "seed": report.seed,
+        "games": report.games,
+        "moves_compared": report.moves,
+        "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],
+        "seconds": round(report.elapsed, 3),
+    }
+    if report.failure is not None:
+        failure = report.failure
+        doc["failure"] = {"message": failure.message, "request": failure.request,
+                          "line": failure.line, "stderr": failure.stderr,
+                          "exit_status": failure.status}  # fmt: skip
+    found = report.disagreement
+    if found is not None:
+        doc["disagreement"] = {
+            "rule": found.rule,
+            "moves": found.moves,
+            "first_found_moves": report.first_found,
+            "move": to_dict(found.step.move),
+            "differences": [d.to_dict() for d in found.differences],
+            "position": to_dict(found.step.after),
+            "record": found.record.to_dict(),
+        }
+    return doc
+
+
+# -- the command --------------------------------------------------------------------------------
+
+_DURATION: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?")
+_UNITS: Final = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
+
+
+class UsageError(ValueError):
+    """A command-line option that cannot be read."""
+
+
+def parse_duration(text: str, option: str) -> float:
+    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds."""
+    match = _DURATION.fullmatch(text.strip())
+    if match is None or float(match.group(1)) <= 0:
+        raise UsageError(f"{option}: expected a duration such as 60s, 2m or 500ms, got {text!r}")
+    return float(match.group(1)) * _UNITS[match.group(2)]
+
+
+def parse_players(text: str) -> tuple[int, ...]:
+    """``"2,3,4"`` as player counts (S1)."""
+    try:
+        counts = tuple(dict.fromkeys(int(part) for part in text.split(",")))
+    except ValueError:
+        counts = ()
+    if not counts or any(n not in (2, 3, 4) for n in counts):
+        raise UsageError(
+            f"--players: expected player counts from 2, 3, 4 such as 2,3; got {text!r}"
+        )
+    return counts
+
+
+def parse_variants(text: str | None) -> tuple[Variant, ...] | None:
+    """``"colored"``, ``"grey"`` or ``"colored,grey"``; ``None`` for the engine's own."""
+    if text is None:
+        return None
+    names = [part.strip() for part in text.split(",")]
+    if not names or any(n not in ("colored", "grey") for n in names):
+        raise UsageError(f"--variant: expected colored, grey or colored,grey; got {text!r}")
+    return tuple(Variant(n) for n in dict.fromkeys(names))
+
+
+def command(args: Any, out: TextIO | None = None) -> int:
+    """The ``azul-rules differential`` command: print the report, return its status."""
+    out = out or sys.stdout
+    try:
+        players = parse_players(args.players)
+        variants = parse_variants(args.variant)
+        budget = parse_duration(args.time, "--time") if args.time else None
+        shrink = parse_duration(args.shrink_time, "--shrink-time")
+        if args.games is not None and args.games < 1:
+            raise UsageError(f"--games: expected at least 1, got {args.games}")
+        if args.timeout <= 0:
+            raise UsageError(
+                f"--timeout: expected a positive number of seconds, got {args.timeout}"
+            )
+    except UsageError as error:
+        print(f"azul-rules differential: {error}", file=sys.stderr)
+        return 2
+    report = run(args.engine, players=players, variants=variants, games=args.games,
+                 time_budget=budget, seed=args.seed, timeout=args.timeout,
+                 shrink_time=shrink)  # fmt: skip
+    if report.disagreement is not None and args.record:
+        try:
+            with open(args.record, "w", encoding="utf-8") as saved:
+                saved.write(record_json(report.disagreement.record) + "\n")
+        except OSError as error:
+            print(f"azul-rules differential: cannot write {args.record}: {error.strerror}",
+                  file=sys.stderr)  # fmt: skip
+            return 2
+    if args.json:
+        print(json.dumps(report_dict(report), indent=1), file=out)
+    elif report.failure is not None:
+        print(report_text(report), file=sys.stderr)
+    else:
+        print(report_text(report), file=out)
+    return report.status

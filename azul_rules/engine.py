@@ -1,0 +1,245 @@
+"""The reference engine: the referee itself, speaking the engine protocol (version 1).
+
+Run it with ``python -m azul_rules.engine``; it reads requests on standard input, one
+JSON object per line, and answers each with one line on standard output (see
+``docs/engine-protocol.md``).  It supports every request, both walls and the full
+``state`` view, so its transcripts show a complete, conforming exchange.
+
+It never dies on bad input: a line that is not JSON, not a request, too long, a move
+that is misshapen or illegal, a request before ``new_game`` — each is answered with
+``{"ok": false, "error": {"code": ..., "message": ...}}`` and the engine reads on.  It
+ends at ``quit`` or at the end of its input, with status 0.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import IO, Any, Final
+
+from azul_rules.errors import FormatError, Result
+from azul_rules.jsonio import move_from_dict, to_dict
+from azul_rules.moves import Move, Refill
+from azul_rules.phases import Variant
+from azul_rules.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
+from azul_rules.state import FACTORY_COUNTS, GameState, new_game
+
+__all__ = ["ReferenceEngine", "RequestError", "main"]
+
+_Handler = Callable[[dict[str, Any]], dict[str, Any]]
+_REPLY_OK: Final = {"ok": True}
+
+
+class RequestError(Exception):
+    """A request the engine cannot serve; becomes an ``{"ok": false}`` reply."""
+
+    def __init__(self, code: str, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.extra = extra
+
+
+class ReferenceEngine:
+    """The protocol's server side over the referee.  ``handle_line`` answers one line;
+    subclasses may override :meth:`legal`, :meth:`play`, :meth:`deal` and :meth:`view`
+    (the tests build engines with one rule bug each this way)."""
+
+    name = "azul_rules reference engine"
+    variants: tuple[str, ...] = ("colored", "grey")
+    lists_legal_moves = True
+
+    def __init__(self) -> None:
+        self.state: GameState | None = None
+        self.finished = False
+        self._handlers: dict[str, _Handler] = {
+            "hello": self._hello,
+            "new_game": self._new_game,
+            "legal_moves": self._legal_moves,
+            "apply": self._apply,
+            "state": self._state,
+            "refill": self._refill,
+            "quit": self._quit,
+        }
+
+    # -- what a subclass may change -----------------------------------------------------
+
+    def legal(self, state: GameState) -> list[dict[str, Any]]:
+        """The legal moves of ``state``, in the JSON move format."""
+        return [_doc(move) for move in state.legal_moves()]
+
+    def play(self, state: GameState, move: Move) -> GameState:
+        """``state`` after the legal ``move``."""
+        return state.apply(move)
+
+    def deal(self, state: GameState, refill: Refill) -> GameState:
+        """``state`` after the table's legal draw ``refill`` (R2)."""
+        return state.apply(refill)
+
+    def view(self, state: GameState) -> dict[str, Any]:
+        """The ``state`` reply's view: everything the protocol lets an engine report."""
+        return referee_view(state)
+
+    # -- serving -------------------------------------------------------------------------
+
+    def handle_line(self, line: bytes | str) -> dict[str, Any]:
+        """The reply to one input line; never raises."""
+        try:
+            text = line.decode("utf-8") if isinstance(line, bytes) else line
+            request = json.loads(text)
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+            return _refusal("bad_json", f"not a JSON object: {reason}")
+        return self.handle(request)
+
+    def handle(self, request: object) -> dict[str, Any]:
+        """The reply to one decoded request; never raises."""
+        if not isinstance(request, dict):
+            return _refusal("bad_request", '$: a request is a JSON object with a "type"')
+        kind = request.get("type")
+        handler = self._handlers.get(kind) if isinstance(kind, str) else None
+        try:
+            if handler is None:
+                raise RequestError(
+                    "unknown_type",
+                    f"$.type: {kind!r} is not a request of protocol {PROTOCOL_VERSION} "
+                    f"(one of {', '.join(self._handlers)})",
+                )
+            reply = handler(request)
+        except RequestError as error:
+            reply = _refusal(error.code, error.message, **error.extra)
+        except Exception as error:  # never die: say what went wrong and read on
+            reply = _refusal("internal_error", f"{type(error).__name__}: {error}")
+        if "id" in request and (type(request["id"]) is int or isinstance(request["id"], str)):
+            reply = {"id": request["id"], **reply}
+        return reply
+
+    def _hello(self, request: dict[str, Any]) -> dict[str, Any]:
+        version = request.get("protocol", PROTOCOL_VERSION)
+        if version != PROTOCOL_VERSION:
+            raise RequestError(
+                "unsupported_protocol",
+                f"$.protocol: this engine speaks protocol {PROTOCOL_VERSION}, not {version!r}",
+            )
+        return {"ok": True, "protocol": PROTOCOL_VERSION, "engine": self.name,
+                "legal_moves": self.lists_legal_moves, "variants": list(self.variants)}  # fmt: skip
+
+    def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
+        players = request.get("players")
+        if type(players) is not int or players not in FACTORY_COUNTS:
+            raise RequestError("bad_request", f"$.players: expected 2, 3 or 4, got {players!r}")
+        variant = request.get("variant", "colored")
+        if variant not in ("colored", "grey"):
+            raise RequestError(
+                "bad_request", f'$.variant: expected "colored" or "grey", got {variant!r}'
+            )
+        first = request.get("first_player")
+        if type(first) is not int or not 0 <= first < players:
+            raise RequestError(
+                "bad_request", f"$.first_player: expected 0 to {players - 1}, got {first!r}"
+            )
+        dealt = _refill(request)
+        start = new_game(players, variant=Variant(variant), first_player=first, external_draws=True)
+        _judge(start, dealt)
+        self.state = self.deal(start, dealt)
+        return _REPLY_OK
+
+    def _legal_moves(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "moves": self.legal(self._game())}
+
+    def _apply(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._game()
+        try:
+            move = move_from_dict(request.get("move"))
+        except FormatError as error:
+            raise RequestError("bad_request", f"$.move: {error}") from None
+        _judge(state, move)
+        self.state = self.deal(state, move) if isinstance(move, Refill) else self.play(state, move)
+        return _REPLY_OK
+
+    def _state(self, request: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "state": self.view(self._game())}
+
+    def _refill(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = self._game()
+        refill = _refill(request)
+        _judge(state, refill)
+        self.state = self.deal(state, refill)
+        return _REPLY_OK
+
+    def _quit(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.finished = True
+        return _REPLY_OK
+
+    def _game(self) -> GameState:
+        if self.state is None:
+            raise RequestError("no_game", "no game yet: send new_game first")
+        return self.state
+
+
+_DOCS: Final[dict[Move, dict[str, Any]]] = {}
+
+
+def _doc(move: Move) -> dict[str, Any]:
+    """``to_dict(move)``, kept: the same few hundred compact moves recur."""
+    doc = _DOCS.get(move)
+    if doc is None:
+        doc = _DOCS[move] = to_dict(move)
+    return doc
+
+
+def _refill(request: dict[str, Any]) -> Refill:
+    try:
+        move = move_from_dict({"type": "refill", "factories": request.get("factories")})
+    except FormatError as error:
+        raise RequestError("bad_request", f"$.factories: {error}") from None
+    assert isinstance(move, Refill)
+    return move
+
+
+def _judge(state: GameState, move: Move) -> None:
+    """Refuse an illegal move with the referee's verdict (every violation)."""
+    result: Result = state.validate(move)
+    if not result.ok:
+        raise RequestError(
+            "illegal_move",
+            "; ".join(f"{v.code.value} ({v.rule}): {v.message}" for v in result.violations),
+            violations=[{"code": v.code.value, "rule": v.rule, "message": v.message}
+                        for v in result.violations],
+        )  # fmt: skip
+
+
+def _refusal(code: str, message: str, **extra: Any) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message, **extra}}
+
+
+def serve(engine: ReferenceEngine, source: IO[bytes], sink: IO[str]) -> int:
+    """Answer every line of ``source`` on ``sink`` until ``quit`` or the end of input."""
+    while not engine.finished:
+        line = source.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            break
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            while line and not line.endswith(b"\n"):  # skip the rest, in bounded memory
+                line = source.readline(MAX_LINE_BYTES)
+            reply = _refusal(
+                "line_too_long", f"a request line is limited to {MAX_LINE_BYTES} bytes"
+            )
+        else:
+            reply = engine.handle_line(line)
+        try:
+            sink.write(json.dumps(reply, separators=(",", ":")) + "\n")
+            sink.flush()
+        except BrokenPipeError:
+            return 0
+    return 0
+
+
+def main(engine: ReferenceEngine | None = None) -> int:
+    """Serve standard input and output; the exit status (0)."""
+    return serve(engine or ReferenceEngine(), sys.stdin.buffer, sys.stdout)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,308 @@
+"""An engine run as a subprocess, spoken to in the engine protocol (version 1).
+
+:class:`EngineProcess` starts the command, sends one request per line and waits for
+one reply line, never longer than ``timeout`` seconds.  Anything wrong on the engine's
+side — no reply in time, an early exit, a line that is not JSON or not of the expected
+shape — raises :class:`~azul_rules.protocol.ProtocolError` with the offending line and
+the tail of the engine's standard error.  :meth:`EngineProcess.close` always ends the
+process and everything it started (its process group on POSIX) and reaps it.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import json
+import os
+import queue
+import shlex
+import signal
+import subprocess
+import threading
+from collections.abc import Sequence
+from types import TracebackType
+from typing import IO, Any, Final, TextIO
+
+from azul_rules.colors import Color
+from azul_rules.moves import Move
+from azul_rules.phases import Variant
+from azul_rules.protocol import (
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+    EngineInfo,
+    ProtocolError,
+    factories_doc,
+    move_doc,
+    read_hello,
+    read_moves,
+    read_view,
+)
+
+__all__ = ["DEFAULT_TIMEOUT", "EngineProcess", "Refusal"]
+
+DEFAULT_TIMEOUT: Final = 10.0
+"""Seconds the referee waits for one reply."""
+
+_STDERR_LINES: Final = 20
+_SHOWN: Final = 2000  # characters of an offending line shown in a report
+
+
+class Refusal(Exception):
+    """The engine answered ``{"ok": false, "error": {...}}`` to a move or a refill."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}" if message else code)
+        self.code = code
+        self.message = message
+
+
+class EngineProcess:
+    """One running engine.  Use it as a context manager, or call :meth:`close`.
+
+    ``command`` is a command line (split like a POSIX shell would, without running a
+    shell) or an argument list.  ``transcript``, when given, receives every line sent
+    (``"> "`` before it) and received (``"< "``).  Raises :class:`ProtocolError` when the
+    engine cannot start.
+    """
+
+    def __init__(
+        self,
+        command: str | Sequence[str],
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        transcript: TextIO | None = None,
+    ) -> None:
+        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        if not self.argv:
+            raise ProtocolError("no engine command given")
+        self.timeout = timeout
+        self.transcript = transcript
+        self.info: EngineInfo | None = None
+        self._next_id = 0
+        self._last_line: str | None = None
+        self._broken = False
+        self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
+        try:
+            self._process = subprocess.Popen(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                start_new_session=os.name == "posix",
+            )
+        except OSError as error:
+            raise ProtocolError(
+                f"cannot start {self.argv[0]!r}: {error.strerror or error}"
+            ) from None
+        assert self._process.stdout is not None and self._process.stderr is not None
+        self._threads = [
+            threading.Thread(target=self._read_replies, args=(self._process.stdout,), daemon=True),
+            threading.Thread(target=self._read_stderr, args=(self._process.stderr,), daemon=True),
+        ]
+        for thread in self._threads:
+            thread.start()
+
+    # -- the requests --------------------------------------------------------------------
+
+    def hello(self) -> EngineInfo:
+        """``hello``: the protocol version and what the engine supports."""
+        reply = self._expect_ok("hello", {"protocol": PROTOCOL_VERSION})
+        try:
+            self.info = read_hello(reply)
+        except ProtocolError as error:
+            raise self._error(error.message, "hello", reply) from None
+        return self.info
+
+    def new_game(
+        self, players: int, variant: Variant, first_player: int,
+        factories: Sequence[Sequence[Color]],
+    ) -> None:  # fmt: skip
+        """``new_game``: a game with these factories as dealt (R2)."""
+        self._expect_ok(
+            "new_game",
+            {"players": players, "variant": variant.value, "first_player": first_player,
+             "factories": factories_doc(factories)},
+        )  # fmt: skip
+
+    def legal_moves(self) -> tuple[Move, ...]:
+        """``legal_moves``: the moves the engine holds legal now."""
+        reply = self._expect_ok("legal_moves", {})
+        try:
+            return read_moves(reply)
+        except ProtocolError as error:
+            raise self._error(error.message, "legal_moves", reply) from None
+
+    def apply(self, move: Move, player: int | None = None) -> None:
+        """``apply``; raises :class:`Refusal` when the engine refuses the move."""
+        self._expect_ok("apply", {"move": move_doc(move, player)}, refusable=True)
+
+    def refill(self, factories: Sequence[Sequence[Color]]) -> None:
+        """``refill``; raises :class:`Refusal` when the engine refuses the draw."""
+        self._expect_ok("refill", {"factories": factories_doc(factories)}, refusable=True)
+
+    def view(self, players: int) -> dict[str, object]:
+        """``state``: the facts the engine reports (see ``protocol.comparable``)."""
+        reply = self._expect_ok("state", {})
+        try:
+            return read_view(reply, players)
+        except ProtocolError as error:
+            raise self._error(error.message, "state", reply) from None
+
+    def request(self, kind: str, fields: dict[str, Any]) -> dict[str, Any]:
+        """Send one request and return the engine's reply object (``ok`` checked to be a
+        boolean, ``id`` to match when given)."""
+        self._next_id += 1
+        message = {"type": kind, "id": self._next_id, **fields}
+        text = json.dumps(message, separators=(",", ":"))
+        if self.transcript is not None:
+            self.transcript.write(f"> {text}\n")
+        data = (text + "\n").encode()
+        stdin = self._process.stdin
+        assert stdin is not None
+        try:
+            stdin.write(data)
+            stdin.flush()
+        except (BrokenPipeError, OSError, ValueError):
+            raise self._ended(kind) from None
+        return self._reply(kind, self._next_id)
+
+    # -- closing -------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Say ``quit`` if the engine still listens, then end the process (and its
+        process group) and reap it.  Safe to call twice."""
+        process = self._process
+        if self.running:
+            try:
+                saved, self.timeout = self.timeout, min(self.timeout, 1.0)
+                self.request("quit", {})
+                process.wait(timeout=1.0)
+            except (ProtocolError, subprocess.TimeoutExpired):
+                pass
+            finally:
+                self.timeout = saved
+        self._kill()
+        for stream in (process.stdin, process.stdout, process.stderr):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        for thread in self._threads:
+            thread.join(timeout=1.0)
+
+    def _kill(self) -> None:
+        process = self._process
+        if os.name == "posix":
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(process.pid, signal.SIGKILL)  # the engine and all it started
+        if process.poll() is None:
+            process.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):  # a process ignoring SIGKILL
+            process.wait(timeout=5.0)
+
+    def __enter__(self) -> EngineProcess:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:  # fmt: skip
+        self.close()
+
+    @property
+    def running(self) -> bool:
+        """True while the engine runs and has not broken the protocol (after a time-out
+        or a bad reply its next replies cannot be trusted)."""
+        return not self._broken and self._process.poll() is None
+
+    @property
+    def stderr_tail(self) -> str:
+        """The last lines the engine wrote to its standard error."""
+        return "\n".join(self._stderr)
+
+    # -- reading -------------------------------------------------------------------------
+
+    def _read_replies(self, stream: IO[bytes]) -> None:
+        while True:
+            line = stream.readline(MAX_LINE_BYTES + 1)
+            if not line:
+                self._replies.put(("eof", b""))
+                return
+            if len(line) > MAX_LINE_BYTES:
+                self._replies.put(("long", line[:_SHOWN]))
+                return
+            self._replies.put(("line", line))
+
+    def _read_stderr(self, stream: IO[bytes]) -> None:
+        while True:
+            line = stream.readline(8192)
+            if not line:
+                return
+            self._stderr.append(line.decode("utf-8", "replace").rstrip("\n")[:_SHOWN])
+
+    def _reply(self, kind: str, expected_id: int) -> dict[str, Any]:
+        try:
+            what, line = self._replies.get(timeout=self.timeout)
+        except queue.Empty:
+            raise self._error(f"no reply within {self.timeout:g} s", kind) from None
+        if what == "eof":
+            raise self._ended(kind)
+        text = line.decode("utf-8", "replace").rstrip("\r\n")
+        self._last_line = text
+        if self.transcript is not None:
+            self.transcript.write(f"< {text}\n")
+        if what == "long":
+            raise self._error(f"a reply line longer than {MAX_LINE_BYTES} bytes", kind, text)
+        try:
+            reply = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise self._error(f"a reply that is not JSON ({error.msg})", kind, text) from None
+        if not isinstance(reply, dict):
+            raise self._error("a reply that is not a JSON object", kind, text)
+        if not isinstance(reply.get("ok"), bool):
+            raise self._error('$.ok: a reply needs "ok": true or false', kind, text)
+        if "id" in reply and reply["id"] != expected_id:
+            raise self._error(f"$.id: expected {expected_id}, got {reply['id']!r}", kind, text)
+        if not reply["ok"]:
+            refusal = reply.get("error")
+            if not isinstance(refusal, dict) or not isinstance(refusal.get("code"), str):
+                raise self._error('$.error: a refusal needs "error": {"code": ...}', kind, text)
+        return reply
+
+    def _expect_ok(
+        self, kind: str, fields: dict[str, Any], *, refusable: bool = False
+    ) -> dict[str, Any]:
+        reply = self.request(kind, fields)
+        if reply["ok"]:
+            return reply
+        refusal = reply["error"]
+        message = refusal.get("message", "")
+        message = message if isinstance(message, str) else repr(message)
+        if refusable:
+            raise Refusal(refusal["code"], message[:_SHOWN])
+        raise self._error(f"the engine refused {kind}: {refusal['code']}: {message}", kind, reply)
+
+    # -- errors --------------------------------------------------------------------------
+
+    def _ended(self, kind: str) -> ProtocolError:
+        process = self._process
+        try:
+            status = process.wait(timeout=1.0)
+        except subprocess.TimeoutExpired:
+            status = None
+        said = f" (status {status})" if status is not None else ""
+        return self._error(f"the engine exited{said} without answering", kind, status=status)
+
+    def _error(
+        self, message: str, kind: str, line: object = None, *, status: int | None = None
+    ) -> ProtocolError:
+        if line is not None and not isinstance(line, str):
+            line = self._last_line
+        if isinstance(line, str) and len(line) > _SHOWN:
+            line = line[: _SHOWN - 3] + "..."
+        self._broken = True
+        for thread in self._threads[1:]:  # let the last words on stderr arrive
+            thread.join(timeout=0.2 if status is not None else 0.0)
+        return ProtocolError(
+            message, request=kind, line=line, stderr=self.stderr_tail, status=status
+        )
