@@ -246,11 +246,9 @@ def _record(
 
 def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[str, Any]:
     move: object = None
-    if forfeit.move is not None:
-        from azul_rules.serialization import to_dict
-
+    if forfeit.move is not None:  # as in a record: notation when it says it all, else JSON
         try:
-            move = str(forfeit.move) if type(forfeit.move) is Take else to_dict(forfeit.move)
+            move = GameRecord((forfeit.move,)).to_dict()["moves"][0]
         except (FormatError, TypeError, ValueError):
             move = repr(forfeit.move)[:_ERROR_TEXT_LIMIT]
     return {
