@@ -12,6 +12,7 @@ import json
 import math
 import re
 import sys
+import types
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -214,6 +215,23 @@ def test_the_round_cap_ends_a_game_unfinished(tmp_path: Path) -> None:
     for bot in results.bots:
         assert (bot.unfinished, bot.wins, bot.losses, bot.mean_score) == (2, 0, 0, None)
         assert bot.rating.rating == pytest.approx(1500)
+
+
+def test_grey_games_are_refereed_and_each_line_holds_its_exact_record(tmp_path: Path) -> None:
+    """V1-V5 through the bots; every line's record is GameRecord.to_dict() of the game."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, variant="grey", out=str(out))
+    for game in lines(out):
+        record = load_record(str(out), game["game"])
+        assert record.to_dict() == game["record"] and record.variant is az.Variant.GREY
+        replay = record.replay()
+        assert replay.ok and len(replay.states) - 1 == game["result"]["moves"]
+        if game["result"]["end"] == "finished":
+            assert replay.final.outcome is not None
+            assert list(replay.final.outcome.scores) == game["result"]["scores"]
+            assert list(replay.final.outcome.winners) == game["result"]["winners"]
+        else:
+            assert game["result"]["end"] == "unfinished" and replay.final.round == 101
 
 
 def test_seeds_give_the_same_file_and_explicit_seeds_are_used(tmp_path: Path) -> None:
@@ -463,3 +481,20 @@ def test_the_progress_bar_shows_only_when_wanted() -> None:
     bar = _progress(True, 10, 3)
     assert getattr(bar, "n", None) == 3
     bar.close()
+
+
+def test_worker_processes_that_cannot_build_the_bots_stop_the_run_with_one_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A factory that pickles here but cannot be imported in a fresh process."""
+    ghost = types.ModuleType("ghost_bots_x")
+
+    class Ghost(tournament_bots.FirstMoveBot):
+        pass
+
+    Ghost.__module__ = "ghost_bots_x"
+    Ghost.__qualname__ = "Ghost"
+    ghost.Ghost = Ghost  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ghost_bots_x", ghost)
+    with pytest.raises(TournamentError, match="the worker processes could not start"):
+        run([Ghost, "greedy"], games=2, backend="process", workers=1)

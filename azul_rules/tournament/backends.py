@@ -20,6 +20,7 @@ Lost games are not written, so a later ``--resume`` plays them again.
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 from collections import deque
@@ -85,6 +86,10 @@ def _init_worker(settings: Settings) -> None:
     _WORKER_SETTINGS = settings
 
 
+def _worker_ready() -> bool:
+    return _WORKER_SETTINGS is not None
+
+
 def _worker_batch(indices: Batch) -> list[GameDone]:
     assert _WORKER_SETTINGS is not None, "the pool's initializer sets the settings"
     return play_batch(_WORKER_SETTINGS, indices)
@@ -103,6 +108,15 @@ def _process(
         )
 
     pool = new_pool()
+    try:
+        pool.submit(_worker_ready).result()
+    except BrokenProcessPool:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise TournamentError(
+            "the worker processes could not start (their error is above): a bot factory "
+            "given as an object must be importable by them (not defined in an interactive "
+            "session); give it as a spec, or use the local or ray backend"
+        ) from None
     pending: dict[Future[list[GameDone]], Batch] = {}
     suspects: deque[Batch] = deque()
     deaths: dict[Batch, int] = {}
@@ -193,7 +207,7 @@ def _ray(
     started = not ray.is_initialized()
     if started:
         try:
-            ray.init(address=address, include_dashboard=False, logging_level="WARNING")
+            ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING)
         except Exception as error:  # any failure to reach a cluster is the user's to fix
             raise TournamentError(
                 f"cannot start or reach a Ray cluster at {address or 'a new local one'}: "

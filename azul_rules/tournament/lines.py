@@ -203,9 +203,13 @@ class OutFile:
                 ) from None
 
     def write(self, lines: list[str]) -> None:
-        """Append ``lines`` (each gets its newline) and flush."""
-        self._file.write("".join(line + "\n" for line in lines).encode())
-        self._file.flush()
+        """Append ``lines`` (each gets its newline) and flush; :class:`TournamentError`
+        when the file cannot take them (a full disk...)."""
+        try:
+            self._file.write("".join(line + "\n" for line in lines).encode())
+            self._file.flush()
+        except OSError as error:
+            raise TournamentError(f"cannot write {self.path}: {error.strerror}") from None
 
     def close(self) -> None:
         """Release the lock and close."""

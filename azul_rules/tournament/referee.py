@@ -229,19 +229,33 @@ def _done(
 def _record(
     settings: Settings, spec: GameSpec, moves: list[Move], forfeit: Forfeit | None
 ) -> dict[str, Any]:
-    """The game record; after an illegal move, that move ends the record so that
-    ``azul-rules replay`` stops at it with the same verdict -- when the move survives a
-    JSON round trip (it always does for the referee's own move types)."""
-    record = GameRecord(tuple(moves), settings.players, spec.seed, settings.variant)
+    """The game record (exactly ``GameRecord.to_dict()``); after an illegal move, that
+    move ends the record so that ``azul-rules replay`` stops at it with the same verdict
+    -- when the move survives a JSON round trip (the referee's own move types do)."""
+    doc = GameRecord((), settings.players, spec.seed, settings.variant).to_dict()
+    doc["moves"] = [_move_doc(move) for move in moves]
     if forfeit is not None and forfeit.move is not None:
-        with_move = attrs.evolve(record, moves=(*moves, forfeit.move))
         try:
-            doc = with_move.to_dict()
-            if GameRecord.from_dict(json.loads(json.dumps(doc))) == with_move:
-                return doc
+            last = GameRecord((forfeit.move,)).to_dict()["moves"][0]
+            if GameRecord.from_dict({**doc, "moves": [last]}).moves == (forfeit.move,):
+                doc["moves"].append(last)
         except (FormatError, TypeError, ValueError):
             pass
-    return record.to_dict()
+    return doc
+
+
+_MOVE_DOCS: dict[Move, object] = {}
+
+
+def _move_doc(move: Move) -> object:
+    """A legal move as ``GameRecord.to_dict`` writes it, memoised: legal moves are few
+    (at most a few hundred kinds), and this is a third of a random game's time."""
+    found = _MOVE_DOCS.get(move)
+    if found is None:
+        found = GameRecord((move,)).to_dict()["moves"][0]
+        if len(_MOVE_DOCS) < 4096:
+            _MOVE_DOCS[move] = found
+    return found
 
 
 def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[str, Any]:

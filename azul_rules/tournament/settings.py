@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
@@ -127,9 +128,16 @@ class Settings:
     def check_picklable(self, backend: str) -> None:
         """Raise :class:`TournamentError` naming the first bot that cannot be sent to
         another process (a lambda, a local class...)."""
+        interactive = not hasattr(sys.modules.get("__main__"), "__file__")
         for entrant in self.entrants:
             if isinstance(entrant.source, str):
                 continue
+            if interactive and getattr(entrant.source, "__module__", None) == "__main__":
+                raise TournamentError(
+                    f"bot {entrant.name!r} is defined in an interactive session, where the "
+                    f"{backend} backend's workers cannot import it: define it in a module, "
+                    "or use the local or ray backend"
+                )
             try:
                 pickle.dumps(entrant.source)
             except Exception as error:
