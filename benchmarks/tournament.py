@@ -26,19 +26,26 @@ from azul_rules.tournament import run
 from azul_rules.tournament.backends import cpu_count
 
 
-def measure(bots: list[str], games: int, backend: str, batch: int, repeat: int) -> float:
-    """The best games/s of ``repeat`` runs."""
-    best = 0.0
+def measure(
+    bots: list[str], games: int, backend: str, batch: int, repeat: int
+) -> tuple[float, float]:
+    """The best games/s of ``repeat`` runs, and the least CPU time per game (ms) of this
+    process and its finished children (the process backend's workers; not Ray's)."""
+    best, cpu = 0.0, float("inf")
     for attempt in range(repeat):
         with tempfile.TemporaryDirectory() as folder:
             out = os.path.join(folder, "games.jsonl")
+            before = os.times()
             start = time.perf_counter()
             results = run(bots, games=games, seed=attempt, backend=backend, batch=batch,
                           out=out, progress=False)  # fmt: skip
             elapsed = time.perf_counter() - start
+            after = os.times()
         assert results.played == games and not results.lost
         best = max(best, games / elapsed)
-    return best
+        spent = sum(after[:4]) - sum(before[:4])
+        cpu = min(cpu, 1000 * spent / games)
+    return best, cpu
 
 
 def main() -> None:
@@ -56,12 +63,22 @@ def main() -> None:
           f"best of {args.repeat}; games/s\n")  # fmt: skip
     print("| backend | " + " | ".join(f"batch {b:,}" for b in batches) + " |")
     print("| --- |" + " ---: |" * len(batches))
+    cpu_rows = []
     for backend in backends:
         ray = start_ray() if backend == "ray" else None
-        cells = [f"{measure(bots, args.games, backend, b, args.repeat):,.0f}" for b in batches]
-        print(f"| {backend} | " + " | ".join(cells) + " |", flush=True)
-        if ray is not None:
+        figures = [measure(bots, args.games, backend, b, args.repeat) for b in batches]
+        print(f"| {backend} | " + " | ".join(f"{g:,.0f}" for g, _ in figures) + " |",
+              flush=True)  # fmt: skip
+        if ray is None:
+            cpu_rows.append(f"| {backend} | " + " | ".join(f"{c:.2f}" for _, c in figures) + " |")
+        else:
             ray.shutdown()
+    print("\nCPU ms a game (this process and its pool's workers; Ray's workers are not "
+          "counted)\n")  # fmt: skip
+    print("| backend | " + " | ".join(f"batch {b:,}" for b in batches) + " |")
+    print("| --- |" + " ---: |" * len(batches))
+    print("\n".join(cpu_rows))
+    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 
 def start_ray() -> Any:
@@ -69,7 +86,8 @@ def start_ray() -> Any:
     import ray
 
     start = time.perf_counter()
-    ray.init(include_dashboard=False, logging_level=logging.ERROR, log_to_driver=False)
+    ray.init(address="local", include_dashboard=False, logging_level=logging.ERROR,
+             log_to_driver=False)  # fmt: skip
     print(f"ray.init(): {time.perf_counter() - start:.1f} s", file=sys.stderr)
     return ray
 

@@ -19,7 +19,9 @@ BOTS = "tests.tournament_bots"
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="ERROR", log_to_driver=False)
+    # "local": a new cluster of our own, whatever RAY_ADDRESS or an earlier `ray start` says
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR",
+             log_to_driver=False)  # fmt: skip
     try:
         yield
     finally:

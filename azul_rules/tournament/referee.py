@@ -87,45 +87,63 @@ class _OverTime(BaseException):
     catching ``Exception`` does not swallow it)."""
 
 
+class _Alarm:
+    """The SIGALRM timer of the time limit.  The handler raises only while a bot is
+    thinking (``armed``), so a signal delivered just as the timer is disarmed cannot
+    escape into the referee."""
+
+    def __init__(self) -> None:
+        self.armed = False
+
+    def on_signal(self, signum: int, frame: object) -> None:
+        if self.armed:
+            self.armed = False
+            raise _OverTime
+
+    def arm(self, seconds: float) -> None:
+        self.armed = True
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+
+    def disarm(self) -> None:
+        self.armed = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+
+
 @contextmanager
-def _alarm_handler(time_limit: float | None) -> Iterator[bool]:
-    """Install a SIGALRM handler for the games of a batch; yields whether the alarm can
-    interrupt a bot (only in the main thread of a process with SIGALRM)."""
+def _alarm_handler(time_limit: float | None) -> Iterator[_Alarm | None]:
+    """Install the SIGALRM handler for the games of a batch; yields the alarm, or
+    ``None`` where it cannot interrupt a bot (no time limit, not the main thread of the
+    process, no SIGALRM)."""
     usable = (
         time_limit is not None
         and hasattr(signal, "setitimer")
         and threading.current_thread() is threading.main_thread()
     )
     if not usable:
-        yield False
+        yield None
         return
-
-    def on_alarm(signum: int, frame: object) -> None:
-        raise _OverTime
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
+    alarm = _Alarm()
+    previous = signal.signal(signal.SIGALRM, alarm.on_signal)
     try:
-        yield True
+        yield alarm
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
+        alarm.disarm()
         signal.signal(signal.SIGALRM, previous)
 
 
-def _ask(bot: Bot, state: GameState, time_limit: float | None, alarm: bool) -> object:
-    """The bot's answer, or the :class:`Forfeit` reason text it earns."""
+def _ask(bot: Bot, state: GameState, time_limit: float | None, alarm: _Alarm | None) -> object:
+    """The bot's answer.  Raises :class:`_OverTime` past the time limit (interrupted by
+    the alarm, or judged when the answer comes), and whatever the bot raises."""
     if time_limit is None:
         return bot.choose(state)
     start = time.perf_counter()
+    if alarm is not None:
+        alarm.arm(time_limit)
     try:
-        if alarm:
-            signal.setitimer(signal.ITIMER_REAL, time_limit)
-        try:
-            move: object = bot.choose(state)
-        finally:
-            if alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-    except _OverTime:
-        raise
+        move: object = bot.choose(state)
+    finally:
+        if alarm is not None:
+            alarm.disarm()
     if time.perf_counter() - start > time_limit:
         raise _OverTime
     return move
@@ -141,14 +159,17 @@ def _error_text(error: BaseException) -> str:
     return text if len(text) <= _ERROR_TEXT_LIMIT else text[: _ERROR_TEXT_LIMIT - 1] + "…"
 
 
-def play_game(
-    settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...], alarm: bool = False
-) -> GameDone:
-    """Referee game ``spec``: build each seat's bot (``build_bot(factory, seat seed)``),
-    then ask the bot to move until the game ends, a seat forfeits, or the round cap.
+def play_game(settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...]) -> GameDone:
+    """Referee game ``spec`` (``factories[i]`` builds bot ``i`` of the settings): build
+    each seat's bot with its seat seed, then ask the bot to move until the game ends, a
+    seat forfeits, or the round cap."""
+    with _alarm_handler(settings.time_limit) as alarm:
+        return _play(settings, spec, factories, alarm)
 
-    ``alarm`` tells whether a SIGALRM handler from :func:`play_batch` can interrupt a bot
-    that runs past the time limit (otherwise it is judged when it returns)."""
+
+def _play(
+    settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...], alarm: _Alarm | None
+) -> GameDone:
     state = new_game(settings.players, seed=spec.seed, variant=settings.variant)
     moves: list[Move] = []
     forfeit: Forfeit | None = None
@@ -287,7 +308,7 @@ def play_batch(settings: Settings, indices: Iterable[int]) -> list[GameDone]:
     forfeited: the fault is the worker's environment, not the bot's play)."""
     factories = _factories(settings)
     with _alarm_handler(settings.time_limit) as alarm:
-        return [play_game(settings, settings.spec(i), factories, alarm) for i in indices]
+        return [_play(settings, settings.spec(i), factories, alarm) for i in indices]
 
 
 def iter_games(settings: Settings, indices: Iterable[int]) -> Iterator[GameDone]:
@@ -295,7 +316,7 @@ def iter_games(settings: Settings, indices: Iterable[int]) -> Iterator[GameDone]
     factories = _factories(settings)
     with _alarm_handler(settings.time_limit) as alarm:
         for i in indices:
-            yield play_game(settings, settings.spec(i), factories, alarm)
+            yield _play(settings, settings.spec(i), factories, alarm)
 
 
 def _factories(settings: Settings) -> tuple[BotFactory, ...]:

@@ -15,7 +15,7 @@ from azul_rules.phases import Variant
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
 from azul_rules.tournament.settings import Settings, TournamentError, entrants
-from azul_rules.tournament.stats import BotStats, Tally
+from azul_rules.tournament.stats import Z95, BotStats, Tally
 
 __all__ = ["Results", "run"]
 
@@ -91,7 +91,8 @@ def _bot_doc(stats: BotStats) -> dict[str, Any]:
 
 def format_table(results: Results) -> str:
     """The table: one line a bot, best rating first."""
-    head = (f"{'bot':<16} {'games':>6} {'wins':>6} {'shared':>6} {'forfeits':>8} "
+    width = min(40, max(3, *(len(b.name) for b in results.bots)))
+    head = (f"{'bot':<{width}} {'games':>6} {'wins':>6} {'shared':>6} {'forfeits':>8} "
             f"{'win rate (95% CI)':>22} {'mean score':>10} {'mean margin':>11} "
             f"{'rating ± 95%':>14}")  # fmt: skip
     rows = [head, "-" * len(head)]
@@ -100,10 +101,11 @@ def format_table(results: Results) -> str:
         rate = f"{100 * b.win_rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
         score = "-" if b.mean_score is None else f"{b.mean_score:.1f}"
         margin = "-" if b.mean_margin is None else f"{b.mean_margin:+.1f}"
-        error = b.rating.error * 1.959963984540054
+        error = b.rating.error * Z95
         rating = f"{b.rating.rating:.0f} ± {error:.0f}" if math.isfinite(error) else "-"
+        name = b.name[:width]
         rows.append(
-            f"{b.name[:16]:<16} {b.games:>6} {b.wins:>6} {b.shared_wins:>6} {b.forfeits:>8} "
+            f"{name:<{width}} {b.games:>6} {b.wins:>6} {b.shared_wins:>6} {b.forfeits:>8} "
             f"{rate:>22} {score:>10} {margin:>11} {rating:>14}"
         )
     ends = results.ends
