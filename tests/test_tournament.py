@@ -244,6 +244,23 @@ def test_seeds_give_the_same_file_and_explicit_seeds_are_used(tmp_path: Path) ->
     assert [g["lineup"] for g in lines(third)][:2] == [["greedy", "random"], ["random", "greedy"]]
 
 
+def test_a_file_of_explicit_seeds_holds_no_game_beyond_them(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], seeds=[3], out=str(out))
+    line = out.read_text().splitlines()[1].replace('"game":1', '"game":7')
+    out.write_text(line + "\n")
+    with pytest.raises(TournamentError, match="line 1: \"game\" is not a game number of this"):
+        run(["greedy", "random"], seeds=[3], out=str(out), resume=True)
+
+
+def test_replay_of_garbage_on_standard_input_is_a_format_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"9" * 5000)))
+    with pytest.raises(az.FormatError, match="-: not JSON"):
+        load_record("-")
+
+
 def test_python_factories_run_locally_but_the_process_backend_needs_picklable_ones() -> None:
     results = run({"first": lambda: tournament_bots.FirstMoveBot(), "greedy": "greedy"}, games=2)
     assert [b.name for b in results.bots] == ["first", "greedy"]
@@ -367,6 +384,8 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
          "line 1: game 1 has seed 1 and lineup"),
         (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')], "is not a game result"),
         (lambda ls: ['{"game": 0}'], 'line 1: not a tournament game line'),
+        (lambda ls: [ls[0], '{"game": ' + "9" * 5000 + "}"], "line 2: not JSON"),
+        (lambda ls: [ls[0].replace('"game":0', '"game":-3')], "not a game number"),
     ],
 )  # fmt: skip
 def test_a_damaged_complete_line_is_an_error_naming_it(

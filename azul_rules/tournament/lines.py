@@ -75,7 +75,7 @@ def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes, bool]]:
 def _parse(raw: bytes, where: str) -> dict[str, Any]:
     try:
         doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except ValueError as error:  # bad JSON, bad UTF-8, a number of over 4,300 digits
         raise TournamentError(f"{where}: not JSON ({error})") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tournament"), dict):
         raise TournamentError(f"{where}: not a tournament game line (no \"tournament\" object)")
@@ -145,8 +145,9 @@ def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -
 def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
     """The game's summary, after checking that it is the schedule's game at its index."""
     index = doc.get("game")
-    if type(index) is not int or index < 0:
-        raise TournamentError(f"{where}: \"game\" must be a game number from 0")
+    limit = settings.max_games()
+    if type(index) is not int or not 0 <= index < (limit if limit is not None else 1 << 63):
+        raise TournamentError(f"{where}: \"game\" is not a game number of this schedule")
     spec = settings.spec(index)
     names = settings.names
     expected_lineup = [names[b] for b in spec.seats]
@@ -255,7 +256,12 @@ def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
         raise FormatError(
             f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
         )
-    return GameRecord.from_json(data)
+    try:
+        return GameRecord.from_json(data)
+    except FormatError:
+        raise
+    except ValueError as error:  # json's limit on a number's digits, not a FormatError
+        raise FormatError(f"{source}: not JSON ({error})") from None
 
 
 def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
@@ -267,7 +273,7 @@ def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 def _is_game_line(raw: bytes) -> bool:
     try:
         doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except ValueError:
         return False
     return isinstance(doc, dict) and "tournament" in doc and "record" in doc
 
@@ -283,7 +289,7 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
         if not raw.endswith(b"\n") and count:
             try:
                 json.loads(raw)
-            except (json.JSONDecodeError, UnicodeDecodeError):
+            except ValueError:
                 break  # the incomplete last line of an interrupted run
         if not raw.strip():
             continue
@@ -313,7 +319,7 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
 def _game_line(raw: bytes, where: str) -> dict[str, Any]:
     try:
         doc = json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except ValueError:
         raise FormatError(f"{where}: not JSON") from None
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
