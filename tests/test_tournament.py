@@ -36,7 +36,7 @@ from azul_rules.tournament import (
     run,
     wilson_interval,
 )
-from azul_rules.tournament.lines import read_existing
+from azul_rules.tournament.lines import OutFile, read_existing
 from azul_rules.tournament.runner import _progress
 from azul_rules.tournament.settings import Settings, entrants
 from azul_rules.tournament.stats import Tally
@@ -398,6 +398,17 @@ def test_a_damaged_complete_line_is_an_error_naming_it(
     with pytest.raises(TournamentError, match=says):
         run(["greedy", "random"], games=4, out=str(out), resume=True)
     assert out.read_bytes() == before
+
+
+def test_two_runs_cannot_write_one_file_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    holder = OutFile(str(out))
+    try:
+        with pytest.raises(TournamentError, match="is being written by another tournament run"):
+            run(["greedy", "random"], games=2, out=str(out), resume=True)
+    finally:
+        holder.close()
+    assert run(["greedy", "random"], games=2, out=str(out), resume=True).played == 2
 
 
 SETTINGS = Settings(entrants(["greedy", "random"]))

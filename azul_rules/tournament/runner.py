@@ -228,11 +228,12 @@ def run(
     writer = OutFile(out) if out is not None else None
     bar = _progress(progress, total, len(existing.summaries))
     start = time.perf_counter()
+    outcomes = stream(
+        backend, settings, _chunks(todo, size), workers=workers, retries=retries,
+        ray_address=ray_address,
+    )  # fmt: skip
     try:
-        for _batch, outcome in stream(
-            backend, settings, _chunks(todo, size), workers=workers, retries=retries,
-            ray_address=ray_address,
-        ):  # fmt: skip
+        for _batch, outcome in outcomes:
             if isinstance(outcome, Lost):
                 lost.append(outcome)
                 continue
@@ -243,6 +244,9 @@ def run(
             played += len(outcome)
             bar.update(len(outcome))
     finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:  # stops the pool or the Ray tasks at once on any error
+            close()
         bar.close()
         if writer is not None:
             writer.close()
