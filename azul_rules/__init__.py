@@ -33,6 +33,8 @@ from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Tak
 from azul_rules.phases import Phase, Variant
 from azul_rules.problems import Problem, StateProblem
 from azul_rules.record import GameRecord, Replay
+from azul_rules.rulebook import rule
+from azul_rules.scoresheet import audit_game
 from azul_rules.scoring import (
     Bonuses,
     Outcome,
@@ -80,6 +82,7 @@ __all__ = [
     "Violation",
     "WallPlacement",
     "audit",
+    "audit_game",
     "end_bonuses",
     "from_dict",
     "from_json",
@@ -87,6 +90,7 @@ __all__ = [
     "move_from_json",
     "new_game",
     "parse_move",
+    "rule",
     "score_placement",
     "to_dict",
     "to_json",

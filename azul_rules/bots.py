@@ -160,9 +160,14 @@ def bot_factory(spec: str) -> BotFactory:
     name = spec.strip()
     if name in BUILT_IN_BOTS:
         return BUILT_IN_BOTS[name]
-    if not _SPEC.match(name):
-        raise BotSpecError(f"unknown bot {spec!r}: choose {_CHOICES}")
+    if not _SPEC.match(name) or len(name) > 200:
+        raise BotSpecError(f"unknown bot {_shown(spec)}: choose {_CHOICES}")
     return _import_factory(name)
+
+
+def _shown(spec: str) -> str:
+    """The spec quoted for a message, cut to 60 characters."""
+    return repr(spec) if len(spec) <= 60 else repr(spec[:60]) + "…"
 
 
 def _import_factory(spec: str) -> BotFactory:

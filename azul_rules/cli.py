@@ -10,32 +10,47 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
-from azul_rules.grey import game_can_end
 from azul_rules.jsonio import from_json, move_from_json, to_dict
+from azul_rules.jsontext import MAX_INPUT_BYTES
 from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
 from azul_rules.render import render_state, variant_name
+from azul_rules.rulebook import Rule
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
 
-__all__ = ["MAX_ROUNDS", "main"]
+if TYPE_CHECKING:
+    from azul_rules.svg import Highlight
+
+__all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
+
+T = TypeVar("T")
 
 MAX_ROUNDS = 100
 """``play`` stops a game still going after this many rounds (a starved grey game)."""
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, reporting a wrong command line in one line (``--help`` for more)."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("azul-rules").strip()
+        where = f"{command}: " if command else ""
+        text = message if message.isprintable() else repr(message)[1:-1]
+        self.exit(2, f"azul-rules: {where}{text} (see {self.prog} --help)\n")
+
+
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="azul-rules", description="A strict referee for the board game Azul."
-    )
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = commands.add_parser("play", help="referee a whole game between built-in bots")
     play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
     play.add_argument("--seed", type=int, default=0)
@@ -55,9 +70,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--lang", choices=LANGUAGES, default="en")
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    check.add_argument("--svg", metavar="OUT.svg", help="also draw the move and its verdict")
     show = commands.add_parser("show", help="a position as readable text")
     show.add_argument("state", metavar="STATE.json")
     show.add_argument("--lang", choices=LANGUAGES, default="en")
+    show.add_argument("--svg", metavar="OUT.svg", help="also draw the position (SVG)")
     audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
     audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
     audit.add_argument("claim", metavar="CLAIM.json")
@@ -71,11 +88,45 @@ def _parser() -> argparse.ArgumentParser:
     replay.add_argument("--game", type=int, metavar="N", help="the game of a tournament file")
     replay.add_argument("--lang", choices=LANGUAGES, default="en")
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
+    replay.add_argument(
+        "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
+    )
+    _add_rulebook_commands(commands, (check, audit, replay))
     _tournament_parser(commands)
     return parser
 
 
-def _tournament_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+class UsageError(Exception):
+    """A command given arguments it cannot act on (an unknown bot, a file it cannot
+    write): one line on standard error, exit 2."""
+
+
+class InputError(Exception):
+    """An input file that cannot be read, understood or believed: every problem on
+    its own line (what, where, which rule), exit 2."""
+
+    def __init__(self, lines: list[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def _add_rulebook_commands(commands: Any, verdicts: tuple[argparse.ArgumentParser, ...]) -> None:
+    """``rules``, ``audit-game`` and ``--explain`` (issue 12: the rule book and audits)."""
+    sheet = commands.add_parser("audit-game", help="check a whole game's scoresheet")
+    sheet.add_argument("record", metavar="RECORD.json")
+    sheet.add_argument("sheet", metavar="SCORESHEET.json")
+    sheet.add_argument("--lang", choices=LANGUAGES, default="en")
+    sheet.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
+    book = commands.add_parser("rules", help="the rule book: the index, or one rule's text")
+    book.add_argument("rule_id", metavar="ID", nargs="?", help="a rule id such as P3")
+    book.add_argument("--all", action="store_true", help="every rule with its text")
+    book.add_argument("--lang", choices=LANGUAGES, default="en")
+    for command in (*verdicts, sheet):
+        command.add_argument("--explain", action="store_true",
+                             help="print the broken rule's text under each violation")
+
+
+def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     """``azul-rules tournament`` (docs/tournament.md); run by ``azul_rules.tournament``."""
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
@@ -109,14 +160,17 @@ def _bot_names(spec: str | None, players: int) -> list[str]:
         spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
     )
     if len(names) != players:
-        raise BotSpecError(f"--bots names {len(names)} bots for {players} players")
+        raise UsageError(f"--bots names {len(names)} bots for {players} players")
     return names
 
 
 def _bots(names: list[str], seed: int) -> list[Bot]:
     """One bot per seat, each seeded with ``seat_seed(seed, seat)`` (as in tournaments)."""
     _import_from_cwd()
-    factories = [bot_factory(name) for name in names]
+    try:
+        factories = [bot_factory(name) for name in names]
+    except BotSpecError as error:
+        raise UsageError(f"--bots: {error}") from None
     return [build_bot(factory, seat_seed(seed, s)) for s, factory in enumerate(factories)]
 
 
@@ -179,7 +233,7 @@ def _play(args: argparse.Namespace) -> int:
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
     shown_round = 0
     while not state.is_over:
-        if state.round > MAX_ROUNDS or not game_can_end(state):
+        if state.round > MAX_ROUNDS:
             print(phrase("stuck", lang, round=state.round))
             return 0
         if state.round != shown_round:
@@ -211,38 +265,132 @@ def _write(path: str, text: str) -> None:
     try:
         with open(path, "w", encoding="utf-8") as out:
             out.write(text)
-    except OSError as error:
-        raise FormatError(f"cannot write {path}: {error.strerror}") from None
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
+
+
+def _draw(
+    path: str | None, state: GameState, lang: str, highlight: Highlight | None = None
+) -> None:
+    """``--svg``: the picture of ``state`` (and of ``highlight``) to ``path``."""
+    if path is not None:
+        from azul_rules.svg import board
+
+        _write(path, board(state, highlight=highlight, lang=lang))
+
+
+def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
+    """``--svg-dir``: the pictures of a recorded game; returns how many were written."""
+    if directory is None:
+        return 0
+    from azul_rules.svg import record_pictures
+
+    if os.path.exists(directory) and not os.path.isdir(directory):
+        raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
+    try:
+        os.makedirs(directory, exist_ok=True)
+    except (OSError, ValueError) as error:
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
+    pictures = record_pictures(record, lang=lang)
+    for name, picture in pictures:
+        _write(os.path.join(directory, name), picture)
+    return len(pictures)
+
+
+def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
+    if drawn:
+        where = _printable(args.svg_dir)
+        print(f"{drawn} pictures in {where}" if args.lang == "en"
+              else f"{drawn} images dans {where}")  # fmt: skip
 
 
 def _read(path: str) -> str:
+    """A file's text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark allowed),
+    read without holding more than that in memory."""
+    name = _printable(path)
     try:
-        with open(path, encoding="utf-8") as source:
-            return source.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
-        raise FormatError(f"cannot read {path}: {reason}") from None
+        with open(path, "rb") as source:
+            data = source.read(MAX_INPUT_BYTES + 1)
+    except (OSError, ValueError) as error:  # ValueError: a name with a null character
+        reason = error.strerror if isinstance(error, OSError) else None
+        raise InputError([f"{name}: cannot read: {reason or error}"]) from None
+    if len(data) > MAX_INPUT_BYTES:
+        raise InputError([f"{name}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise InputError([f"{name}: not UTF-8 text (byte {error.start})"]) from None
+
+
+def _printable(text: str) -> str:
+    """A file name, an argument or a message as it can be shown on one line (control
+    characters escaped)."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
+def _from_file(path: str, read: Callable[[str], T]) -> T:
+    """``read`` applied to the text of ``path``, its errors told with the file's name."""
+    return _reading(path, lambda: read(_read(path)))
+
+
+def _reading(source: str, read: Callable[[], T]) -> T:
+    source = _printable(source)
+    try:
+        return read()
+    except FormatError as error:
+        raise InputError(
+            [_printable(f"{source}: unreadable: {what}" if path == "$" and what == str(error)
+             else f"{source}: unreadable at {path}: {what}") for path, what in error.errors]
+        ) from None  # fmt: skip
+    except InvalidStateError as error:
+        raise InputError(
+            [_printable(f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
+             f"{p.message}") for p in error.problems]
+        ) from None  # fmt: skip
 
 
 def _load_state(path: str) -> GameState:
-    return from_json(_read(path), GameState)
+    return _from_file(path, lambda text: from_json(text, GameState))
 
 
 def _load_move(text: str) -> Move:
     if text.lstrip().startswith("{"):
-        return move_from_json(text)
+        return _reading("MOVE", lambda: move_from_json(text))
     if os.path.exists(text):
-        return move_from_json(_read(text))
-    return parse_move(text)
+        return _from_file(text, move_from_json)
+    return _reading("MOVE", lambda: parse_move(text))
 
 
-def _violation_doc(violation: Violation, lang: str) -> dict[str, object]:
-    return {
+def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:
+    doc: dict[str, object] = {
         "code": violation.code.value,
         "rule": violation.rule,
         "message": violation.message_in(lang),
         "params": {k: _plain(v) for k, v in violation.params},
     }
+    if explain:
+        doc["rule_text"] = violation.rule_text(lang)
+    return doc
+
+
+def _print_violations(violations: Sequence[Violation], lang: str, explain: bool,
+                      indent: str = "  ") -> None:  # fmt: skip
+    """Each violation on a line; with ``explain``, its rule's text beneath it."""
+    from azul_rules.rulebook import rule
+
+    for violation in violations:
+        print(f"{indent}{violation.code.value} ({violation.rule}): {violation.message_in(lang)}")
+        if explain:
+            print(_wrapped(rule(violation.rule), lang, indent + "    "))
+
+
+def _wrapped(entry: Rule, lang: str, indent: str) -> str:
+    import textwrap
+
+    text = f"{entry.id} {entry.title_in(lang)}. {entry.text(lang)}"
+    return textwrap.fill(text, width=92, initial_indent=indent, subsequent_indent=indent)
 
 
 def _plain(value: object) -> object:
@@ -259,44 +407,127 @@ def _check(args: argparse.Namespace) -> int:
     state = _load_state(args.state)
     move = _load_move(args.move)
     result = state.validate(move)
+    _draw(args.svg, state, args.lang, (move, result))
     if args.json:
         doc = {
             "legal": result.ok,
             "move": to_dict(move),
-            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+            "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     elif result.ok:
         print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
     else:
         print(f"{'illegal' if args.lang == 'en' else 'coup illégal'}: {move}")
-        for violation in result.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
 
 
 def _audit(args: argparse.Namespace) -> int:
     from azul_rules.audit import audit, claim_from_json, position_from_json
 
-    state = position_from_json(_read(args.state))
-    result = audit(state, claim_from_json(_read(args.claim)))
+    state = _from_file(args.state, position_from_json)
+    claim = _from_file(args.claim, claim_from_json)
+    result = _reading(args.claim, lambda: audit(state, claim))
     if args.json:
         doc = {
             "correct": result.ok,
-            "violations": [_violation_doc(v, args.lang) for v in result.violations],
+            "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     elif result.ok:
         print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
     else:
         print("the claim is wrong:" if args.lang == "en" else "l'annonce est fausse :")
-        for violation in result.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
 
 
+def _audit_game(args: argparse.Namespace) -> int:
+    from azul_rules.scoresheet import audit_game, scoresheet_from_json
+
+    record = _from_file(args.record, GameRecord.from_json)
+    sheet = _from_file(args.sheet, scoresheet_from_json)
+    verdict = _reading(args.sheet, lambda: audit_game(record, sheet))
+    if args.json:
+        def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
+            return [_violation_doc(v, args.lang, args.explain) for v in found]
+
+        doc: dict[str, object] = {
+            "correct": verdict.ok,
+            "first_wrong": list(verdict.first_wrong) if verdict.first_wrong else None,
+            "rounds": [{"round": r.round, "written": list(r.written), "correct": list(r.correct),
+                        "violations": docs(r.violations)} for r in verdict.rounds],
+            "end": docs(verdict.end),
+            "final_scores": list(verdict.final_scores or ()) or None,
+            "winners": list(verdict.winners) if verdict.winners is not None else None,
+        }  # fmt: skip
+        if verdict.failure is not None and verdict.failed_at is not None:
+            doc["illegal_move"] = {"number": verdict.failed_at + 1,
+                                   "violations": docs(verdict.failure.violations)}  # fmt: skip
+        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        return 0 if verdict.ok else 1
+    lang = args.lang
+    if verdict.ok:
+        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
+        return 0
+    print(phrase("sheet_wrong", lang))
+    for line in verdict.rounds:
+        totals = ", ".join(str(t) for t in line.written)
+        if line.ok:
+            print(phrase("sheet_round_ok", lang, round=line.round, written=totals))
+            continue
+        correct = ", ".join(str(t) for t in line.correct)
+        print(phrase("sheet_round", lang, round=line.round, written=totals, correct=correct))
+        _print_violations(line.violations, lang, args.explain, "    ")
+        if not line.violations:
+            print(phrase("sheet_carried", lang))
+    if verdict.failure is not None and verdict.failed_at is not None:
+        move = record.moves[verdict.failed_at]
+        print(phrase("sheet_illegal", lang, number=verdict.failed_at + 1, move=move))
+        _print_violations(verdict.failure.violations, lang, args.explain, "    ")
+    if verdict.end:
+        print(phrase("sheet_end", lang))
+        _print_violations(verdict.end, lang, args.explain, "    ")
+    if verdict.final_scores is not None:
+        scores = ", ".join(str(s) for s in verdict.final_scores)
+        print(phrase("sheet_final", lang, scores=scores))
+    return 1
+
+
+def _rules(args: argparse.Namespace) -> int:
+    from azul_rules.rulebook import SECTIONS, rule, rules
+
+    lang = args.lang
+    if args.rule_id is not None:
+        try:
+            entry = rule(args.rule_id)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
+        print(f"{entry.id} {entry.title_in(lang)}")
+        print(_text(entry, lang))
+        return 0
+    print(phrase("rules_title", lang))
+    for letter, titles in SECTIONS.items():
+        print(f"\n{titles[0] if lang == 'en' else titles[1]}")
+        for entry in rules(letter):
+            print(f"  {entry.id:<3} {entry.title_in(lang)}")
+            if args.all:
+                print(_text(entry, lang, "      "))
+    return 0
+
+
+def _text(entry: Rule, lang: str, indent: str = "  ") -> str:
+    import textwrap
+
+    return textwrap.fill(entry.text(lang), width=92, initial_indent=indent,
+                         subsequent_indent=indent)  # fmt: skip
+
+
 def _show(args: argparse.Namespace) -> int:
-    print(render_state(_load_state(args.state), args.lang))
+    state = _load_state(args.state)
+    _draw(args.svg, state, args.lang)
+    print(render_state(state, args.lang))
     return 0
 
 
@@ -304,11 +535,12 @@ def _replay(args: argparse.Namespace) -> int:
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
         from azul_rules.tournament.lines import load_record
 
-        record = load_record(args.record, args.game)
+        record = _reading(args.record, lambda: load_record(args.record, args.game))
     else:
-        record = GameRecord.from_json(_read(args.record))
+        record = _from_file(args.record, GameRecord.from_json)
     replay = record.replay()
     final = replay.final
+    drawn = _draw_record(args.svg_dir, record, args.lang)
     if args.json:
         doc: dict[str, object] = {"ok": replay.ok, "moves_played": len(replay.states) - 1}
         if replay.failure is not None and replay.failed_at is not None:
@@ -317,7 +549,9 @@ def _replay(args: argparse.Namespace) -> int:
                 "number": replay.failed_at + 1,
                 "player": bad.current_player,
                 "move": to_dict(record.moves[replay.failed_at]),
-                "violations": [_violation_doc(v, args.lang) for v in replay.failure.violations],
+                "violations": [
+                    _violation_doc(v, args.lang, args.explain) for v in replay.failure.violations
+                ],
             }
         if final.outcome is not None:
             doc["scores"] = list(final.outcome.scores)
@@ -329,8 +563,8 @@ def _replay(args: argparse.Namespace) -> int:
         move = record.moves[replay.failed_at]
         print(phrase("illegal_at", args.lang, number=number, move=move,
                      player=final.current_player + 1))  # fmt: skip
-        for violation in replay.failure.violations:
-            print(f"  {violation.code.value} ({violation.rule}): {violation.message_in(args.lang)}")
+        _print_violations(replay.failure.violations, args.lang, args.explain)
+        _say_drawn(drawn, args)
         return 1
     print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
     if final.outcome is not None:
@@ -338,6 +572,7 @@ def _replay(args: argparse.Namespace) -> int:
     else:
         print(phrase("not_over", args.lang, round=final.round,
                      phase=phase_name(final.phase.value, args.lang)))  # fmt: skip
+    _say_drawn(drawn, args)
     return 0
 
 
@@ -366,24 +601,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0) and 2
     commands = {
         "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
-        "tournament": _tournament,
+        "audit-game": _audit_game, "rules": _rules, "tournament": _tournament,
     }  # fmt: skip
     try:
         return commands[args.command](args)
-    except BotSpecError as error:
-        print(f"azul-rules: {error}", file=sys.stderr)
-        return 2
-    except FormatError as error:
-        print("azul-rules: unreadable input:", file=sys.stderr)
-        for path, what in error.errors:
-            print(f"  {what}" if what == str(error) else f"  {path}: {what}", file=sys.stderr)
-        return 2
-    except InvalidStateError as error:
-        print("azul-rules: this position cannot exist:", file=sys.stderr)
-        for found in error.problems:
-            print(f"  {found.code.value} ({found.rule}) at {found.path}: {found.message}",
-                  file=sys.stderr)  # fmt: skip
-        return 2
+    except InputError as error:
+        for line in error.lines:
+            print(f"azul-rules: {line}", file=sys.stderr)
+    except (UsageError, FormatError) as error:
+        print(f"azul-rules: {_printable(str(error))}", file=sys.stderr)
+    except KeyboardInterrupt:
+        print("azul-rules: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # a bug of ours: still one line, never a traceback
+        print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
+              f"{_printable(str(error)[:200])}", file=sys.stderr)  # fmt: skip
+    return 2
 
 
 def run() -> None:

@@ -11,14 +11,13 @@ Three layers of "wrong" are kept apart:
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 import attrs
 
-if TYPE_CHECKING:
-    from azul_rules.problems import Problem
+from azul_rules.codes import ErrorCode, StateProblem
+from azul_rules.messages import render
 
 __all__ = [
     "OK",
@@ -26,58 +25,11 @@ __all__ = [
     "FormatError",
     "IllegalMoveError",
     "InvalidStateError",
+    "Problem",
     "Result",
+    "StateProblem",
     "Violation",
 ]
-
-
-class ErrorCode(str, enum.Enum):
-    """A stable name for each way of breaking the rules (RULES.md, both tables).
-
-    The value is the same string as the name, so codes survive JSON unchanged.
-    """
-
-    # Documented mistakes of the rule texts.
-    PARTIAL_TAKE = "PARTIAL_TAKE"
-    SPLIT_LOT = "SPLIT_LOT"
-    WALL_COLOR_CONFLICT = "WALL_COLOR_CONFLICT"
-    INCOMPLETE_LINE_CLEARED = "INCOMPLETE_LINE_CLEARED"
-    DIAGONAL_COUNTED = "DIAGONAL_COUNTED"
-    GAP_COUNTED = "GAP_COUNTED"
-    MARKER_PENALTY_FORGOTTEN = "MARKER_PENALTY_FORGOTTEN"
-    GAME_ENDED_EARLY = "GAME_ENDED_EARLY"
-    # Other ways a move or a claim can break the rules.
-    GAME_OVER = "GAME_OVER"
-    WRONG_PHASE = "WRONG_PHASE"
-    NOT_YOUR_TURN = "NOT_YOUR_TURN"
-    NO_SUCH_SOURCE = "NO_SUCH_SOURCE"
-    EMPTY_SOURCE = "EMPTY_SOURCE"
-    COLOR_NOT_IN_SOURCE = "COLOR_NOT_IN_SOURCE"
-    TOO_MANY_TAKEN = "TOO_MANY_TAKEN"
-    TWO_COLORS = "TWO_COLORS"
-    MARKER_ALONE = "MARKER_ALONE"
-    NO_SUCH_LINE = "NO_SUCH_LINE"
-    LINE_COLOR_MISMATCH = "LINE_COLOR_MISMATCH"
-    LINE_FULL = "LINE_FULL"
-    FLOOR_WHILE_ROOM = "FLOOR_WHILE_ROOM"
-    TILE_COUNT_MISMATCH = "TILE_COUNT_MISMATCH"
-    COLUMN_COLOR_CONFLICT = "COLUMN_COLOR_CONFLICT"
-    SPACE_OCCUPIED = "SPACE_OCCUPIED"
-    NOT_WALL_COLOR_SPACE = "NOT_WALL_COLOR_SPACE"
-    FILL_IMPOSSIBLE = "FILL_IMPOSSIBLE"
-    EMPTY_DIRECTION_COUNTED = "EMPTY_DIRECTION_COUNTED"
-    CROSS_COUNTED_ONCE = "CROSS_COUNTED_ONCE"
-    SCORE_MISCOUNT = "SCORE_MISCOUNT"
-    FLOOR_OVERFLOW_PENALIZED = "FLOOR_OVERFLOW_PENALIZED"
-    SCORE_BELOW_ZERO = "SCORE_BELOW_ZERO"
-    BONUS_MISCOUNT = "BONUS_MISCOUNT"
-    WRONG_WINNER = "WRONG_WINNER"
-
-    def __str__(self) -> str:
-        return self.value
-
-    def __repr__(self) -> str:
-        return f"ErrorCode.{self.name}"
 
 
 Param = tuple[str, object]
@@ -113,9 +65,13 @@ class Violation:
 
     def message_in(self, lang: str) -> str:
         """The message in ``lang`` (``"en"`` or ``"fr"``); ``ValueError`` for others."""
-        from azul_rules.messages import render
-
         return render(self.code, dict(self.params), lang)
+
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the broken rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
 
     def __str__(self) -> str:
         return f"{self.code.value} ({self.rule}): {self.message}"
@@ -164,6 +120,26 @@ class Result:
 
 OK: Final = Result()
 """The verdict on every legal move (shared: legal moves build no object)."""
+
+
+@attrs.frozen
+class Problem:
+    """One reason a state cannot exist."""
+
+    code: StateProblem
+    rule: str
+    path: str
+    message: str
+
+    def rule_text(self, lang: str = "en") -> str:
+        """The text of the contradicted rule (``rule``) from the rule book, in ``lang``."""
+        from azul_rules.rulebook import rule
+
+        return rule(self.rule).text(lang)
+
+    def __str__(self) -> str:
+        return f"{self.code.value} ({self.rule}) at {self.path}: {self.message}"
+
 
 
 class FormatError(ValueError, TypeError):

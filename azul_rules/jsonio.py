@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from types import UnionType
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 if TYPE_CHECKING:
     from azul_rules.moves import Move
@@ -14,17 +15,24 @@ T = TypeVar("T")
 
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:
-    """A ``GameState`` or a move as JSON text (format in ``docs/json-format.md``)."""
+    """A ``GameState``, a move or a ``GameRecord`` as JSON text (format in
+    ``docs/json-format.md``); ``TypeError`` for anything else."""
     from azul_rules import serialization
 
     return serialization.to_json(obj, indent=indent)
 
 
-def from_json(text: str | bytes, cls: type[T]) -> T:
-    """Read a ``GameState`` or a move (``cls``; ``Move`` for any kind) from JSON text.
+@overload
+def from_json(text: str | bytes, cls: type[T]) -> T: ...
+@overload
+def from_json(text: str | bytes, cls: UnionType) -> Move: ...
+def from_json(text: str | bytes, cls: Any) -> Any:
+    """Read a ``GameState``, a ``GameRecord`` or a move (``cls``; ``Move`` for any kind)
+    from JSON text (at most 1 MiB).
 
-    Raises ``FormatError`` for unreadable input (every problem, with its JSON path) and
-    ``InvalidStateError`` for a state that cannot exist.
+    Raises ``FormatError`` for unreadable input (every problem, with its JSON path),
+    ``InvalidStateError`` for a state that cannot exist and ``TypeError`` for another
+    ``cls``.
     """
     from azul_rules import serialization
 
@@ -32,14 +40,20 @@ def from_json(text: str | bytes, cls: type[T]) -> T:
 
 
 def to_dict(obj: object) -> dict[str, Any]:
-    """A ``GameState`` or a move as plain JSON-ready data."""
+    """A ``GameState``, a move or a ``GameRecord`` as plain JSON-ready data;
+    ``TypeError`` for anything else."""
     from azul_rules import serialization
 
     return serialization.to_dict(obj)
 
 
-def from_dict(data: object, cls: type[T]) -> T:
-    """Read a ``GameState`` or a move from plain data (as ``from_json``)."""
+@overload
+def from_dict(data: object, cls: type[T]) -> T: ...
+@overload
+def from_dict(data: object, cls: UnionType) -> Move: ...
+def from_dict(data: object, cls: Any) -> Any:
+    """Read a ``GameState``, a ``GameRecord`` or a move from plain data (as
+    ``from_json``)."""
     from azul_rules import serialization
 
     return serialization.from_dict(data, cls)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
+from azul_rules.codes import ErrorCode
 from azul_rules.colors import CENTER, FLOOR, Color
-from azul_rules.errors import ErrorCode
 
 __all__ = ["LANGUAGES", "TEMPLATES", "render"]
 
@@ -118,6 +118,9 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "color": _color,
     "line_color": _color,
     "space_color": _color,
+    "covered": _color,
+    "correct_row": _one_based,
+    "correct_column": _one_based,
     "lines": _lines,
     "colors": _colors,
     "phase": _phase,
@@ -388,6 +391,132 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "de {correct} : chaque joueur termine la décoration et le plancher de la manche "
         "avant la fin de la partie",
     },
+    "INCOMPLETE_LINE_CLEARED/emptied": {
+        "en": "player {player}'s {line} is incomplete ({count} of {capacity}): it keeps its "
+        "tiles for the next round",
+        "fr": "{line} du joueur {player} est incomplète ({count} sur {capacity}) : elle garde "
+        "ses carreaux pour la manche suivante",
+    },
+    "INCOMPLETE_LINE_CLEARED/tiled": {
+        "en": "player {player}'s {line} is incomplete ({count} of {capacity}), yet a {color} "
+        "tile from it lies at row {row}, column {column} of the wall: only complete lines "
+        "are tiled, the others keep their tiles",
+        "fr": "{line} du joueur {player} est incomplète ({count} sur {capacity}), pourtant un "
+        "carreau {color} en est posé en rangée {row}, colonne {column} du mur : seules les "
+        "lignes complètes passent au mur, les autres gardent leurs carreaux",
+    },
+    "NOT_WALL_COLOR_SPACE/tiling": {
+        "en": "player {player}'s {color} tile from {line} lies at row {row}, column {column}, "
+        "a {space_color} space: on the coloured wall it goes to the {color} space of its row, "
+        "column {correct_column}",
+        "fr": "le carreau {color} de {line} du joueur {player} est en rangée {row}, colonne "
+        "{column}, une case {space_color} : sur le mur coloré, il va sur la case {color} de "
+        "sa rangée, colonne {correct_column}",
+    },
+    "NOT_WALL_COLOR_SPACE/wrong_row": {
+        "en": "player {player}'s {color} tile from {line} lies in wall row {row} (column "
+        "{column}): a complete line's tile goes to the wall row beside it, row {correct_row}",
+        "fr": "le carreau {color} de {line} du joueur {player} est dans la rangée {row} du "
+        "mur (colonne {column}) : le carreau d'une ligne complète va dans la rangée du mur "
+        "à sa hauteur, la rangée {correct_row}",
+    },
+    "WALL_COLOR_CONFLICT/twice_in_row": {
+        "en": "player {player}'s wall row {row} shows {color} twice (a new tile at column "
+        "{column}): a colour appears once in each row",
+        "fr": "la rangée {row} du mur du joueur {player} montre deux fois la couleur {color} "
+        "(un nouveau carreau en colonne {column}) : chaque couleur figure une fois par rangée",
+    },
+    "SPACE_OCCUPIED/tiling": {
+        "en": "player {player}'s {color} tile from {line} was put at row {row}, column "
+        "{column}, on a space already holding a {covered} tile",
+        "fr": "le carreau {color} de {line} du joueur {player} a été posé en rangée {row}, "
+        "colonne {column}, sur une case qui porte déjà un carreau {covered}",
+    },
+    "SPACE_OCCUPIED/no_space": {
+        "en": "player {player}'s {color} tile from {line} was put at row {row}, column "
+        "{column}, on a space already holding a {covered} tile; no space of row {row} could "
+        "take {color}, so all {count} tiles of the line go to the floor line",
+        "fr": "le carreau {color} de {line} du joueur {player} a été posé en rangée {row}, "
+        "colonne {column}, sur une case qui porte déjà un carreau {covered} ; aucune case de "
+        "la rangée {row} ne pouvait recevoir cette couleur, les {count} carreaux de la ligne "
+        "vont donc au plancher",
+    },
+    "COLUMN_COLOR_CONFLICT/tiling": {
+        "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
+        "already holds {color}: a colour appears once in each column",
+        "fr": "le carreau {color} de {line} du joueur {player} a été posé dans la colonne "
+        "{column}, qui contient déjà cette couleur : chaque couleur figure une fois par "
+        "colonne",
+    },
+    "COLUMN_COLOR_CONFLICT/no_space": {
+        "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
+        "already holds {color}; no space of row {row} could take {color}, so all {count} "
+        "tiles of the line go to the floor line",
+        "fr": "le carreau {color} de {line} du joueur {player} a été posé dans la colonne "
+        "{column}, qui contient déjà cette couleur ; aucune case de la rangée {row} ne "
+        "pouvait la recevoir, les {count} carreaux de la ligne vont donc au plancher",
+    },
+    "WRONG_PHASE/untiled": {
+        "en": "player {player}'s {line} is complete ({color}) but none of its tiles reached "
+        "the wall: every complete line moves a tile to the wall during the tiling",
+        "fr": "{line} du joueur {player} est complète ({color}) mais aucun de ses carreaux "
+        "n'est passé au mur : chaque ligne complète envoie un carreau au mur pendant la "
+        "décoration",
+    },
+    "WRONG_PHASE/kept": {
+        "en": "player {player}'s {line} had no legal space for {color}, yet {count} of its "
+        "tiles stayed in the line: all its tiles go to the floor line",
+        "fr": "{line} du joueur {player} n'avait aucune case possible pour la couleur {color}, "
+        "pourtant {count} de ses carreaux sont restés dans la ligne : tous vont au plancher",
+    },
+    "TILE_COUNT_MISMATCH/leftovers": {
+        "en": "player {player}'s {line} still holds {count} tile(s) after the tiling: a "
+        "complete line sends one tile to the wall and the others to the lid",
+        "fr": "{line} du joueur {player} contient encore {count} carreau(x) après la "
+        "décoration : une ligne complète envoie un carreau au mur et les autres au couvercle",
+    },
+    "TILE_COUNT_MISMATCH/floor": {
+        "en": "player {player}'s floor line still holds {count} piece(s) after the tiling: "
+        "its tiles go to the lid and the marker to its holder",
+        "fr": "le plancher du joueur {player} contient encore {count} pièce(s) après la "
+        "décoration : ses carreaux vont au couvercle et le marqueur à son détenteur",
+    },
+    "TILE_COUNT_MISMATCH/appeared": {
+        "en": "a {color} tile lies at row {row}, column {column} of player {player}'s wall, "
+        "but no pattern line of theirs could have given it",
+        "fr": "un carreau {color} est en rangée {row}, colonne {column} du mur du joueur "
+        "{player}, mais aucune de ses lignes de préparation ne pouvait le fournir",
+    },
+    "TILE_COUNT_MISMATCH/removed": {
+        "en": "the {color} tile at row {row}, column {column} of player {player}'s wall is "
+        "gone: tiles stay on the wall until the end of the game",
+        "fr": "le carreau {color} en rangée {row}, colonne {column} du mur du joueur {player} "
+        "a disparu : les carreaux restent au mur jusqu'à la fin de la partie",
+    },
+    "TILE_COUNT_MISMATCH/line_changed": {
+        "en": "player {player}'s {line} holds tiles it did not hold before the tiling: the "
+        "tiling only takes tiles out of complete lines",
+        "fr": "{line} du joueur {player} contient des carreaux qu'elle n'avait pas avant la "
+        "décoration : la décoration ne fait que vider les lignes complètes",
+    },
+    "TILE_COUNT_MISMATCH/lid": {
+        "en": "the lid was counted with {claimed} tiles where the tiling leaves {correct} "
+        "there (wrong count of {colors})",
+        "fr": "le couvercle a été compté avec {claimed} carreaux alors que la décoration y en "
+        "laisse {correct} (compte faux pour : {colors})",
+    },
+    "GAME_OVER/continued": {
+        "en": "the game ends after this tiling (a wall row is complete, or none can be "
+        "completed any more): no new round is dealt",
+        "fr": "la partie se termine après cette décoration (une rangée du mur est complète, "
+        "ou plus aucune ne peut l'être) : aucune nouvelle manche n'est distribuée",
+    },
+    "SCORE_MISCOUNT/final": {
+        "en": "player {player} wrote a final total of {claimed} where their last round and "
+        "end bonuses give {correct}",
+        "fr": "le joueur {player} a écrit un total final de {claimed} alors que sa dernière "
+        "manche et ses bonus de fin donnent {correct}",
+    },
     "GAME_ENDED_EARLY/no_row": {
         "en": "the game does not end: no wall row is complete after this tiling",
         "fr": "la partie ne se termine pas : aucune rangée du mur n'est complète après cette "
@@ -498,6 +627,37 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "not_over": {
         "en": "the game is not over: round {round}, {phase}",
         "fr": "la partie n'est pas finie : manche {round}, {phase}",
+    },
+    # audit-game and rules (the rule book)
+    "sheet_correct": {
+        "en": "the scoresheet is correct ({rounds} rounds)",
+        "fr": "la feuille de score est correcte ({rounds} manches)",
+    },
+    "sheet_wrong": {"en": "the scoresheet is wrong:", "fr": "la feuille de score est fausse :"},
+    "sheet_round": {
+        "en": "round {round}: written {written}; the rules give {correct}",
+        "fr": "manche {round} : écrit {written} ; les règles donnent {correct}",
+    },
+    "sheet_round_ok": {"en": "round {round}: {written}, correct",
+                       "fr": "manche {round} : {written}, correct"},
+    "sheet_carried": {
+        "en": "    (no new mistake: figures carried from an earlier round)",
+        "fr": "    (pas de nouvelle erreur : chiffres reportés d'une manche précédente)",
+    },
+    "sheet_end": {"en": "end of the game:", "fr": "fin de la partie :"},
+    "sheet_final": {
+        "en": "final scores by the rules: {scores}",
+        "fr": "scores finaux selon les règles : {scores}",
+    },
+    "sheet_illegal": {
+        "en": "the record's move {number} ({move}) is illegal; the rounds after it are not "
+        "checked:",
+        "fr": "le coup {number} ({move}) de la partie est illégal ; les manches suivantes ne "
+        "sont pas vérifiées :",
+    },
+    "rules_title": {
+        "en": "The rules of Azul (azul-rules rules ID for one rule's text)",
+        "fr": "Les règles d'Azul (azul-rules rules ID pour le texte d'une règle)",
     },
 }
 

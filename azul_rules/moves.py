@@ -8,8 +8,11 @@
 * :class:`Refill` — the tiles seen on each factory after a real draw (R2).
 
 Every move may name its ``player``; a different player to move is ``NOT_YOUR_TURN``.
-Constructors reject wrong *types* with :class:`~azul_rules.FormatError`; numbers that are
-well typed but off the table (factory 12, line 7) are violations found by ``validate``.
+Constructors accept exactly what the JSON format accepts and refuse the rest with
+:class:`~azul_rules.FormatError`: wrong types, negative numbers (other than the
+:data:`~azul_rules.CENTER` and :data:`~azul_rules.FLOOR` markers), a line given twice.
+Numbers that are well formed but off the table (factory 12, line 7) are violations found
+by ``validate``.
 """
 
 from __future__ import annotations
@@ -37,13 +40,44 @@ __all__ = [
 def _check_int(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not int:
         raise FormatError(
-            f"{type(instance).__name__}.{attribute.name} must be an int, got {value!r}"
+            f"{type(instance).__name__}.{attribute.name} must be an int, got {_shown(value)}"
         )
 
 
-def _check_optional_int(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+def _check_natural(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    _check_int(instance, attribute, value)
+    if value < 0:  # type: ignore[operator]
+        raise FormatError(
+            f"{type(instance).__name__}.{attribute.name} must be 0 or more, got {value}"
+        )
+
+
+def _check_source(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    _check_int(instance, attribute, value)
+    if value != CENTER and value < 0:  # type: ignore[operator]
+        raise FormatError(
+            f"{type(instance).__name__}.source must be a factory number from 0, or CENTER, "
+            f"got {value}"
+        )
+
+
+def _check_line(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    _check_int(instance, attribute, value)
+    if value != FLOOR and value < 0:  # type: ignore[operator]
+        raise FormatError(
+            f"{type(instance).__name__}.line must be a pattern line from 0, or FLOOR, got {value}"
+        )
+
+
+def _check_player(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is not None:
-        _check_int(instance, attribute, value)
+        _check_natural(instance, attribute, value)
+
+
+def _shown(value: object, limit: int = 60) -> str:
+    """A value quoted in a message, cut short when long."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _check_table_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
@@ -54,7 +88,7 @@ def _check_table_color(instance: object, attribute: attrs.Attribute[Any], value:
 def _check_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if not isinstance(value, (Color, Marker)):
         raise FormatError(
-            f"{type(instance).__name__}.{attribute.name} must be a Color, got {value!r}"
+            f"{type(instance).__name__}.{attribute.name} must be a Color, got {_shown(value)}"
         )
 
 
@@ -64,7 +98,7 @@ def _to_table_color(value: object) -> object:
         if len(value) < 2 or not all(isinstance(c, Color) for c in value):
             raise FormatError(
                 f"TableTake.color lists colours when several were taken: at least two "
-                f"Colors, got {value!r}"
+                f"Colors, got {_shown(value)}"
             )
         return tuple(sorted(set(value))) if len(set(value)) > 1 else value[0]
     return value
@@ -90,10 +124,10 @@ class Take:
     ``str(take)`` is the compact notation, e.g. ``"3B2"``; ``parse_move`` reads it back.
     """
 
-    source: int = attrs.field(validator=_check_int)
+    source: int = attrs.field(validator=_check_source)
     color: Color | Marker = attrs.field(validator=_check_color)
-    line: int = attrs.field(validator=_check_int)
-    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+    line: int = attrs.field(validator=_check_line)
+    player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def __str__(self) -> str:
         return f"{_source_text(self.source)}{_color_text(self.color)}{_line_text(self.line)}"
@@ -102,31 +136,28 @@ class Take:
 class Placements(Mapping[int, int]):
     """An immutable, hashable mapping ``line or FLOOR -> tiles put there``.
 
-    Entries of 0 tiles are left out: putting no tile in a line is not a placement.
+    Entries of 0 tiles are left out: putting no tile in a line is not a placement.  A
+    line given twice (in a list of pairs) is refused, as in JSON.
     """
 
-    __slots__ = ("_items",)
+    __slots__ = ("_items", "_lookup")
 
     def __init__(self, items: Mapping[int, int] | Iterable[tuple[int, int]] = ()) -> None:
         pairs = items.items() if isinstance(items, Mapping) else items
         clean: dict[int, int] = {}
-        for key, count in pairs:
-            if type(key) is not int or type(count) is not int:
-                raise FormatError(
-                    f"TableTake.placements maps a line (int, or FLOOR) to a tile count (int), "
-                    f"got {key!r}: {count!r}"
-                )
-            if count < 0:
-                raise FormatError(f"TableTake.placements[{key}] is negative ({count})")
+        seen: set[int] = set()
+        for pair in pairs:
+            key, count = _placement(pair)
+            if key in seen:
+                raise FormatError(f"TableTake.placements names line {key} twice")
+            seen.add(key)
             if count:
-                clean[key] = clean.get(key, 0) + count
+                clean[key] = count
         self._items: tuple[tuple[int, int], ...] = tuple(sorted(clean.items()))
+        self._lookup: dict[int, int] = clean
 
     def __getitem__(self, key: int) -> int:
-        for line, count in self._items:
-            if line == key:
-                return count
-        raise KeyError(key)
+        return self._lookup[key]
 
     def __iter__(self) -> Iterator[int]:
         return (line for line, _ in self._items)
@@ -149,11 +180,30 @@ class Placements(Mapping[int, int]):
         return "{" + inner + "}"
 
 
+def _placement(pair: object) -> tuple[int, int]:
+    """One ``(line, count)`` entry of a table take, checked as JSON checks it."""
+    if not isinstance(pair, tuple) or len(pair) != 2:
+        raise FormatError(
+            f"TableTake.placements holds (line, count) pairs, got {_shown(pair)}"
+        )
+    key, count = pair
+    if type(key) is not int or type(count) is not int:
+        raise FormatError(
+            "TableTake.placements maps a line (int, or FLOOR) to a tile count (int), "
+            f"got {_shown(key)}: {_shown(count)}"
+        )
+    if key < 0 and key != FLOOR:
+        raise FormatError(f"TableTake.placements: line {key} is neither 0 or more nor FLOOR")
+    if count < 0:
+        raise FormatError(f"TableTake.placements[{key}] is negative ({count})")
+    return key, count
+
+
 def _to_placements(value: Mapping[int, int] | Iterable[tuple[int, int]]) -> Placements:
     if isinstance(value, Placements):
         return value
     if not isinstance(value, (Mapping, list, tuple)):
-        raise FormatError(f"TableTake.placements must be a mapping, got {value!r}")
+        raise FormatError(f"TableTake.placements must be a mapping, got {_shown(value)}")
     return Placements(value)
 
 
@@ -169,13 +219,13 @@ class TableTake:
     its :meth:`as_take`.
     """
 
-    source: int = attrs.field(validator=_check_int)
+    source: int = attrs.field(validator=_check_source)
     color: Color | Marker | tuple[Color, ...] = attrs.field(
         converter=_to_table_color, validator=_check_table_color
     )
-    count: int = attrs.field(validator=_check_int)
+    count: int = attrs.field(validator=_check_natural)
     placements: Placements = attrs.field(converter=_to_placements)
-    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+    player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def as_take(self) -> Take:
         """The compact move this table take amounts to (its single pattern line, or the
@@ -204,9 +254,9 @@ class PlaceTile:
     """Grey wall (V1): the tile of complete pattern line ``line`` goes to wall column
     ``column`` of the same row."""
 
-    line: int = attrs.field(validator=_check_int)
-    column: int = attrs.field(validator=_check_int)
-    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+    line: int = attrs.field(validator=_check_natural)
+    column: int = attrs.field(validator=_check_natural)
+    player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def __str__(self) -> str:
         return f"place line {self.line + 1} at column {self.column + 1}"
@@ -214,7 +264,7 @@ class PlaceTile:
 
 def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"Refill.factories must be a sequence of factories, got {value!r}")
+        raise FormatError(f"Refill.factories must be a sequence of factories, got {_shown(value)}")
     factories = []
     for index, factory in enumerate(value):
         if isinstance(factory, (str, bytes)) or not isinstance(factory, Iterable):
@@ -222,7 +272,7 @@ def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], 
         tiles = tuple(factory)
         for tile in tiles:
             if not isinstance(tile, Color):
-                raise FormatError(f"Refill.factories[{index}] holds {tile!r}, not a Color")
+                raise FormatError(f"Refill.factories[{index}] holds {_shown(tile)}, not a Color")
         factories.append(tuple(sorted(tiles)))
     return tuple(factories)
 
@@ -233,7 +283,7 @@ class Refill:
     order.  Validated against the bag and the lid (``FILL_IMPOSSIBLE``)."""
 
     factories: tuple[tuple[Color, ...], ...] = attrs.field(converter=_to_factories)
-    player: int | None = attrs.field(default=None, validator=_check_optional_int, kw_only=True)
+    player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def __str__(self) -> str:
         shown = " ".join(
@@ -257,11 +307,11 @@ def parse_move(text: str) -> Take:
     1-based).  Anything else raises :class:`~azul_rules.FormatError`.
     """
     if not isinstance(text, str):
-        raise FormatError(f"a move in notation must be a string, got {text!r}")
+        raise FormatError(f"a move in notation must be a string, got {_shown(text)}")
     match = _NOTATION.fullmatch(text.strip().upper())
     if match is None:
         raise FormatError(
-            f"cannot read {text!r} as a move: expected <source><colour><line>, such as "
+            f"cannot read {_shown(text)} as a move: expected <source><colour><line>, such as "
             "'3B2' (source 1-9 or C, colour B/Y/R/K/W, line 1-5 or F)"
         )
     source, color, line = match.groups()
@@ -280,6 +330,11 @@ _TAKES: Final = {
     s: tuple(tuple(Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)) for c in COLORS)
     for s in _SOURCES
 }
+TAKES: Final = {
+    (take.source, take.color, take.line): take for by_color in _TAKES.values()
+    for by_line in by_color for take in by_line
+}  # fmt: skip
+"""Every compact take with no player named, by ``(source, color, line)``."""
 TAKE_OPTIONS: Final = {
     s: tuple(
         tuple(

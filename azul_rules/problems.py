@@ -7,59 +7,22 @@
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-import attrs
-
+from azul_rules.board import PlayerBoard
+from azul_rules.codes import StateProblem
 from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, wall_color
+from azul_rules.errors import Problem
+from azul_rules.grey import legal_columns, next_line, walls_can_end
 from azul_rules.phases import Phase, Variant
 
 if TYPE_CHECKING:
-    from azul_rules.board import PlayerBoard
     from azul_rules.state import GameState
 
-__all__ = ["Problem", "StateProblem", "state_problems"]
+__all__ = ["Problem", "StateProblem", "finished_rounds", "least_round", "state_problems"]
 
 _Add = Callable[["StateProblem", str, str, str], None]
-
-
-class StateProblem(str, enum.Enum):
-    """Why a position cannot exist (value == name)."""
-
-    PLAYER_COUNT = "PLAYER_COUNT"
-    FACTORY_COUNT = "FACTORY_COUNT"
-    TILE_COUNT = "TILE_COUNT"
-    FACTORY_OVERFULL = "FACTORY_OVERFULL"
-    LINE_OVER_CAPACITY = "LINE_OVER_CAPACITY"
-    LINE_MIXED_COLORS = "LINE_MIXED_COLORS"
-    LINE_COLOR_ON_WALL = "LINE_COLOR_ON_WALL"
-    WALL_TILE_OFF_COLOR = "WALL_TILE_OFF_COLOR"
-    ROW_REPEATED_COLOR = "ROW_REPEATED_COLOR"
-    COLUMN_REPEATED_COLOR = "COLUMN_REPEATED_COLOR"
-    FLOOR_TOO_LONG = "FLOOR_TOO_LONG"
-    MARKER_COUNT = "MARKER_COUNT"
-    PLAYER_OUT_OF_RANGE = "PLAYER_OUT_OF_RANGE"
-    NEGATIVE_SCORE = "NEGATIVE_SCORE"
-    PHASE_MISMATCH = "PHASE_MISMATCH"
-    GAME_SHOULD_HAVE_ENDED = "GAME_SHOULD_HAVE_ENDED"
-
-    def __str__(self) -> str:
-        return self.value
-
-
-@attrs.frozen
-class Problem:
-    """One reason a state cannot exist."""
-
-    code: StateProblem
-    rule: str
-    path: str
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.code.value} ({self.rule}) at {self.path}: {self.message}"
 
 
 def state_problems(state: GameState) -> tuple[Problem, ...]:
@@ -89,6 +52,11 @@ def state_problems(state: GameState) -> tuple[Problem, ...]:
     for index, board in enumerate(players):
         _check_board(index, board, state.variant, add)
     _check_turn_and_marker(state, add)
+    _check_phase(state, add)
+    _check_between_rounds(state, add)
+    _check_wall_growth(state, add)
+    if state.variant is Variant.GREY:
+        _check_grey(state, add)
     return tuple(found)
 
 
@@ -194,7 +162,6 @@ def _check_turn_and_marker(state: GameState, add: _Add) -> None:
                 f"player {holder + 1} holds the marker but it is not on their floor "
                 "(only a full floor leaves it off, F4)",
             )  # fmt: skip
-    _check_phase(state, add)
 
 
 def _check_phase(state: GameState, add: _Add) -> None:
@@ -228,4 +195,108 @@ def _check_phase(state: GameState, add: _Add) -> None:
         add(
             StateProblem.GAME_SHOULD_HAVE_ENDED, "E1", "$.players",
             "a wall has a complete row: the game ended after the tiling that completed it",
+        )  # fmt: skip
+
+
+def _check_between_rounds(state: GameState, add: _Add) -> None:
+    """W1, W5, R2: between two rounds (and at the end) every complete line has been
+    tiled and every floor emptied; a seeded game deals itself and never waits for the
+    table's draws."""
+    if state.phase not in (Phase.REFILL, Phase.GAME_OVER):
+        return
+    if state.phase is Phase.REFILL and state.rng_state is not None:
+        add(
+            StateProblem.PHASE_MISMATCH, "R2", "$.rng_state",
+            "a seeded game fills its factories itself: it never waits for a refill "
+            "(rng_state must be null with external draws)",
+        )  # fmt: skip
+    for index, board in enumerate(state.players):
+        if any(isinstance(t, Color) for t in board.floor):
+            add(
+                StateProblem.FLOOR_NOT_CLEARED, "W5", f"$.players[{index}].floor",
+                f"player {index + 1}'s floor line holds tiles, but floors are emptied at "
+                "the wall tiling",
+            )  # fmt: skip
+        for row, line in enumerate(board.pattern_lines):
+            if line.color is not None and line.count == line.capacity == row + 1:
+                add(
+                    StateProblem.LINE_NOT_TILED, "W1",
+                    f"$.players[{index}].pattern_lines[{row}]",
+                    f"player {index + 1}'s pattern line {row + 1} is complete, but complete "
+                    "lines are tiled at the end of the round",
+                )  # fmt: skip
+
+
+def finished_rounds(phase: Phase, round: int) -> int:
+    """How many wall tilings a position of ``round`` in ``phase`` has behind it: the
+    tiling under way counts during the wall tiling and at the end."""
+    return round if phase in (Phase.WALL_TILING, Phase.GAME_OVER) else round - 1
+
+
+def least_round(phase: Phase, boards: Sequence[PlayerBoard]) -> int:
+    """The least round a position in ``phase`` with these walls can be in: each tiling
+    adds at most 5 tiles to a wall (W1).  Used when a position gives no round."""
+    most = max((sum(t is not None for row in b.wall for t in row) for b in boards), default=0)
+    tilings = -(-most // 5)
+    if phase in (Phase.WALL_TILING, Phase.GAME_OVER):
+        return max(1, tilings)
+    return tilings + 1
+
+
+def _check_wall_growth(state: GameState, add: _Add) -> None:
+    """W1: a tiling puts at most one tile per pattern line, 5 per wall."""
+    allowed = 5 * max(0, finished_rounds(state.phase, state.round))
+    for index, board in enumerate(state.players):
+        tiles = sum(t is not None for row in board.wall for t in row)
+        if tiles > allowed:
+            add(
+                StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall",
+                f"player {index + 1}'s wall holds {tiles} tiles, but {allowed} at most can "
+                f"be placed by round {state.round} ({state.phase.value}): 5 per tiling",
+            )  # fmt: skip
+
+
+def _check_grey(state: GameState, add: _Add) -> None:
+    """R7 between rounds; V3, V4 during the wall tiling."""
+    if state.phase in (Phase.FACTORY_OFFER, Phase.REFILL) and not walls_can_end(state.players):
+        add(
+            StateProblem.GAME_SHOULD_HAVE_ENDED, "R7", "$.players",
+            "no wall row of any player can ever be completed: the game ended after the "
+            "tiling that made it so",
+        )  # fmt: skip
+    n = len(state.players)
+    if state.phase is not Phase.WALL_TILING or not (
+        0 <= state.current_player < n and 0 <= state.start_player < n
+    ):
+        return
+    _check_tiling_order(state, add)
+
+
+def _check_tiling_order(state: GameState, add: _Add) -> None:
+    """V3, V4: the players before the one deciding (from the round's starting player)
+    have tiled every complete line; the one deciding has a line with a legal space."""
+    n = len(state.players)
+    current = state.current_player
+    player = state.start_player
+    while player != current:
+        if next_line(state.players[player]) is not None:
+            add(
+                StateProblem.PHASE_MISMATCH, "V3", f"$.players[{player}].pattern_lines",
+                f"player {player + 1} tiles before player {current + 1} this round, but "
+                "still has a complete pattern line",
+            )  # fmt: skip
+        player = (player + 1) % n
+    board = state.players[current]
+    row = next_line(board)
+    if row is None:
+        add(
+            StateProblem.PHASE_MISMATCH, "V3", "$.current_player",
+            f"player {current + 1} is to place a tile on the wall, but has no complete "
+            "pattern line",
+        )  # fmt: skip
+    elif not legal_columns(board, row):
+        add(
+            StateProblem.PHASE_MISMATCH, "V4", f"$.players[{current}].pattern_lines[{row}]",
+            f"player {current + 1}'s pattern line {row + 1} has no legal wall space: it "
+            "goes to the floor by itself, with nothing to decide",
         )  # fmt: skip

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
-from azul_rules.errors import FormatError, Result
+from azul_rules.errors import FormatError, InvalidStateError, Result
+from azul_rules.jsontext import MAX_REPORTED, check_shape, format_error, load, member_path
 from azul_rules.moves import Move, Take, parse_move
 from azul_rules.phases import Variant
 from azul_rules.state import GameState, new_game
 
-__all__ = ["GameRecord", "Replay"]
+__all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
 
 _START_KEYS = ("players", "seed", "variant", "first_player", "external_draws")
+
+MAX_RECORD_MOVES: Final = 10_000
+"""The most moves a record may hold.  Random games end within a few hundred moves
+(``benchmarks/game_lengths.py``); only players who keep every row from completing can
+go on, and 10,000 moves is some 250 rounds of that."""
 
 
 @attrs.frozen
@@ -98,52 +104,93 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: object) -> GameRecord:
-        """Read a record; ``FormatError`` names the path of every problem found."""
-        from azul_rules.serialization import from_dict, move_from_dict
-
+        """Read a record; ``FormatError`` names the path of every problem found (the
+        first 50), ``InvalidStateError`` an ``initial_state`` that cannot exist (paths
+        under ``$.initial_state``)."""
         if not isinstance(data, dict):
             raise FormatError("$: a game record is a JSON object", (("$", "not an object"),))
+        settings = {k: v for k, v in data.items() if k not in ("moves", "initial_state")}
+        check_shape(settings)
         allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
         errors: list[tuple[str, str]] = []
-        for key in sorted(set(data) - allowed):
-            errors.append((f"$.{key}", "unknown field"))
+        for key in sorted(set(data) - allowed, key=str)[:MAX_REPORTED]:
+            errors.append((member_path("$", key), "unknown field"))
         if data.get("format_version") != 1:
             errors.append(("$.format_version", "expected 1"))
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):
             errors.append(("$.moves", "expected a JSON array of moves"))
             raw_moves = []
+        elif len(raw_moves) > MAX_RECORD_MOVES:
+            errors.append(("$.moves", f"{len(raw_moves)} moves: a record holds at most "
+                           f"{MAX_RECORD_MOVES}"))  # fmt: skip
+            raw_moves = []
         if "initial_state" in data and any(k in data for k in _START_KEYS):
             errors.append(("$", "give either initial_state or new_game settings, not both"))
         start = _start_settings(data, errors)
-        moves: list[Move] = []
-        for index, raw in enumerate(raw_moves):
-            try:
-                moves.append(parse_move(raw) if isinstance(raw, str) else move_from_dict(raw))
-            except FormatError as error:
-                errors.extend(
-                    (f"$.moves[{index}]{p.removeprefix('$')}", m) for p, m in error.errors
-                )
+        moves = _read_moves(raw_moves, errors)
         if errors:
-            raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
+            raise format_error(errors)
         initial = None
         if "initial_state" in data:
-            initial = from_dict(data["initial_state"], GameState)
+            initial = _read_initial_state(data["initial_state"])
         return cls(tuple(moves), initial_state=initial, **start)
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """Read a record from JSON text."""
-        try:
-            data = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise FormatError(f"not JSON: {error}", (("$", f"not JSON: {error}"),)) from None
-        return cls.from_dict(data)
+        """Read a record from JSON text (at most 1 MiB; see ``jsontext``)."""
+        return cls.from_dict(load(text))
 
     @classmethod
     def of_game(cls, moves: Sequence[Move], **start: Any) -> GameRecord:
         """A record of ``moves`` played from ``new_game(**start)``."""
         return cls(tuple(moves), **start)
+
+
+def _read_moves(raw_moves: list[object], errors: list[tuple[str, str]]) -> list[Move]:
+    """Every move of a record, in notation or as JSON; stops once enough problems are
+    found to report."""
+    from azul_rules.serialization import move_from_dict
+
+    moves: list[Move] = []
+    for index, raw in enumerate(raw_moves):
+        try:
+            if isinstance(raw, str):
+                moves.append(_NOTATIONS.get(raw) or parse_move(raw))
+            else:
+                moves.append(move_from_dict(raw))
+        except FormatError as error:
+            errors.extend((f"$.moves[{index}]{p.removeprefix('$')}", m) for p, m in error.errors)
+            if len(errors) > MAX_REPORTED:
+                break
+    return moves
+
+
+# Every compact take in notation, read once (a record holds hundreds of them).
+_NOTATIONS: Final = {
+    str(take): take
+    for take in (
+        parse_move(f"{s}{c}{line}") for s in "123456789C" for c in "BYRKW" for line in "12345F"
+    )
+}
+
+
+def _read_initial_state(data: object) -> GameState:
+    """The record's starting position, its problems' paths under ``$.initial_state``."""
+    from azul_rules.serialization import from_dict
+
+    try:
+        return from_dict(data, GameState)
+    except FormatError as error:
+        raise format_error([(_under(p), m) for p, m in error.errors]) from None
+    except InvalidStateError as error:
+        raise InvalidStateError(
+            tuple(attrs.evolve(p, path=_under(p.path)) for p in error.problems)
+        ) from None
+
+
+def _under(path: str) -> str:
+    return "$.initial_state" + path.removeprefix("$")
 
 
 def _notation_or_dict(move: Move) -> str | dict[str, Any]:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, Marker, color_counts
 from azul_rules.errors import OK, ErrorCode, FormatError, Result, Violation
+from azul_rules.grey import check_placement
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import FACTORY_OFFER, Phase
 
@@ -227,9 +228,7 @@ def check_place_tile(state: GameState, move: PlaceTile) -> list[Violation]:
     """All violations of a wall placement.  The coloured wall never waits for one."""
     found, judge = check_turn(state, move)
     if judge:
-        from azul_rules.grey import check_placement
-
-        check_placement(state, move, found)
+        check_placement(state.players[state.current_player], move, found)
     return found
 
 

@@ -14,12 +14,14 @@ JSON path; a readable state that cannot exist raises
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any, Final, NewType, TypeVar, cast
 
 import attrs
 import cattrs
 from cattrs.cols import (
+    homogenous_tuple_structure_factory,
     list_structure_factory,
     namedtuple_dict_structure_factory,
     namedtuple_dict_unstructure_factory,
@@ -29,9 +31,11 @@ from cattrs.gen import make_dict_structure_fn
 from azul_rules.board import PatternLine, PlayerBoard
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
+from azul_rules.moves import TAKES, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
-from azul_rules.problems import Problem, StateProblem
+from azul_rules.problems import Problem, StateProblem, least_round
+from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
 
 __all__ = [
@@ -53,7 +57,9 @@ _COLOR_LIST: Final = ", ".join(_BY_NAME)
 _Source = NewType("_Source", int)
 _LineRef = NewType("_LineRef", int)
 _Count = NewType("_Count", int)
+_TileCount = NewType("_TileCount", int)
 _Index = NewType("_Index", int)
+_RngState = NewType("_RngState", int)
 _TableColor = NewType("_TableColor", object)
 
 T = TypeVar("T")
@@ -78,13 +84,13 @@ class _StateDoc:
     current_player: _Index
     phase: Phase = Phase.FACTORY_OFFER
     variant: Variant = Variant.COLORED
-    round: int = 1
+    round: int | None = None
     start_player: _Index | None = None
     marker_holder: _Index | None = None
     center: list[Color] = attrs.field(factory=list)
-    bag: dict[Color, _Count] = attrs.field(factory=dict)
-    lid: dict[Color, _Count] = attrs.field(factory=dict)
-    rng_state: _Count | None = None
+    bag: dict[Color, _TileCount] = attrs.field(factory=dict)
+    lid: dict[Color, _TileCount] = attrs.field(factory=dict)
+    rng_state: _RngState | None = None
     last_scoring: RoundScoring | None = None
 
 
@@ -107,8 +113,8 @@ class _TableTakeDoc:
 
 @attrs.frozen
 class _PlaceTileDoc:
-    line: int
-    column: int
+    line: _Index
+    column: _Index
     player: _Index | None = None
 
 
@@ -160,6 +166,20 @@ def _natural(value: object, _: object) -> int:
     return number
 
 
+def _tile_count(value: object, _: object) -> int:
+    number = _natural(value, _)
+    if number > 20:
+        raise ValueError(f"expected a count of tiles from 0 to 20 (S3), got {number}")
+    return number
+
+
+def _rng_state(value: object, _: object) -> int:
+    number = _natural(value, _)
+    if number > MASK:
+        raise ValueError(f"expected a 64-bit generator state (0 to 2**64 - 1), got {number}")
+    return number
+
+
 def _color(value: object, _: object) -> Color:
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
@@ -191,10 +211,13 @@ def _source(value: object, _: object) -> int:
     raise ValueError(f"expected a factory number (from 0) or 'center', got {value!r}")
 
 
+_KEY_NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,8}")
+
+
 def _line_ref(value: object, _: object) -> int:
     if value == "floor":
         return FLOOR
-    if isinstance(value, str) and value.isdigit():  # an object key
+    if isinstance(value, str) and _KEY_NUMBER.fullmatch(value):  # an object key
         return int(value)
     if type(value) is int and value >= 0:
         return value
@@ -249,6 +272,10 @@ def _make_converter() -> cattrs.Converter:
         _guarded(lambda kind: list_structure_factory(kind, converter), list, "array"),
     )
     converter.register_structure_hook_factory(
+        lambda t: getattr(t, "__origin__", None) is tuple and t.__args__[-1] is Ellipsis,
+        _guarded(lambda kind: homogenous_tuple_structure_factory(kind, converter), list, "array"),
+    )
+    converter.register_structure_hook_factory(
         lambda t: getattr(t, "__origin__", None) is dict,
         _guarded(converter.gen_structure_mapping, dict, "object"),
     )
@@ -256,6 +283,8 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(str, _strict_str)
     converter.register_structure_hook(bool, _strict_bool)
     converter.register_structure_hook(_Count, _natural)
+    converter.register_structure_hook(_TileCount, _tile_count)
+    converter.register_structure_hook(_RngState, _rng_state)
     converter.register_structure_hook(_Index, _natural)
     converter.register_structure_hook(_Source, _source)
     converter.register_structure_hook(_TableColor, _table_color)
@@ -308,8 +337,7 @@ def _structure(data: object, kind: type[T], path: str) -> T:
             messages = cattrs.transform_error(exc, path, format_exception=_format_exception)
         else:
             messages = [f"{_format_exception(exc, kind)} @ {path}"]
-        errors = tuple(_split(m) for m in messages)
-        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors) from None
+        raise format_error([_split(m) for m in messages]) from None
 
 
 def _split(message: str) -> tuple[str, str]:
@@ -363,18 +391,22 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     moment an audit starts from, which ``apply`` never rests at (P7)."""
     from azul_rules.state import GameState
 
+    check_shape(data)
     doc = _structure(data, _StateDoc, "$")
     errors: list[tuple[str, str]] = []
     if doc.format_version != FORMAT_VERSION:
         errors.append(("$.format_version", f"unsupported version {doc.format_version} (this "
                        f"library reads {FORMAT_VERSION})"))  # fmt: skip
-    if doc.round < 1:
+    if doc.round is not None and doc.round < 1:
         errors.append(("$.round", f"rounds count from 1, got {doc.round}"))
     problems: list[Problem] = []
     boards = [_board(i, b, errors, problems) for i, b in enumerate(doc.players)]
     if errors:
-        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
+        raise format_error(errors)
     phase = doc.phase
+    round = least_round(phase, boards) if doc.round is None else doc.round
+    if doc.last_scoring is not None:
+        _check_scoring(doc.last_scoring, boards, phase, round)
     outcome = None
     if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
         outcome = decide_outcome(boards)
@@ -387,7 +419,7 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
         current_player=doc.current_player,
         start_player=doc.current_player if doc.start_player is None else doc.start_player,
         phase=phase,
-        round=doc.round,
+        round=round,
         variant=doc.variant,
         marker_holder=doc.marker_holder,
         rng_state=doc.rng_state,
@@ -407,6 +439,49 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     return state
 
 
+def _check_scoring(
+    record: RoundScoring, boards: list[PlayerBoard], phase: Phase, round: int
+) -> None:
+    """The record of the last wall tiling is history: it is read only when it fits the
+    position (its round, one entry per player in order, each score after the tiling the
+    board's score, each placement's tile on the wall), and refused otherwise."""
+    errors: list[tuple[str, str]] = []
+    path = "$.last_scoring"
+    if record.round not in (round - 1, round) or record.round < 1:
+        errors.append((f"{path}.round", f"a tiling of round {record.round} cannot be the "
+                       f"last one of a position in round {round}"))  # fmt: skip
+    if record.game_over != (phase is Phase.GAME_OVER):
+        errors.append((f"{path}.game_over", f"expected {str(phase is Phase.GAME_OVER).lower()} "
+                       f"in the {phase.value} phase"))  # fmt: skip
+    if len(record.players) != len(boards):
+        errors.append((f"{path}.players", f"expected one entry per player ({len(boards)})"))
+    else:
+        for index, (tiling, board) in enumerate(zip(record.players, boards, strict=True)):
+            errors.extend(_tiling_errors(f"{path}.players[{index}]", index, tiling, board))
+    if errors:
+        raise format_error(errors)
+
+
+def _tiling_errors(
+    path: str, index: int, tiling: PlayerTiling, board: PlayerBoard
+) -> list[tuple[str, str]]:
+    errors = []
+    if tiling.player != index:
+        errors.append((f"{path}.player", f"expected {index}, the entry's place in the list"))
+    if tiling.score_after != board.score:
+        errors.append((f"{path}.score_after", f"the board's score is {board.score}, not "
+                       f"{tiling.score_after}"))  # fmt: skip
+    if not 0 <= tiling.floor_penalty <= 14 or tiling.score_before < 0:
+        errors.append((path, "a floor penalty is 0 to 14 (F1) and a score never below 0 (W4)"))
+    for number, placed in enumerate(tiling.placements):
+        on_wall = 0 <= placed.row < 5 and 0 <= placed.column < 5
+        if not on_wall or board.wall[placed.row][placed.column] != placed.color:
+            errors.append((f"{path}.placements[{number}]", "no such tile on the player's wall"))
+    if any(not 0 <= line < 5 for line in tiling.floor_lines):
+        errors.append((f"{path}.floor_lines", "pattern lines are numbered 0 to 4"))
+    return errors
+
+
 def _count_document_tiles(doc: _StateDoc) -> list[Problem]:
     """S3 on the document itself (used when its boards could not be built faithfully)."""
     seen: list[Color] = [*doc.center, *_tiles(doc.bag), *_tiles(doc.lid)]
@@ -424,7 +499,7 @@ def _count_document_tiles(doc: _StateDoc) -> list[Problem]:
     ]  # fmt: skip
 
 
-def _tiles(counts: dict[Color, _Count]) -> tuple[Color, ...]:
+def _tiles(counts: dict[Color, _TileCount]) -> tuple[Color, ...]:
     return tuple(c for c in COLORS for _ in range(counts.get(c, 0)))
 
 
@@ -488,14 +563,47 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
     return doc
 
 
+_TAKE_KEYS: Final = frozenset(("type", "source", "color", "line", "player"))
+
+
+def _plain_take(data: dict[str, Any]) -> Take | None:
+    """A well-formed take read directly (the common case, in records of whole games);
+    ``None`` sends anything unusual through the converter, which names every problem."""
+    if not data.keys() <= _TAKE_KEYS or len(data) < 4 or repeated_keys(data):
+        return None
+    source, color, line = data.get("source"), data.get("color"), data.get("line")
+    player = data.get("player")
+    tile = MARKER if color == "marker" else _BY_NAME.get(color) if type(color) is str else None
+    if tile is None or not (source == "center" or type(source) is int and source >= 0):
+        return None
+    if not (line == "floor" or type(line) is int and line >= 0):
+        return None
+    source = CENTER if source == "center" else source
+    line = FLOOR if line == "floor" else line
+    if player is None and tile is not MARKER:
+        known = TAKES.get((source, tile, line))
+        if known is not None:
+            return known
+    if player is not None and (type(player) is not int or player < 0):
+        return None
+    return Take(source, tile, line, player=player)
+
+
 def _move_from_dict(data: object, expected: type | None = None) -> Move:
     if not isinstance(data, dict):
-        raise FormatError(f"$: a move is a JSON object, got {data!r}", (("$", "not an object"),))
+        shown = _shorten(repr(data))
+        raise FormatError(f"$: a move is a JSON object, got {shown}", (("$", "not an object"),))
+    if data.get("type") == "take" and expected in (None, Take):
+        take = _plain_take(data)
+        if take is not None:
+            return take
+    check_shape(data, "$", 500)
     tag = data.get("type")
     if not isinstance(tag, str) or tag not in _MOVE_DOCS:
+        shown = _shorten(repr(tag))
         raise FormatError(
-            f"$.type: expected one of {', '.join(_MOVE_DOCS)}, got {tag!r}",
-            (("$.type", f"unknown move type {tag!r}"),),
+            f"$.type: expected one of {', '.join(_MOVE_DOCS)}, got {shown}",
+            (("$.type", f"unknown move type {shown}"),),
         )
     rest = {k: v for k, v in data.items() if k != "type"}
     move: Move
@@ -516,30 +624,45 @@ def _move_from_dict(data: object, expected: type | None = None) -> Move:
     return move
 
 
+def _shorten(text: str, limit: int = 60) -> str:
+    """A value quoted in a message, cut short when long (input may be hostile)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 # -- the public functions ------------------------------------------------------------------
 
 
 def to_dict(obj: object) -> dict[str, Any]:
-    """A ``GameState`` or a move as plain JSON-ready data."""
+    """A ``GameState``, a move or a ``GameRecord`` as plain JSON-ready data.  Raises
+    ``TypeError`` for anything else."""
+    from azul_rules.record import GameRecord
     from azul_rules.state import GameState
 
     if isinstance(obj, GameState):
         return _state_to_dict(obj)
     if type(obj) in _MOVE_TAGS:
         return _move_to_dict(cast(Move, obj))
-    raise TypeError(f"cannot serialise {type(obj).__name__}: a GameState or a move")
+    if isinstance(obj, GameRecord):
+        return obj.to_dict()
+    raise TypeError(f"cannot serialise {type(obj).__name__}: a GameState, a move or a GameRecord")
 
 
 def from_dict(data: object, cls: type[T]) -> T:
-    """Read ``cls`` (``GameState``, a move class, or ``Move`` for any move) from plain
-    data.  Raises ``FormatError`` or ``InvalidStateError``."""
+    """Read ``cls`` (``GameState``, ``GameRecord``, a move class, or ``Move`` for any
+    move) from plain data.  Raises ``FormatError`` or ``InvalidStateError`` for bad
+    data, ``TypeError`` for another ``cls``."""
+    from azul_rules.record import GameRecord
     from azul_rules.state import GameState
 
     if cls is GameState:
         return cast(T, _state_from_dict(data))
     if cls in _MOVE_TAGS:
         return cast(T, _move_from_dict(data, cls))
-    raise TypeError(f"cannot read {cls!r}: a GameState or a move class")
+    if cls == Move:
+        return cast(T, _move_from_dict(data))
+    if cls is GameRecord:
+        return cast(T, GameRecord.from_dict(data))
+    raise TypeError(f"cannot read {cls!r}: GameState, GameRecord, Move or a move class")
 
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:
@@ -552,12 +675,12 @@ def to_json(obj: object, *, indent: int | None = 2) -> str:
 
 def from_json(text: str | bytes, cls: type[T]) -> T:
     """Read ``cls`` from JSON text; ``from_json(to_json(x), type(x)) == x``."""
-    return from_dict(_load(text), cls)
+    return from_dict(load(text), cls)
 
 
 def position_at_offer_end(text: str | bytes) -> Any:
     """A state from JSON text that may sit at the end of a factory offer (for audits)."""
-    return _state_from_dict(_load(text), offer_ended=True)
+    return _state_from_dict(load(text), offer_ended=True)
 
 
 def move_from_dict(data: object) -> Move:
@@ -567,16 +690,10 @@ def move_from_dict(data: object) -> Move:
 
 def move_from_json(text: str | bytes) -> Move:
     """A move of any kind from JSON text."""
-    return _move_from_dict(_load(text))
+    return _move_from_dict(load(text))
 
 
-def _load(text: str | bytes) -> object:
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
-        raise FormatError(f"not JSON: {error}", (("$", f"not JSON: {error}"),)) from None
-    except (TypeError, RecursionError) as error:
-        raise FormatError(f"not JSON text: {error}", (("$", "not JSON text"),)) from None
+_load: Final = load  # the name audit.claim_from_json reads
 
 
 def _dumps(value: object, indent: int, level: int) -> str:

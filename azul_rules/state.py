@@ -7,7 +7,8 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 from __future__ import annotations
 
 import itertools
-from typing import Final, cast
+from collections.abc import Callable, Iterable
+from typing import Any, Final, cast
 
 import attrs
 
@@ -29,12 +30,19 @@ from azul_rules.colors import (
     subtract,
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
+from azul_rules.grey import legal_columns, line_to_floor, next_line, placements_of, walls_can_end
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Phase, Variant
 from azul_rules.problems import Problem, state_problems
-from azul_rules.rng import below, seed_state
-from azul_rules.rounds import draw_factories, finish_game, settle_floor, tile_colored
-from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring
+from azul_rules.rng import MASK, below, seed_state
+from azul_rules.rounds import (
+    draw_factories,
+    finish_game,
+    place_on_wall,
+    settle_floor,
+    tile_colored,
+)
+from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring, new_tiling
 
 __all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
 
@@ -70,6 +78,53 @@ _CENTER_PLANS: Final[dict[frozenset[Color], _Plan]] = {
 }
 
 
+def _tile_multiset(value: object) -> Tiles:
+    """A multiset of tiles as the referee keeps it: a sorted tuple of colours.  Public
+    construction (the constructor, ``attrs.evolve``) goes through here; the referee's
+    own successors are built sorted, through the slots."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"a multiset of tiles is a sequence of Colors, got {value!r:.60}")
+    tiles = tuple(value)
+    for tile in tiles:
+        if not isinstance(tile, Color):
+            raise FormatError(f"a multiset of tiles holds Colors only, got {tile!r:.60}")
+    return tuple(sorted(tiles))
+
+
+def _factories(value: object) -> tuple[Tiles, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"factories is a sequence of tile multisets, got {value!r:.60}")
+    return tuple([_tile_multiset(tiles) for tiles in value])
+
+
+def _boards(value: object) -> tuple[PlayerBoard, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"players is a sequence of PlayerBoards, got {value!r:.60}")
+    boards = tuple(value)
+    for board in boards:
+        if not isinstance(board, PlayerBoard):
+            raise FormatError(f"players holds PlayerBoards only, got {board!r:.60}")
+    return boards
+
+
+def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: the value is exactly of ``kind`` (``bool`` is no ``int``)."""
+
+    def check(_: object, attribute: Any, value: object) -> None:
+        if optional and value is None:
+            return
+        if type(value) is not kind and not (kind is not int and isinstance(value, kind)):
+            raise FormatError(f"{attribute.name} must be {kind.__name__}, got {value!r:.60}")
+
+    return check
+
+
+def _check_rng_state(_: object, attribute: Any, value: object) -> None:
+    _of_type(int, optional=True)(_, attribute, value)
+    if value is not None and not 0 <= value <= MASK:  # type: ignore[operator]
+        raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {value!r:.60}")
+
+
 @attrs.frozen
 class RoundContext:
     """The parts of a position that takes leave alone: the bag, the lid (except when a
@@ -80,15 +135,17 @@ class RoundContext:
     with its parent.  Read these through the ``GameState`` properties of the same names.
     """
 
-    bag: Tiles
-    lid: Tiles
-    start_player: int
-    phase: Phase
-    round: int = 1
-    variant: Variant = Variant.COLORED
-    rng_state: int | None = None
-    outcome: Outcome | None = None
-    last_scoring: RoundScoring | None = attrs.field(default=None, eq=False)
+    bag: Tiles = attrs.field(converter=_tile_multiset)
+    lid: Tiles = attrs.field(converter=_tile_multiset)
+    start_player: int = attrs.field(validator=_of_type(int))
+    phase: Phase = attrs.field(validator=_of_type(Phase))
+    round: int = attrs.field(default=1, validator=_of_type(int))
+    variant: Variant = attrs.field(default=Variant.COLORED, validator=_of_type(Variant))
+    rng_state: int | None = attrs.field(default=None, validator=_check_rng_state)
+    outcome: Outcome | None = attrs.field(default=None, validator=_of_type(Outcome, True))
+    last_scoring: RoundScoring | None = attrs.field(
+        default=None, eq=False, validator=_of_type(RoundScoring, True)
+    )
 
 
 @attrs.frozen
@@ -101,16 +158,17 @@ class GameState:
     table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
     most recent wall tiling; it is history, not position, so it takes no part in
     equality or hashing.  Build states with :func:`new_game`, :meth:`GameState.make`
-    or ``from_json``; the plain constructor takes its parts as they are, so its tile
-    multisets must already be sorted tuples.
+    or ``from_json``.  The constructor and ``attrs.evolve`` check the types of the parts
+    (``FormatError``) and store tile multisets sorted; whether the position can exist
+    is :meth:`problems`' question (``from_json`` asks it).
     """
 
-    players: tuple[PlayerBoard, ...]
-    factories: tuple[Tiles, ...]
-    center: Tiles
-    current_player: int
-    marker_holder: int | None
-    context: RoundContext
+    players: tuple[PlayerBoard, ...] = attrs.field(converter=_boards)
+    factories: tuple[Tiles, ...] = attrs.field(converter=_factories)
+    center: Tiles = attrs.field(converter=_tile_multiset)
+    current_player: int = attrs.field(validator=_of_type(int))
+    marker_holder: int | None = attrs.field(validator=_of_type(int, True))
+    context: RoundContext = attrs.field(validator=_of_type(RoundContext))
 
     @classmethod
     def make(
@@ -187,6 +245,32 @@ class GameState:
         the grey wall tiling it holds the placements made so far in this round."""
         return self.context.last_scoring
 
+    # -- showing ---------------------------------------------------------------------
+
+    def __str__(self) -> str:
+        """The table as readable text, in English (``azul-rules show``)."""
+        from azul_rules.render import render_state
+
+        return render_state(self)
+
+    def __repr__(self) -> str:
+        """Short enough for a traceback: ``str(state)`` draws the table, ``to_json`` keeps
+        every detail."""
+        where = f"current_player={self.current_player}"
+        if self.outcome is not None:
+            where = f"winners={self.outcome.winners}"
+        scores = tuple(board.score for board in self.players)
+        return (
+            f"<GameState {len(self.players)} players, {self.variant.value} wall, round "
+            f"{self.round}, {self.phase.value}, {where}, scores={scores}>"
+        )
+
+    def _repr_svg_(self) -> str:
+        """The picture Jupyter shows (``azul_rules.svg.board``)."""
+        from azul_rules.svg import board
+
+        return str(board(self))
+
     # -- reading ---------------------------------------------------------------------
 
     @property
@@ -221,9 +305,7 @@ class GameState:
         phase = self.context.phase
         if phase is not FACTORY_OFFER:
             if phase is WALL_TILING:
-                from azul_rules.grey import legal_placements
-
-                return legal_placements(self)
+                return placements_of(self.players[self.current_player])
             return ()
         packed = self.players[self.current_player].accepting
         moves: list[Take | PlaceTile] = []
@@ -282,9 +364,7 @@ class GameState:
             found = rules.check_place_tile(self, move)
             if found:
                 raise IllegalMoveError(Result(tuple(found)))
-            from azul_rules.grey import place
-
-            return place(self, move)
+            return self._place(move)
         raise IllegalMoveError(self.validate(move))
 
     # -- mechanics -------------------------------------------------------------------
@@ -364,9 +444,8 @@ class GameState:
         """The factory offer is over (P7): the wall tiling.  The coloured wall tiles
         every board at once; the grey wall waits for the players' choices (V1-V4)."""
         if self.context.variant is GREY:
-            from azul_rules.grey import begin_tiling
-
-            return begin_tiling(self, players, lid, marker_holder)
+            records = _no_tilings(players)
+            return self._grey_tiling(players, records, list(lid), self.start_player, marker_holder)
         to_lid: list[Color] = list(lid)
         boards = []
         tilings = []
@@ -378,18 +457,91 @@ class GameState:
             ends = ends or board.has_complete_row()
         return self._close_round(tuple(boards), tuple(tilings), to_lid, marker_holder, ends)
 
-    def settle_round(
+    # -- the grey wall tiling (V1-V4) ---------------------------------------------------
+
+    def _place(self, move: PlaceTile) -> GameState:
+        """Apply a legal ``PlaceTile``: the tile goes to the wall and scores at once (W3),
+        the line's other tiles go to the lid; then the tiling moves on."""
+        player = self.current_player
+        lid = list(self.lid)
+        board, placed = place_on_wall(self.players[player], move.line, move.column, lid)
+        boards = list(self.players)
+        boards[player] = board
+        tilings = list(self._tilings_so_far())
+        done = tilings[player]
+        tilings[player] = new_tiling(
+            player, done.score_before, (*done.placements, placed), 0, board.score, None,
+            done.floor_lines,
+        )  # fmt: skip
+        return self._grey_tiling(tuple(boards), tuple(tilings), lid, player, self.marker_holder)
+
+    def _tilings_so_far(self) -> tuple[PlayerTiling, ...]:
+        """This round's grey tiling record so far.  The record is history, not position:
+        it is carried on when it agrees with the boards, and started afresh from them
+        otherwise (a position typed in mid-tiling)."""
+        record = self.last_scoring
+        players = self.players
+        if (
+            record is not None
+            and record.round == self.round
+            and not record.game_over
+            and len(record.players) == len(players)
+            and all(
+                t.player == i and t.score_after == b.score
+                for i, (t, b) in enumerate(zip(record.players, players, strict=True))
+            )
+        ):
+            return record.players
+        return _no_tilings(players)
+
+    def _grey_tiling(
+        self,
+        boards: tuple[PlayerBoard, ...],
+        tilings: tuple[PlayerTiling, ...],
+        lid: list[Color],
+        player: int,
+        marker_holder: int | None,
+    ) -> GameState:
+        """V3, V4: from ``player`` on, in turn order up to the round's starting player,
+        send each line with no legal space to the floor and stop at the first player
+        with a decision to make; settle the round when nobody has one."""
+        players = list(boards)
+        records = list(tilings)
+        start = self.start_player
+        while True:
+            board = players[player]
+            row = next_line(board)
+            while row is not None and not legal_columns(board, row):
+                board = line_to_floor(board, row, lid)
+                done = records[player]
+                records[player] = attrs.evolve(done, floor_lines=(*done.floor_lines, row))
+                row = next_line(board)
+            players[player] = board
+            if row is not None:
+                context = self.context
+                scoring = RoundScoring(context.round, tuple(records), False)
+                waiting = _context(
+                    context.bag, tuple(sorted(lid)), start, WALL_TILING, context.round,
+                    context.variant, context.rng_state, None, scoring,
+                )  # fmt: skip
+                factories = ((),) * len(self.factories)
+                return _state(tuple(players), factories, (), player, marker_holder, waiting)
+            player = (player + 1) % len(players)
+            if player == start:
+                return self._settle_grey_round(tuple(players), tuple(records), lid, marker_holder)
+
+    def _settle_grey_round(
         self,
         boards: tuple[PlayerBoard, ...],
         tilings: tuple[PlayerTiling, ...],
         lid: list[Color],
         marker_holder: int | None,
     ) -> GameState:
-        """After every placement of the round: the floors (W4, W5), then the end of the
-        game (E1) or the next round (R1-R5)."""
+        """After every placement of a grey round: the floors (W4, W5), then the end of
+        the game (E1, or R7 when no wall row can ever be completed) or the next round."""
         settled = [settle_floor(b, t, lid) for b, t in zip(boards, tilings, strict=True)]
         final_boards = tuple(b for b, _ in settled)
-        ends = any(b.has_complete_row() for b in final_boards)
+        ends = any(b.has_complete_row() for b in final_boards) or not walls_can_end(final_boards)
         return self._close_round(
             final_boards, tuple(t for _, t in settled), lid, marker_holder, ends
         )
@@ -403,7 +555,7 @@ class GameState:
         ends: bool,
     ) -> GameState:
         """The round is tiled and the floors settled: the end of the game when a wall row
-        is complete (E1), else the next round (R1-R5)."""
+        is complete (E1) or none can be (R7), else the next round (R1-R5)."""
         next_start = self.start_player if marker_holder is None else marker_holder
         new_lid = tuple(sorted(lid))
         if ends:
@@ -460,18 +612,20 @@ class GameState:
         starter: int,
         rng: int | None,
     ) -> GameState:
-        """E1-E4: end bonuses, the outcome, and no further move."""
+        """E1-E4: end bonuses, the outcome, and no further move.  The state keeps the
+        number of the last round played (R6 with the table's draws ends the game before
+        the round it could not deal)."""
         final, tilings, outcome = finish_game(boards, tilings)
         context = self.context
-        scoring = RoundScoring(context.round, tilings, True)
+        round = context.round if context.phase is not REFILL else max(1, context.round - 1)
+        scoring = RoundScoring(round, tilings, True)
         return _state(
             final,
             ((),) * len(self.factories),
             (),
             starter,
             None,
-            _context(bag, lid, starter, GAME_OVER, context.round, context.variant, rng, outcome,
-                     scoring),
+            _context(bag, lid, starter, GAME_OVER, round, context.variant, rng, outcome, scoring),
         )  # fmt: skip
 
     def _refill(self, seen: tuple[Tiles, ...]) -> GameState:
@@ -603,6 +757,8 @@ def new_game(
         raise FormatError(f"seed must be an int, got {seed!r}")
     if not isinstance(variant, Variant):
         raise FormatError(f"variant must be a Variant, got {variant!r}")
+    if not isinstance(external_draws, bool):
+        raise FormatError(f"external_draws must be True or False, got {external_draws!r:.60}")
     if first_player is not None and (
         type(first_player) is not int or not 0 <= first_player < players
     ):

@@ -23,8 +23,8 @@ neither import is slowed by the other.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
-from typing import Literal, Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Literal, Protocol
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -48,6 +48,7 @@ __all__ = [
     "game_states",
     "illegal_moves",
     "legal_moves",
+    "spiel_differential_machine",
     "table_takes",
     "tile_counts",
 ]
@@ -350,6 +351,16 @@ class GameMachine(RuleBasedStateMachine):
     @initialize(data=st.data())
     def start(self, data: st.DataObject) -> None:
         """A new game: players, variant and seed drawn."""
+        self._new_game(data)
+
+    @precondition(lambda self: self.state.is_over)
+    @rule(data=st.data())
+    def play_again(self, data: st.DataObject) -> None:
+        """The game is over: a new one, so that a run plays on for all its steps
+        (otherwise Hypothesis finds no rule to apply once a game ends)."""
+        self._new_game(data)
+
+    def _new_game(self, data: st.DataObject) -> None:
         players = data.draw(st.sampled_from(tuple(self.player_counts)), label="players")
         variant = data.draw(st.sampled_from(tuple(self.variants)), label="variant")
         seed = data.draw(st.integers(0, 2**32 - 1), label="seed")
@@ -449,6 +460,33 @@ def differential_machine(
         f"DifferentialMachine[{getattr(implementation, '__name__', 'impl')}]"
     )
     return DifferentialMachine
+
+
+def spiel_differential_machine(
+    game: str = "python_azul",
+    *,
+    player_counts: Sequence[int] = (2, 3, 4),
+    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    parameters: Callable[[int, Variant], Mapping[str, Any]] | None = None,
+    deal: Callable[[GameState, GameState | None], list[int]] | None = None,
+    scores: Callable[[Any], Sequence[int]] | None = None,
+) -> type[GameMachine]:
+    """:func:`differential_machine` for an OpenSpiel Azul game loaded by name (needs the
+    ``[openspiel]`` extra; ``import azul_rules.spiel`` registers ``python_azul``).
+
+    Besides the scores after every move, each step checks the player to move, the legal
+    action ids (:mod:`azul_rules.actions`), the end of the game and its winners; see
+    :class:`azul_rules.spiel.SpielImplementation` for ``parameters``, ``deal`` and
+    ``scores``, needed by a game whose parameters, chance outcomes or observation
+    differ from ``python_azul``'s.
+    """
+    from azul_rules.spiel import SpielImplementation
+
+    def implementation() -> Implementation:
+        return SpielImplementation(game, parameters=parameters, deal=deal, scores=scores)
+
+    implementation.__name__ = game
+    return differential_machine(implementation, player_counts=player_counts, variants=variants)
 
 
 def _describe_tiling(state: GameState) -> str:

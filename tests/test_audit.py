@@ -166,7 +166,7 @@ def test_claims_that_do_not_fit_are_format_errors() -> None:
         az.audit(az.new_game(2, seed=1), claim(0, 0))
     with pytest.raises(az.FormatError) as caught:
         claim_from_dict({"scores": [1, "2"], "game_over": "yes", "x": 1})
-    assert [p for p, _ in caught.value.errors] == ["$.x", "$.scores", "$.game_over"]
+    assert [p for p, _ in caught.value.errors] == ["$.x", "$.scores[1]", "$.game_over"]
 
 
 def test_the_offer_end_position_loads_from_json() -> None:

@@ -41,7 +41,7 @@ def all_compact_moves(s: az.GameState) -> list[az.Take | az.PlaceTile]:
     moves: list[az.Take | az.PlaceTile] = [
         az.Take(src, c, line) for src in sources for c in colors for line in [*range(6), FLOOR]
     ]
-    moves.extend(az.PlaceTile(line, column) for line in range(-1, 6) for column in range(-1, 6))
+    moves.extend(az.PlaceTile(line, column) for line in range(7) for column in range(7))
     return moves
 
 
@@ -116,10 +116,10 @@ def test_apply_never_mutates_and_equal_states_hash_equal(
     for _ in range(MAX_MOVES):
         if s.is_over:
             break
-        snapshot = (repr(s), hash(s))
+        snapshot = (az.to_dict(s), hash(s))
         move = rnd.choice(s.legal_moves())
         nxt = s.apply(move)
-        assert (repr(s), hash(s)) == snapshot
+        assert (az.to_dict(s), hash(s)) == snapshot
         assert nxt is not s
         assert s.apply(move) == nxt and hash(s.apply(move)) == hash(nxt)
         s = nxt

@@ -51,6 +51,7 @@ def test_line_over_capacity_and_mixed_colours() -> None:
 
 def test_line_colour_already_on_its_wall_row() -> None:
     d = doc()
+    d["round"] = 2
     d["players"][1]["wall"][0][0] = "blue"
     d["players"][1]["pattern_lines"][0] = ["blue"]
     move_bag_tile(d, "blue")
@@ -60,6 +61,7 @@ def test_line_colour_already_on_its_wall_row() -> None:
 
 def test_coloured_wall_tile_off_its_space_and_repeats() -> None:
     d = doc()
+    d["round"] = 2
     d["players"][0]["wall"][0][1] = "blue"  # the yellow space
     d["players"][0]["wall"][0][0] = "blue"
     move_bag_tile(d, "blue")
@@ -71,6 +73,7 @@ def test_coloured_wall_tile_off_its_space_and_repeats() -> None:
 def test_grey_wall_colour_twice_in_a_column() -> None:
     d = doc()
     d["variant"] = "grey"
+    d["round"] = 3
     d["players"][0]["wall"][0][2] = "red"
     d["players"][0]["wall"][3][2] = "red"
     move_bag_tile(d, "red")
@@ -140,7 +143,10 @@ def test_player_count() -> None:
 def test_phase_mismatches() -> None:
     d = doc()
     d["phase"] = "refill"
-    assert problems(d) == [("PHASE_MISMATCH", "G1", "$.phase")]
+    assert problems(d) == [
+        ("PHASE_MISMATCH", "G1", "$.phase"),
+        ("PHASE_MISMATCH", "R2", "$.rng_state"),  # a seeded game never waits for a refill
+    ]
     d = doc()
     d["phase"] = "wall_tiling"
     assert [c for c, _, _ in problems(d)] == ["PHASE_MISMATCH", "PHASE_MISMATCH"]
@@ -154,6 +160,7 @@ def test_phase_mismatches() -> None:
 
 def test_a_complete_row_during_the_offer() -> None:
     d = doc()
+    d["round"] = 2
     d["players"][0]["wall"][0] = ["blue", "yellow", "red", "black", "white"]
     for color in ["blue", "yellow", "red", "black", "white"]:
         move_bag_tile(d, color)

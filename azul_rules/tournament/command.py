@@ -33,8 +33,11 @@ def main(args: argparse.Namespace) -> int:
             out=args.out, resume=args.resume, ray_address=args.ray_address,
             retries=args.retries, progress=False if args.no_progress else None,
         )  # fmt: skip
-    except (BotSpecError, TournamentError) as error:
-        print(f"azul-rules: {error}", file=sys.stderr)
+    except BotSpecError as error:
+        print(f"azul-rules: --bots: {_printable(str(error))}", file=sys.stderr)
+        return 2
+    except TournamentError as error:
+        print(f"azul-rules: {_printable(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         where = f"; {args.out} keeps every finished game: add --resume to go on" if args.out else ""
@@ -42,6 +45,11 @@ def main(args: argparse.Namespace) -> int:
         return 130
     _report(results, args.json)
     return 1 if results.lost else 0
+
+
+def _printable(text: str) -> str:
+    """One line, control characters escaped (a file or bot name may hold any)."""
+    return text if text.isprintable() else repr(text)[1:-1]
 
 
 def _report(results: Results, as_json: bool) -> None:

@@ -233,22 +233,23 @@ def check_new_file(path: str) -> None:
 def load_record(path: str, game: int | None = None) -> GameRecord:
     """The game record in ``path`` (``-``: standard input): a record file, one tournament
     line, or a tournament's JSON-lines file (then ``game`` picks the game by its number;
-    it may be left out when the file holds one game).  Raises
-    :class:`~azul_rules.FormatError` saying what is wrong."""
+    it may be left out when the file holds one game).  Reads a tournament file line by
+    line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
+    saying what is wrong."""
     if path == "-":
-        data = sys.stdin.buffer.read()
-        first, _, _ = data.partition(b"\n")
-        if _is_game_line(first):
-            return _pick(iter(data.splitlines(keepends=True)), path, game)
-        return _plain_record(data, path, game)
+        return _load_from(sys.stdin.buffer, path, game)
     try:
         with open(path, "rb") as stream:
-            first = stream.readline(MAX_LINE_BYTES + 1)
-            if _is_game_line(first):
-                return _pick(_chain(first, stream), path, game)
-            return _plain_record(first + stream.read(), path, game)
+            return _load_from(stream, path, game)
     except OSError as error:
         raise FormatError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
+    first = stream.readline(MAX_LINE_BYTES + 1)
+    if _is_game_line(first):
+        return _pick(_chain(first, stream), source, game)
+    return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
 
 
 def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:

@@ -1,0 +1,485 @@
+"""Moves as integers and positions as vectors: the action codec shared by the OpenSpiel
+game (:mod:`azul_rules.spiel`) and the PettingZoo environment
+(:mod:`azul_rules.pettingzoo`).  Pure Python, no dependency beyond the core.
+
+Action ids (the layout Azul AI projects share), with ``F`` factories (5, 7, 9 for 2, 3, 4
+players, S2):
+
+* a :class:`~azul_rules.Take` is ``source * 30 + color * 6 + destination``: ``source``
+  ``0 … F-1`` a factory, ``F`` the centre; ``color`` in S5 order (blue 0, yellow 1, red 2,
+  black 3, white 4); ``destination`` ``0 … 4`` a pattern line, ``5`` the floor;
+* on the grey wall, a :class:`~azul_rules.PlaceTile` is ``(F + 1) * 30 + line * 5 + column``.
+
+So ``num_actions`` is 180 / 240 / 300 on the coloured wall (2 / 3 / 4 players) and 25 more
+on the grey wall.  A move's ``player`` field plays no part in its id.
+
+>>> import azul_rules as az
+>>> from azul_rules import actions
+>>> actions.action_id(az.parse_move("3B2"), players=2)   # factory 3, blue, line 2
+61
+>>> actions.move_from_action(61, players=2)
+Take(source=2, color=Color.BLUE, line=1, player=None)
+>>> actions.action_id(az.Take(az.CENTER, az.Color.WHITE, az.FLOOR), players=2)
+179
+>>> actions.action_id(az.PlaceTile(line=4, column=4), players=2)
+204
+>>> actions.num_actions(2, "colored"), actions.num_actions(4, "grey")
+(180, 325)
+
+``observation(state, player)`` is a fixed-length vector of floats seen from ``player``'s
+seat; :func:`observation_layout` names each of its fields (see ``docs/ai.md``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Final
+
+import attrs
+
+from azul_rules import (
+    CENTER,
+    FLOOR,
+    Color,
+    GameState,
+    Move,
+    Phase,
+    PlaceTile,
+    PlayerBoard,
+    Refill,
+    TableTake,
+    Take,
+    Variant,
+)
+
+__all__ = [
+    "DEFAULT_MAX_ROUNDS",
+    "MAX_SCORE",
+    "ObservationField",
+    "action_id",
+    "action_to_string",
+    "factory_count",
+    "legal_action_mask",
+    "legal_actions",
+    "move_from_action",
+    "num_actions",
+    "num_take_actions",
+    "observation",
+    "observation_layout",
+    "observation_size",
+    "observation_string",
+    "table_string",
+    "utilities",
+]
+
+_COLORS: Final = tuple(Color)
+_TAKES_PER_SOURCE: Final = 30  # 5 colours x 6 destinations
+_PLACEMENTS: Final = 25  # 5 lines x 5 columns
+_PHASES: Final = (Phase.FACTORY_OFFER, Phase.WALL_TILING, Phase.REFILL, Phase.GAME_OVER)
+
+DEFAULT_MAX_ROUNDS: Final = 50
+"""The round cap of the OpenSpiel game and the PettingZoo environment by default: a game
+still going after this many rounds stops there (a draw in OpenSpiel, a truncation in
+PettingZoo).  Random games end within 12 rounds on the coloured wall."""
+
+MAX_SCORE: Final = 25 * 10 + 5 * 2 + 5 * 7 + 5 * 10
+"""An upper bound of any score: 25 wall tiles of at most 10 points each (W3), and every
+end bonus (E2).  The observation's ``score`` fields lie in ``[0, MAX_SCORE]``."""
+
+
+def _check_players(players: object) -> int:
+    if type(players) is not int or players not in (2, 3, 4):
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
+    return players
+
+
+def _variant(variant: Variant | str) -> Variant:
+    try:
+        return Variant(variant)
+    except ValueError:
+        raise ValueError(f"variant must be 'colored' or 'grey', not {variant!r}") from None
+
+
+def factory_count(players: int) -> int:
+    """The number of factory displays: 5, 7 or 9 for 2, 3 or 4 players (S2)."""
+    return 2 * _check_players(players) + 1
+
+
+def num_take_actions(players: int) -> int:
+    """The ids of takes: ``(F + 1) * 30`` (180, 240, 300); the grey wall's placements
+    follow them."""
+    return (factory_count(players) + 1) * _TAKES_PER_SOURCE
+
+
+def num_actions(players: int, variant: Variant | str = Variant.COLORED) -> int:
+    """The size of the action space: the takes, plus 25 placements on the grey wall."""
+    takes = num_take_actions(players)
+    return takes + _PLACEMENTS if _variant(variant) is Variant.GREY else takes
+
+
+def action_id(move: Move, players: int) -> int:
+    """The id of a compact move (a ``Take`` or a ``PlaceTile``) in a game of ``players``.
+
+    Raises ``ValueError`` for a move that has no id: a ``TableTake`` (use
+    ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or a
+    take or placement off the table (factory 7 with 2 players, line 6, the marker as a
+    colour).  The move's ``player`` is ignored.
+    """
+    factories = factory_count(players)
+    if type(move) is Take:
+        source, color, line = move.source, move.color, move.line
+        if source == CENTER:
+            source = factories
+        elif not 0 <= source < factories:
+            raise ValueError(
+                f"{move!r} has no action id: with {players} players the sources are "
+                f"factories 0-{factories - 1} and the centre (S2)"
+            )
+        if not isinstance(color, Color):
+            raise ValueError(f"{move!r} has no action id: its colour is not a tile colour (T4)")
+        if line == FLOOR:
+            line = 5
+        elif not 0 <= line < 5:
+            raise ValueError(f"{move!r} has no action id: lines are 0-4 or FLOOR (S4)")
+        return source * _TAKES_PER_SOURCE + int(color) * 6 + line
+    if type(move) is PlaceTile:
+        if not (0 <= move.line < 5 and 0 <= move.column < 5):
+            raise ValueError(f"{move!r} has no action id: lines and columns are 0-4 (S4)")
+        return (factories + 1) * _TAKES_PER_SOURCE + move.line * 5 + move.column
+    if isinstance(move, TableTake):
+        raise ValueError(
+            f"{move!r} has no action id: a TableTake describes a physical take; its "
+            "compact move is move.as_take()"
+        )
+    if isinstance(move, Refill):
+        raise ValueError(
+            f"{move!r} has no action id: a Refill enters the table's draws, which are "
+            "chance events, not a player's action"
+        )
+    raise ValueError(f"{move!r} is not a move")
+
+
+def move_from_action(
+    action: int, players: int, variant: Variant | str | None = None
+) -> Take | PlaceTile:
+    """The move of action id ``action``: a ``Take``, or a ``PlaceTile`` for the ids after
+    the takes.  With ``variant="colored"`` the placement ids are refused; with no
+    variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range.
+    """
+    moves = _MOVES.get(players) if type(players) is int else None
+    if moves is None:
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
+    if type(action) is not int:
+        if isinstance(action, bool) or not hasattr(action, "__index__"):
+            raise ValueError(f"an action id is an int, not {action!r}")
+        action = action.__index__()  # numpy integers
+    limit = len(moves)
+    if variant is not None and variant != "grey":
+        if variant != "colored":
+            _variant(variant)  # raises
+        limit -= _PLACEMENTS
+    if not 0 <= action < limit:
+        wall = "" if variant is None else f" on the {_variant(variant).value} wall"
+        raise ValueError(
+            f"action id {action} is out of range: {players} players{wall} have ids 0-{limit - 1}"
+        )
+    return moves[action]
+
+
+# Every move with an id, built once: _PLACE[line][column], _FACTORY_TAKES[source][color]
+# [destination] and _CENTER_TAKES[color][destination] (destination 5 is the floor).
+_PLACE: Final = tuple(tuple(PlaceTile(line, column) for column in range(5)) for line in range(5))
+_DESTINATIONS: Final = (0, 1, 2, 3, 4, FLOOR)
+_FACTORY_TAKES: Final = tuple(
+    tuple(tuple(Take(s, c, d) for d in _DESTINATIONS) for c in _COLORS) for s in range(9)
+)
+_CENTER_TAKES: Final = tuple(tuple(Take(CENTER, c, d) for d in _DESTINATIONS) for c in _COLORS)
+
+
+def _decode(action: int, players: int) -> Take | PlaceTile:
+    takes = num_take_actions(players)
+    if action >= takes:
+        line, column = divmod(action - takes, 5)
+        return _PLACE[line][column]
+    source, rest = divmod(action, _TAKES_PER_SOURCE)
+    color, destination = divmod(rest, 6)
+    if source == takes // _TAKES_PER_SOURCE - 1:
+        return _CENTER_TAKES[color][destination]
+    return _FACTORY_TAKES[source][color][destination]
+
+
+# _MOVES[players][action]: the move of every id, both walls.
+_MOVES: Final = {
+    p: tuple(_decode(a, p) for a in range(num_take_actions(p) + _PLACEMENTS)) for p in (2, 3, 4)
+}
+
+
+def legal_actions(state: GameState) -> list[int]:
+    """The ids of ``state.legal_moves()``, sorted (empty while the game waits for a
+    ``Refill`` or is over)."""
+    players = len(state.players)
+    known = _KNOWN_IDS[players]
+    ids = []
+    for move in state.legal_moves():
+        action = known.get(id(move))
+        if action is None:
+            action = _learn_id(move, players)
+        ids.append(action)
+    ids.sort()
+    return ids
+
+
+# The referee lists legal moves from objects it builds once, so their ids are looked up
+# by object identity: _KNOWN_IDS[players][id(move)].  Each object looked up is kept alive
+# in _KEPT, so that no other object can take its id() while the entry exists.
+_KNOWN_IDS: Final[dict[int, dict[int, int]]] = {2: {}, 3: {}, 4: {}}
+_KEPT: Final[list[object]] = []
+
+
+def _learn_id(move: Take | PlaceTile, players: int) -> int:
+    if len(_KEPT) > 10_000:  # only if the referee ever built fresh moves each time
+        _KEPT.clear()
+        for table in _KNOWN_IDS.values():
+            table.clear()
+    action = action_id(move, players)
+    _KEPT.append(move)
+    _KNOWN_IDS[players][id(move)] = action
+    return action
+
+
+def legal_action_mask(state: GameState) -> list[int]:
+    """``num_actions(players, state.variant)`` zeros, with 1 at each legal id."""
+    mask = [0] * num_actions(len(state.players), state.variant)
+    for action in legal_actions(state):
+        mask[action] = 1
+    return mask
+
+
+def action_to_string(action: int, players: int) -> str:
+    """An action in words: ``"3B2"``-style notation for a take (1-based, ``C`` the centre,
+    ``F`` the floor), ``"place line 2 at column 4"`` for a placement."""
+    move = move_from_action(action, players)
+    return str(move)
+
+
+def utilities(winners: Sequence[int], players: int) -> list[float]:
+    """The returns of a finished game (E4), zero-sum: each loser pays ``1 / (players -
+    1)`` and the winners split the pot.  A sole winner gets 1; a victory shared by every
+    player gives 0 to all.
+
+    >>> utilities((0,), 2), utilities((1,), 3)
+    ([1.0, -1.0], [-0.5, 1.0, -0.5])
+    >>> [round(u, 3) for u in utilities((0, 2), 4)]
+    [0.333, -0.333, 0.333, -0.333]
+    """
+    _check_players(players)
+    if not winners or any(not 0 <= w < players for w in winners):
+        raise ValueError(f"winners must be players 0 to {players - 1}, got {winners!r}")
+    share = (players - len(winners)) / (players - 1) / len(winners)
+    lose = -1.0 / (players - 1)
+    return [share if p in winners else lose for p in range(players)]
+
+
+# -- observations -------------------------------------------------------------------------
+
+
+@attrs.frozen
+class ObservationField:
+    """One field of the observation vector: ``vector[offset : offset + size]``, read as an
+    array of ``shape``; every value lies in ``[low, high]``."""
+
+    name: str
+    offset: int
+    shape: tuple[int, ...]
+    low: float
+    high: float
+    description: str
+
+    @property
+    def size(self) -> int:
+        """The number of floats in the field."""
+        return math.prod(self.shape)
+
+
+def _field_specs(players: int) -> list[tuple[str, tuple[int, ...], float, float, str]]:
+    factories = factory_count(players)
+    specs: list[tuple[str, tuple[int, ...], float, float, str]] = []
+    for seat in range(players):
+        who = "the observer" if seat == 0 else f"the player {seat} turn(s) after the observer"
+        specs += [
+            (f"board{seat}.score", (1,), 0, MAX_SCORE, f"the score of {who}"),
+            (f"board{seat}.pattern_lines", (5, 5), 0, 5,
+             "[line][colour]: tiles of that colour in that pattern line"),
+            (f"board{seat}.wall", (5, 5, 5), 0, 1,
+             "[row][column][colour]: 1 where a tile of that colour lies on the wall"),
+            (f"board{seat}.floor", (5,), 0, 7, "[colour]: tiles on the floor line"),
+            (f"board{seat}.floor_marker", (1,), 0, 1,
+             "1 when the starting player marker lies on this floor (F3)"),
+        ]  # fmt: skip
+    specs += [
+        ("factories", (factories, 5), 0, 4, "[factory][colour]: tiles on each factory"),
+        ("center", (5,), 0, 3 * factories, "[colour]: tiles in the centre"),
+        ("center_marker", (1,), 0, 1, "1 while the marker lies in the centre (T3)"),
+        ("bag", (5,), 0, 20, "[colour]: tiles in the bag"),
+        ("lid", (5,), 0, 20, "[colour]: tiles in the box lid (discard)"),
+        ("round", (1,), 1, math.inf, "the round number, from 1"),
+        ("phase", (4,), 0, 1, "one-hot: factory offer, wall tiling, refill, game over"),
+        ("to_move", (players,), 0, 1,
+         "one-hot, by seat after the observer: the player to move (zeros when over)"),
+        ("start_player", (players,), 0, 1,
+         "one-hot, by seat after the observer: the player who started this round"),
+    ]  # fmt: skip
+    return specs
+
+
+_LAYOUTS: dict[int, tuple[ObservationField, ...]] = {}
+
+
+def observation_layout(players: int) -> tuple[ObservationField, ...]:
+    """The fields of ``observation(state, player)`` in order, for ``players`` players.
+
+    Boards come first, the observer's own (``board0``) then the others in turn order
+    (``board1`` is the next player to the observer's left); then the table.  Seats in
+    ``to_move`` and ``start_player`` count from the observer likewise.
+    """
+    found = _LAYOUTS.get(players)
+    if found is None:
+        fields = []
+        offset = 0
+        for name, shape, low, high, description in _field_specs(players):
+            field = ObservationField(name, offset, shape, float(low), float(high), description)
+            fields.append(field)
+            offset += field.size
+        found = _LAYOUTS[players] = tuple(fields)
+    return found
+
+
+def observation_size(players: int) -> int:
+    """The length of the observation vector (364, 533, 702 for 2, 3, 4 players)."""
+    last = observation_layout(players)[-1]
+    return last.offset + last.size
+
+
+def _counts(tiles: Sequence[object]) -> list[float]:
+    counts = tiles.count
+    return [float(counts(color)) for color in _COLORS]
+
+
+# Board vectors by board object: a board is immutable and carried over unchanged from
+# state to state until its owner plays, so most boards of an observation were seen
+# before.  Each entry keeps its board alive, so that no other object can take its id().
+_BOARD_VECTORS: Final[dict[int, tuple[PlayerBoard, list[float]]]] = {}
+
+
+def _board_vector(board: PlayerBoard) -> list[float]:
+    found = _BOARD_VECTORS.get(id(board))
+    if found is not None and found[0] is board:
+        return found[1]
+    out = [float(board.score)]
+    for line in board.pattern_lines:
+        row = [0.0] * 5
+        if line.color is not None:
+            row[line.color] = float(line.count)
+        out += row
+    for wall_row in board.wall:
+        for tile in wall_row:
+            space = [0.0] * 5
+            if tile is not None:
+                space[tile] = 1.0
+            out += space
+    out += _counts(board.floor)
+    out.append(0.0 if all(isinstance(item, Color) for item in board.floor) else 1.0)
+    if len(_BOARD_VECTORS) >= 1024:
+        _BOARD_VECTORS.clear()
+    _BOARD_VECTORS[id(board)] = (board, out)
+    return out
+
+
+def _check_player(state: GameState, player: int) -> int:
+    players = len(state.players)
+    if type(player) is not int or not 0 <= player < players:
+        raise ValueError(f"player must be 0 to {players - 1}, not {player!r}")
+    return players
+
+
+def observation(state: GameState, player: int) -> list[float]:
+    """``state`` as ``observation_size(players)`` floats seen from ``player``'s seat, in
+    the order of :func:`observation_layout`.  Raises ``ValueError`` for a player out of
+    range."""
+    players = _check_player(state, player)
+    out: list[float] = []
+    for seat in range(players):
+        out += _board_vector(state.players[(player + seat) % players])
+    for tiles in state.factories:
+        out += _counts(tiles)
+    out += _counts(state.center)
+    marker_in_center = state.marker_holder is None and state.phase is Phase.FACTORY_OFFER
+    out.append(1.0 if marker_in_center else 0.0)
+    out += _counts(state.bag)
+    out += _counts(state.lid)
+    out.append(float(state.round))
+    out += [1.0 if state.phase is phase else 0.0 for phase in _PHASES]
+    to_move = [0.0] * players
+    if not state.is_over:
+        to_move[(state.current_player - player) % players] = 1.0
+    out += to_move
+    started = [0.0] * players
+    started[(state.start_player - player) % players] = 1.0
+    out += started
+    return out
+
+
+def _letters(tiles: Sequence[object]) -> str:
+    return "".join(t.letter if isinstance(t, Color) else "M" for t in tiles) or "-"
+
+
+def _tally(tiles: Sequence[Color]) -> str:
+    counts = _counts(tiles)
+    return " ".join(f"{c.letter}{int(n)}" for c, n in zip(_COLORS, counts, strict=True))
+
+
+def observation_string(state: GameState, player: int) -> str:
+    """The same position as text, seen from ``player``'s seat: the table, then the boards
+    from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
+    ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1."""
+    _check_player(state, player)
+    return _text(state, player, f"player {player + 1}'s view; ")
+
+
+def table_string(state: GameState) -> str:
+    """The position as text, boards in seat order (as :func:`observation_string`, seen
+    from no seat in particular)."""
+    return _text(state, None, "")
+
+
+def _text(state: GameState, player: int | None, heading: str) -> str:
+    players = len(state.players)
+    if state.is_over:
+        status = "game over"
+    else:
+        phase = state.phase.value.replace("_", " ")
+        status = f"{phase}, player {state.current_player + 1} to move"
+    marker = "M" if state.marker_holder is None and state.phase is Phase.FACTORY_OFFER else ""
+    lines = [
+        f"{heading}round {state.round}, {status}; round started by player {state.start_player + 1}",
+        "factories: " + " ".join(_letters(tiles) for tiles in state.factories),
+        "centre: " + (marker + "".join(t.letter for t in state.center) or "-"),
+        f"bag: {_tally(state.bag)}",
+        f"lid: {_tally(state.lid)}",
+    ]
+    first = 0 if player is None else player
+    for seat in range(players):
+        index = (first + seat) % players
+        board = state.players[index]
+        you = " (you)" if player is not None and seat == 0 else ""
+        lines.append(f"player {index + 1}{you}: score {board.score}")
+        for row in range(5):
+            line = board.pattern_lines[row]
+            filled = line.color.letter * line.count if line.color is not None else ""
+            wall = "".join(t.letter if t is not None else "." for t in board.wall[row])
+            lines.append(f"  {'.' * (line.capacity - line.count) + filled:>5} | {wall}")
+        lines.append(f"  floor: {_letters(board.floor)}")
+    if state.outcome is not None:
+        lines.append("winners: " + ", ".join(f"player {w + 1}" for w in state.outcome.winners))
+    return "\n".join(lines)

@@ -1,0 +1,275 @@
+"""Azul as a PettingZoo AEC environment, refereed by azul_rules (extra ``[pettingzoo]``).
+
+    from azul_rules.pettingzoo import env
+
+    game = env(players=3, variant="grey")
+    game.reset(seed=7)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, info = game.last()
+        if termination or truncation:
+            action = None
+        else:
+            action = game.action_space(agent).sample(observation["action_mask"])
+        game.step(action)
+
+Like PettingZoo's classic games: agents ``player_0`` … ``player_{n-1}``; observations are
+dicts ``{"observation": float32 vector, "action_mask": int8 vector}`` (the mask is all
+zeros for every agent but the one to move); ``Discrete`` actions with the ids of
+:mod:`azul_rules.actions`; rewards only at the end (the winners split what the losers pay,
+1/(players - 1) each, as in ``python_azul``).  ``reset(seed=s)`` plays the referee's game
+``azul_rules.new_game(players, seed=s, variant=...)``; ``reset()`` with no seed draws the
+game's seed from the last seed given (or from the system when none was).  A game still
+going after ``max_rounds`` rounds (default 50) is truncated (``truncations`` all true,
+rewards 0).  ``env()`` wraps ``raw_env`` in PettingZoo's standard wrappers: an illegal
+action ends the game with ``illegal_reward`` (-1) for its player and 0 for the others,
+and ``infos[agent]["illegal_move"]`` holds the referee's verdict (its code, rule id and
+message); an action outside the action space fails an assertion; calls out of order
+raise.  ``raw_env`` alone does the same for an illegal action, without the wrappers.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+from typing import Any, Final
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import EzPickle
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from azul_rules import GameState, IllegalMoveError, Result, Variant, new_game
+from azul_rules import actions as codec
+
+__all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
+
+RENDER_MODES: Final = ("ansi", "svg") if importlib.util.find_spec("azul_rules.svg") else ("ansi",)
+"""``"ansi"`` (text), and ``"svg"`` when :mod:`azul_rules.svg` is installed with the
+library."""
+
+
+def env(
+    players: int = 2,
+    variant: str = "colored",
+    render_mode: str | None = None,
+    *,
+    max_rounds: int = codec.DEFAULT_MAX_ROUNDS,
+    illegal_reward: float = -1.0,
+) -> Any:
+    """The environment in PettingZoo's standard wrappers: an illegal action ends the game
+    (``illegal_reward`` for its player, the verdict in its ``infos``), an action outside
+    the action space fails an assertion, and calls out of order raise."""
+    game = raw_env(players, variant, render_mode, max_rounds=max_rounds)
+    wrapped = VerdictTerminateIllegalWrapper(game, illegal_reward=illegal_reward)
+    wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)
+
+
+class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
+    """PettingZoo's ``TerminateIllegalWrapper``, which also puts the referee's verdict
+    on the illegal action in ``infos[agent]["illegal_move"]``."""
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        live = not (self.terminations[agent] or self.truncations[agent])
+        verdict = self.env.unwrapped.verdict(action) if live and action is not None else None
+        super().step(action)
+        if verdict is not None and agent in self.env.unwrapped.infos:
+            self.env.unwrapped.infos[agent]["illegal_move"] = verdict
+
+
+class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for it
+    """Azul for 2-4 agents on either wall, with no wrapper."""
+
+    metadata: Final = {
+        "render_modes": list(RENDER_MODES),
+        "name": "azul_v0",
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        variant: str = "colored",
+        render_mode: str | None = None,
+        *,
+        max_rounds: int = codec.DEFAULT_MAX_ROUNDS,
+        illegal_reward: float = -1.0,
+    ) -> None:
+        EzPickle.__init__(
+            self, players, variant, render_mode, max_rounds=max_rounds,
+            illegal_reward=illegal_reward,
+        )  # fmt: skip
+        super().__init__()
+        codec.factory_count(players)  # ValueError for a player count other than 2-4
+        if variant not in ("colored", "grey"):
+            raise ValueError(f"variant must be 'colored' or 'grey', not {variant!r}")
+        self._variant = Variant(variant)
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(
+                f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}"
+            )
+        if type(max_rounds) is not int or max_rounds < 1:
+            raise ValueError(f"max_rounds must be 1 or more, not {max_rounds!r}")
+        self.render_mode = render_mode
+        self.max_rounds = max_rounds
+        self.illegal_reward = float(illegal_reward)
+        self._players = players
+        self.possible_agents = [f"player_{i}" for i in range(players)]
+        self.agents = self.possible_agents[:]
+        self._num_actions = codec.num_actions(players, self._variant)
+        layout = codec.observation_layout(players)
+        low = np.concatenate([np.full(f.size, f.low, np.float32) for f in layout])
+        high = np.concatenate([np.full(f.size, self._high(f), np.float32) for f in layout])
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(low=low, high=high, dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, (self._num_actions,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {
+            agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
+        }
+        self._seeds: random.Random | None = None
+        self.game: GameState = new_game(players, variant=self._variant)
+        self._start_episode(self.game)
+
+    def _high(self, field: codec.ObservationField) -> float:
+        # The round never passes max_rounds + 1: the game is truncated there.
+        return float(self.max_rounds + 1) if field.name == "round" else field.high
+
+    # -- the AEC API ------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game: the referee's ``new_game(players, seed=seed, variant=...)``; with no
+        seed, the game's seed is drawn from the last seed given."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = seed
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(63)
+        self._start_episode(new_game(self._players, seed=game_seed, variant=self._variant))
+
+    def _start_episode(self, game: GameState) -> None:
+        self.game = game
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.agent_selection = self.agents[game.current_player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The game seen from ``agent``'s seat, and its legal actions (none when it is
+        not the agent to move)."""
+        player = self.possible_agents.index(agent)
+        values = codec.observation(self.game, player)
+        vector = np.fromiter(values, dtype=np.float32, count=len(values))
+        mask = np.zeros(self._num_actions, dtype=np.int8)
+        if agent == self.agent_selection and not (
+            self.terminations.get(agent) or self.truncations.get(agent)
+        ):
+            mask[codec.legal_actions(self.game)] = 1
+        return {"observation": vector, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The whole game as one vector: the observation from player 0's seat."""
+        return np.asarray(codec.observation(self.game, 0), dtype=np.float32)
+
+    def step(self, action: Any) -> None:
+        """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
+        An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
+        others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
+        ``ValueError`` for an id outside the action space."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        move = codec.move_from_action(_as_int(action), self._players, self._variant)
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        try:
+            self.game = self.game.apply(move)
+        except IllegalMoveError as error:
+            self._end_illegal(agent, _verdict_data(_as_int(action), str(move), error.result))
+            return
+        game = self.game
+        if game.outcome is not None:
+            returns = codec.utilities(game.outcome.winners, self._players)
+            for index, name in enumerate(self.possible_agents):
+                self.rewards[name] = returns[index]
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif game.round > self.max_rounds:
+            self.truncations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[game.current_player]
+        self._accumulate_rewards()
+
+    def verdict(self, action: Any) -> dict[str, Any] | None:
+        """The referee's verdict on ``action`` for the agent to move, as plain data
+        (``None`` when it is legal): the action, the move, and the first violation's
+        ``code``, ``rule`` and ``message`` with every violation listed."""
+        try:
+            number = _as_int(action)
+            move = codec.move_from_action(number, self._players, self._variant)
+        except ValueError as error:
+            return {"action": action, "move": None, "code": None, "rule": None,
+                    "message": str(error), "violations": []}  # fmt: skip
+        result = self.game.validate(move)
+        if result.ok:
+            return None
+        return _verdict_data(number, str(move), result)
+
+    def render(self) -> str | None:
+        """The position as text (``"ansi"``) or as an SVG document (``"svg"``)."""
+        if self.render_mode is None:
+            return None
+        if self.render_mode == "svg":
+            from azul_rules import svg  # type: ignore[attr-defined,unused-ignore]
+
+            return str(svg.board(self.game))
+        return codec.table_string(self.game)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _end_illegal(self, agent: str, verdict: dict[str, Any]) -> None:
+        """An illegal action ends the game (as PettingZoo's TerminateIllegalWrapper)."""
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.rewards[agent] = self.illegal_reward
+        self.infos[agent] = {"illegal_move": verdict}
+        self._accumulate_rewards()
+
+
+def _as_int(action: Any) -> int:
+    if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+        raise ValueError(f"an action is an integer id, not {action!r}")
+    return int(action.__index__())
+
+
+def _verdict_data(action: int, move: str, result: Result) -> dict[str, Any]:
+    first = result.violations[0]
+    return {
+        "action": action,
+        "move": move,
+        "code": first.code.value,
+        "rule": first.rule,
+        "message": first.message,
+        "violations": [
+            {"code": v.code.value, "rule": v.rule, "message": v.message} for v in result.violations
+        ],
+    }

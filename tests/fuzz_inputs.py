@@ -1,0 +1,193 @@
+"""Hostile and careless inputs for the fuzz tests (``tests/test_fuzz.py``) and the long
+fuzz run (``benchmarks/fuzz.py``): valid documents of every kind, mutated at random,
+and the checks every accepted input must pass."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+import azul_rules as az
+from azul_rules.testing import tile_counts
+
+__all__ = [
+    "KINDS",
+    "MAX_PLAYOUT_MOVES",
+    "mutate",
+    "mutate_text",
+    "play_out",
+    "random_refill",
+    "read",
+    "seed_document",
+]
+
+MAX_PLAYOUT_MOVES: Final = 5_000
+"""A random game from any position ends long before this (R7 ends dead grey games)."""
+
+ODD_VALUES: Final[tuple[object, ...]] = (
+    None, True, False, -1, 0, 1, 2, 4, 5, 9, 20, 21, 10**8, 2**64, 10**30, 1.5, -0.0,
+    "", "blue", "red", "marker", "center", "floor", "take", "grey", "refill", "٢", "02",
+    [], {}, ["blue"], ["blue"] * 5, [["red"]], {"blue": 3}, {"type": "take"}, [None] * 5,
+)  # fmt: skip
+
+
+def _documents(seed: int) -> dict[str, object]:
+    """One valid document of every kind, from a seeded game."""
+    rng = random.Random(seed)
+    variant = az.Variant.GREY if seed % 3 == 0 else az.Variant.COLORED
+    players = 2 + seed % 3
+    external = seed % 4 == 1
+    state = az.new_game(players, seed=seed, variant=variant, external_draws=external)
+    moves: list[az.Move] = []
+    for _ in range(rng.randrange(0, 120)):
+        if state.is_over:
+            break
+        move: az.Move | None = random_refill(state, rng)
+        if move is None:
+            move = rng.choice(state.legal_moves())
+        moves.append(move)
+        state = state.apply(move)
+    record = az.GameRecord(tuple(moves), players, seed, variant, external_draws=external)
+    table_take = az.TableTake(0, az.Color.RED, 3, {2: 2, az.FLOOR: 1}, player=1)
+    return {
+        "state": az.to_dict(state),
+        "move": az.to_dict(rng.choice([*_moves_of(state), table_take])),
+        "record": record.to_dict(),
+    }
+
+
+def _moves_of(state: az.GameState) -> list[az.Move]:
+    return list(state.legal_moves()) or [az.PlaceTile(0, 0)]
+
+
+def seed_document(kind: str, seed: int) -> object:
+    """A valid document of ``kind`` (``state``, ``move`` or ``record``)."""
+    return copy.deepcopy(_CACHE.setdefault(seed, _documents(seed))[kind])
+
+
+_CACHE: dict[int, dict[str, object]] = {}
+
+
+def _nodes(data: object) -> list[tuple[Any, Any]]:
+    """Every (container, key) pair of a document."""
+    found: list[tuple[Any, Any]] = []
+    stack = [data]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                found.append((value, key))
+                stack.append(item)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                found.append((value, index))
+                stack.append(item)
+    return found
+
+
+def mutate(data: object, rng: random.Random, steps: int = 2) -> object:
+    """``data`` with a few random changes: a value replaced (by an odd value, a nearby
+    number or another part of the document), a key or entry removed or repeated."""
+    for _ in range(steps):
+        nodes = _nodes(data)
+        if not nodes:
+            return rng.choice(ODD_VALUES)
+        container, key = rng.choice(nodes)
+        action = rng.randrange(6)
+        value = container[key]
+        if action == 0:
+            container[key] = copy.deepcopy(rng.choice(ODD_VALUES))
+        elif action == 1 and isinstance(value, int) and not isinstance(value, bool):
+            container[key] = value + rng.choice((-1, 1, -value - 1, 5, 10**6))
+        elif action == 2:
+            del container[key]
+        elif action == 3 and isinstance(container, list):
+            container.insert(key, copy.deepcopy(value))
+        elif action == 4:
+            other_container, other_key = rng.choice(nodes)
+            container[key] = copy.deepcopy(other_container[other_key])
+        elif isinstance(container, dict):
+            container[rng.choice(("extra", "round", "phase", "type", "z"))] = rng.choice(
+                ODD_VALUES
+            )
+    return data
+
+
+def mutate_text(text: str, rng: random.Random) -> str:
+    """JSON text cut, with characters inserted or removed, a key repeated, or a byte
+    order mark in front."""
+    action = rng.randrange(5)
+    at = rng.randrange(len(text) + 1)
+    if action == 0:
+        return text[:at]
+    if action == 1:
+        odd = ['"', "{", "]", ",", "\\", "\ufeff", "\r", "\x00", "\u2028", "9" * 50]
+        return text[:at] + rng.choice(odd) + text[at:]
+    if action == 2:
+        return text[:at] + text[at + rng.randrange(1, 8) :]
+    if action == 3 and text.startswith("{"):
+        return '{"round": 2, ' + text[1:]
+    return "\ufeff" + text
+
+
+def random_refill(state: az.GameState, rng: random.Random) -> az.Refill | None:
+    """R2: the factories a real draw could give (the bag, then the lid poured in), for a
+    game waiting for the table's draws; ``None`` otherwise."""
+    if state.phase is not az.Phase.REFILL:
+        return None
+    pool = list(state.bag)
+    spare = list(state.lid)
+    factories = []
+    for _ in state.factories:
+        drawn: list[az.Color] = []
+        while len(drawn) < 4:
+            if not pool:
+                if not spare:
+                    break
+                pool, spare = spare, []
+            drawn.append(pool.pop(rng.randrange(len(pool))))
+        factories.append(tuple(drawn))
+    return az.Refill(tuple(factories))
+
+
+def play_out(state: az.GameState, rng: random.Random) -> int:
+    """Play random legal moves to the end, checking after every move that every tile is
+    accounted for (S3) and that the position can exist; returns the moves played."""
+    for played in range(MAX_PLAYOUT_MOVES):
+        if state.is_over:
+            return played
+        move: az.Move | None = random_refill(state, rng)
+        if move is None:
+            moves = state.legal_moves()
+            assert moves, f"no legal move and not over:\n{az.to_json(state)}"
+            move = rng.choice(moves)
+        state = state.apply(move)
+        assert tile_counts(state) == dict.fromkeys(az.Color, 20)
+        problems = state.problems()
+        assert not problems, f"{problems} after {move}"
+    raise AssertionError(f"not over after {MAX_PLAYOUT_MOVES} random moves")
+
+
+def _read_state(text: str | bytes) -> object:
+    return az.from_json(text, az.GameState)
+
+
+KINDS: Final[dict[str, Callable[[str | bytes], object]]] = {
+    "state": _read_state,
+    "move": az.move_from_json,
+    "record": az.GameRecord.from_json,
+}
+"""How each kind of document is read through the Python API."""
+
+
+def read(kind: str, text: str | bytes) -> object:
+    """Read ``text`` as a ``kind``; only the documented exceptions may escape."""
+    return KINDS[kind](text)
+
+
+def dumps(data: object) -> str:
+    """JSON text of any document, mutated ones included."""
+    return json.dumps(data, ensure_ascii=False)

@@ -1,0 +1,235 @@
+"""The action codec and the observation vector (azul_rules.actions): core, no extra."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import azul_rules as az
+from azul_rules import actions
+from azul_rules import testing as azt
+
+BOTH_WALLS = [az.Variant.COLORED, az.Variant.GREY]
+
+
+@pytest.mark.parametrize(("players", "factories", "takes"), [(2, 5, 180), (3, 7, 240), (4, 9, 300)])
+def test_sizes_follow_the_factory_count_s2(players: int, factories: int, takes: int) -> None:
+    """S2: F factories; (F + 1) * 30 take ids, 25 more on the grey wall."""
+    assert actions.factory_count(players) == factories
+    assert actions.num_actions(players, "colored") == takes
+    assert actions.num_actions(players, az.Variant.GREY) == takes + 25
+    assert actions.num_take_actions(players) == takes
+
+
+def test_documented_ids() -> None:
+    """The table in docs/ai.md: source * 30 + colour * 6 + destination; the centre is
+    source F; the floor is destination 5; placements follow the takes."""
+    assert actions.action_id(az.Take(0, az.Color.BLUE, 0), 2) == 0
+    assert actions.action_id(az.parse_move("3B2"), 2) == 61
+    assert actions.action_id(az.parse_move("1K1"), 2) == 18
+    assert actions.action_id(az.Take(4, az.Color.WHITE, az.FLOOR), 2) == 149
+    assert actions.action_id(az.Take(az.CENTER, az.Color.BLUE, 0), 2) == 150
+    assert actions.action_id(az.Take(az.CENTER, az.Color.WHITE, az.FLOOR), 2) == 179
+    assert actions.action_id(az.Take(az.CENTER, az.Color.RED, 2), 3) == 7 * 30 + 12 + 2
+    assert actions.action_id(az.Take(az.CENTER, az.Color.WHITE, az.FLOOR), 4) == 299
+    assert actions.action_id(az.PlaceTile(0, 0), 2) == 180
+    assert actions.action_id(az.PlaceTile(2, 3), 3) == 240 + 13
+    assert actions.action_id(az.PlaceTile(4, 4), 4) == 324
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_id_round_trips(players: int) -> None:
+    """Every id of both walls decodes to a move that encodes back to it."""
+    seen = set()
+    for action in range(actions.num_actions(players, "grey")):
+        move = actions.move_from_action(action, players)
+        assert actions.action_id(move, players) == action
+        seen.add(move)
+    assert len(seen) == actions.num_actions(players, "grey")
+
+
+@given(st.sampled_from([2, 3, 4]), st.data())
+def test_ids_round_trip_hypothesis(players: int, data: st.DataObject) -> None:
+    """Any id, decoded and encoded again, on the wall it belongs to."""
+    variant = data.draw(st.sampled_from(BOTH_WALLS))
+    action = data.draw(st.integers(0, actions.num_actions(players, variant) - 1))
+    move = actions.move_from_action(action, players, variant)
+    assert actions.action_id(move, players) == action
+    assert isinstance(move, az.PlaceTile) == (action >= actions.num_take_actions(players))
+
+
+@given(azt.game_states(include_over=False), st.data())
+def test_legal_moves_round_trip(state: az.GameState, data: st.DataObject) -> None:
+    """Every legal move of a reachable position has an id that decodes back to it."""
+    moves = state.legal_moves()
+    if not moves:
+        return
+    move = data.draw(st.sampled_from(moves))
+    players = len(state.players)
+    action = actions.action_id(move, players)
+    assert actions.move_from_action(action, players, state.variant) == move
+
+
+@given(azt.game_states())
+def test_legal_actions_and_mask_match_legal_moves(state: az.GameState) -> None:
+    players = len(state.players)
+    ids = actions.legal_actions(state)
+    assert ids == sorted(actions.action_id(m, players) for m in state.legal_moves())
+    mask = actions.legal_action_mask(state)
+    assert len(mask) == actions.num_actions(players, state.variant)
+    assert [i for i, bit in enumerate(mask) if bit] == ids
+    assert set(mask) <= {0, 1}
+    if state.is_over:
+        assert ids == []
+
+
+def test_moves_without_an_id_are_refused() -> None:
+    """A TableTake, a Refill and moves off the table have no id: ValueError says why."""
+    table_take = az.TableTake(0, az.Color.BLUE, 2, {0: 2})
+    with pytest.raises(ValueError, match=r"as_take\(\)"):
+        actions.action_id(table_take, 2)
+    with pytest.raises(ValueError, match="chance"):
+        actions.action_id(az.Refill(((),) * 5), 2)
+    with pytest.raises(ValueError, match="factories 0-4"):
+        actions.action_id(az.Take(5, az.Color.BLUE, 0), 2)
+    with pytest.raises(ValueError, match="not a tile colour"):
+        actions.action_id(az.Take(0, az.MARKER, 0), 2)
+    with pytest.raises(ValueError, match="lines are 0-4"):
+        actions.action_id(az.Take(0, az.Color.RED, 5), 2)
+    with pytest.raises(ValueError, match="lines and columns"):
+        actions.action_id(az.PlaceTile(0, 5), 2)
+    with pytest.raises(ValueError, match="2, 3 or 4 players"):
+        actions.action_id(az.Take(0, az.Color.RED, 0), 5)
+
+
+def test_out_of_range_ids_are_refused() -> None:
+    with pytest.raises(ValueError, match="out of range: 2 players have ids 0-204"):
+        actions.move_from_action(205, 2)
+    with pytest.raises(ValueError, match="colored wall have ids 0-179"):
+        actions.move_from_action(180, 2, "colored")
+    with pytest.raises(ValueError, match="out of range"):
+        actions.move_from_action(-1, 3)
+    with pytest.raises(ValueError, match="an int"):
+        actions.move_from_action("3", 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="variant"):
+        actions.num_actions(2, "purple")
+    assert actions.move_from_action(179, 2, "grey") == az.Take(az.CENTER, az.Color.WHITE, az.FLOOR)
+
+
+def test_action_to_string() -> None:
+    assert actions.action_to_string(61, 2) == "3B2"
+    assert actions.action_to_string(179, 2) == "CWF"
+    assert actions.action_to_string(204, 2) == "place line 5 at column 5"
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+def _field(players: int, name: str) -> actions.ObservationField:
+    return next(f for f in actions.observation_layout(players) if f.name == name)
+
+
+def _read(vector: list[float], field: actions.ObservationField) -> list[float]:
+    return vector[field.offset : field.offset + field.size]
+
+
+@pytest.mark.parametrize(("players", "size"), [(2, 364), (3, 533), (4, 702)])
+def test_layout_is_contiguous(players: int, size: int) -> None:
+    layout = actions.observation_layout(players)
+    offset = 0
+    for field in layout:
+        assert field.offset == offset
+        assert field.size == math.prod(field.shape)
+        assert field.low < field.high
+        assert field.description
+        offset += field.size
+    assert offset == actions.observation_size(players) == size
+    assert _field(players, "factories").shape == (actions.factory_count(players), 5)
+
+
+@given(azt.game_states(), st.data())
+def test_observation_fields_hold_the_position(state: az.GameState, data: st.DataObject) -> None:
+    """Every value within its field's bounds; the observer's board first, then the
+    others in turn order; every tile accounted for (20 per colour, S3)."""
+    players = len(state.players)
+    player = data.draw(st.integers(0, players - 1))
+    vector = actions.observation(state, player)
+    assert len(vector) == actions.observation_size(players)
+    for field in actions.observation_layout(players):
+        values = _read(vector, field)
+        assert all(field.low <= v <= field.high for v in values), field.name
+    for seat in range(players):
+        board = state.players[(player + seat) % players]
+        assert _read(vector, _field(players, f"board{seat}.score")) == [board.score]
+        has_marker = az.MARKER in board.floor
+        assert _read(vector, _field(players, f"board{seat}.floor_marker")) == [float(has_marker)]
+    per_color = [0.0] * 5
+    for field in actions.observation_layout(players):
+        if field.name.endswith(("pattern_lines", "wall", "floor")) or field.name in (
+            "factories", "center", "bag", "lid"
+        ):  # fmt: skip
+            values = _read(vector, field)
+            for index, value in enumerate(values):
+                per_color[index % 5] += value
+    assert per_color == [20.0] * 5
+    assert _read(vector, _field(players, "round")) == [float(state.round)]
+    phase = _read(vector, _field(players, "phase"))
+    assert sum(phase) == 1.0
+    to_move = _read(vector, _field(players, "to_move"))
+    if state.is_over:
+        assert sum(to_move) == 0.0
+    else:
+        assert to_move.index(1.0) == (state.current_player - player) % players
+
+
+def test_observation_of_a_known_position() -> None:
+    """A take's effect read back from the vector: the line, the floor marker, the centre."""
+    state = az.new_game(2, seed=3, first_player=0)
+    factory = state.factories[0]
+    color = factory[0]
+    state = state.apply(az.Take(0, color, 2))  # player 0
+    state = state.apply(
+        next(m for m in state.legal_moves() if isinstance(m, az.Take) and m.source == az.CENTER)
+    )
+    vector = actions.observation(state, 1)  # player 1 sees its own board first
+    lines = _read(vector, _field(2, "board1.pattern_lines"))  # player 0, one seat after
+    assert lines[2 * 5 + color] == factory.count(color)
+    assert _read(vector, _field(2, "board0.floor_marker")) == [1.0]
+    assert _read(vector, _field(2, "center_marker")) == [0.0]
+    assert _read(vector, _field(2, "to_move")) == [0.0, 1.0]
+
+
+def test_observation_refuses_a_player_out_of_range() -> None:
+    state = az.new_game(3, seed=1)
+    with pytest.raises(ValueError, match="player must be 0 to 2"):
+        actions.observation(state, 3)
+    with pytest.raises(ValueError, match="player must be 0 to 2"):
+        actions.observation_string(state, -1)
+
+
+def test_observation_string_puts_the_observer_first() -> None:
+    state = az.new_game(3, seed=1, first_player=2)
+    text = actions.observation_string(state, 1)
+    assert text.startswith("player 2's view; round 1, factory offer, player 3 to move")
+    assert (
+        text.index("player 2 (you)") < text.index("player 3: score") < text.index("player 1: score")
+    )
+    assert "centre: M" in text
+    table = actions.table_string(state)
+    assert "(you)" not in table
+    assert table.index("player 1: score") < table.index("player 2: score")
+
+
+def test_utilities_are_zero_sum_e4() -> None:
+    """E4: a sole winner +1, losers -1/(n-1); a shared victory splits the losers' pay."""
+    assert actions.utilities((0,), 2) == [1.0, -1.0]
+    assert actions.utilities((0, 1), 2) == [0.0, 0.0]
+    assert actions.utilities((2,), 4) == [-1 / 3, -1 / 3, 1.0, -1 / 3]
+    assert actions.utilities((0, 1, 2), 3) == [0.0, 0.0, 0.0]
+    for winners in [(0,), (1, 3), (0, 1, 2)]:
+        assert sum(actions.utilities(winners, 4)) == pytest.approx(0.0)
+    with pytest.raises(ValueError, match="winners"):
+        actions.utilities((), 2)

@@ -1,0 +1,133 @@
+"""Fuzzing what the library exposes: positions, moves and records, mutated from valid
+ones and generated from scratch, through the Python API and through every command of
+the command line (in-process).
+
+Only the documented exceptions may escape (``FormatError``, ``InvalidStateError``);
+every position the referee accepts plays to the end by random moves with the 100 tiles
+accounted for (S3) and ``problems()`` empty after every move; every command answers
+with exit 0, 1 or 2 and, on failure, lines that start ``azul-rules:``, never a
+traceback or an internal error.  ``benchmarks/fuzz.py`` runs the same for minutes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import random
+import tempfile
+from pathlib import Path
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import azul_rules as az
+from azul_rules.cli import main
+from tests.fuzz_inputs import dumps, mutate, mutate_text, play_out, read, seed_document
+
+KIND = st.sampled_from(["state", "move", "record"])
+SEEDS = st.integers(0, 40)
+
+json_scalars = st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=6), inner,
+                                                                 max_size=6),
+    max_leaves=25,
+)  # fmt: skip
+
+
+def accept_or_refuse(kind: str, text: str, rng: random.Random) -> object | None:
+    """Read ``text``; a refusal must be a documented error, an accepted position must
+    play to the end (S3 and ``problems()`` checked after every move)."""
+    try:
+        value = read(kind, text)
+    except (az.FormatError, az.InvalidStateError):
+        return None
+    if isinstance(value, az.GameState):
+        assert value.problems() == ()
+        play_out(value, rng)
+    elif isinstance(value, az.GameRecord):
+        replay = value.replay()
+        assert replay.ok or replay.failure is not None
+    return value
+
+
+@given(KIND, SEEDS, st.randoms(use_true_random=False), st.integers(1, 4))
+def test_s3_mutated_documents_are_refused_clearly_or_play_to_the_end(
+    kind: str, seed: int, rng: random.Random, steps: int
+) -> None:
+    """S3, G1: a valid document with a few values replaced, removed or repeated."""
+    data = mutate(seed_document(kind, seed), rng, steps)
+    accept_or_refuse(kind, dumps(data), rng)
+
+
+@given(KIND, SEEDS, st.randoms(use_true_random=False))
+def test_mutated_json_text_is_refused_clearly_or_read(
+    kind: str, seed: int, rng: random.Random
+) -> None:
+    text = mutate_text(dumps(seed_document(kind, seed)), rng)
+    accept_or_refuse(kind, text, rng)
+
+
+@given(KIND, json_values, st.randoms(use_true_random=False))
+def test_json_from_scratch_is_refused_clearly(
+    kind: str, value: object, rng: random.Random
+) -> None:
+    accept_or_refuse(kind, json.dumps(value), rng)
+
+
+@given(st.binary(max_size=64), KIND)
+def test_bytes_that_are_not_utf8_json_are_format_errors(data: bytes, kind: str) -> None:
+    with contextlib.suppress(az.FormatError, az.InvalidStateError):
+        read(kind, data)
+
+
+@given(SEEDS)
+def test_every_seed_document_is_valid(seed: int) -> None:
+    """The fuzzing starts from documents the referee accepts (and that round-trip)."""
+    for kind in ("state", "move", "record"):
+        text = dumps(seed_document(kind, seed))
+        value = read(kind, text)
+        assert json.loads(az.to_json(value)) == json.loads(text)
+
+
+# -- the command line, in-process ---------------------------------------------------------------
+
+COMMANDS = {
+    "state": [["show", "{path}"], ["check", "{path}", "1B1"], ["check", "{path}", "CKF"]],
+    "move": [["check", "examples/round-2-position.json", "{path}"]],
+    "record": [["replay", "{path}"], ["replay", "{path}", "--json"]],
+}
+
+
+def run_command(args: list[str]) -> None:
+    out_buffer, err_buffer = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out_buffer), contextlib.redirect_stderr(err_buffer):
+        status = main(args)
+    out, err = out_buffer.getvalue(), err_buffer.getvalue()
+    assert status in (0, 1, 2), args
+    assert "Traceback" not in out + err
+    assert "internal error" not in err, err
+    if status == 2:
+        assert err and all(line.startswith("azul-rules: ") for line in err.splitlines()), err
+
+
+@given(KIND, SEEDS, st.randoms(use_true_random=False), st.booleans())
+def test_every_command_answers_mutated_files_in_one_line_per_problem(
+    kind: str, seed: int, rng: random.Random, as_text: bool
+) -> None:
+    text = dumps(mutate(seed_document(kind, seed), rng, 2))
+    if as_text:
+        text = mutate_text(text, rng)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "input.json"
+        path.write_text(text, encoding="utf-8")
+        for template in COMMANDS[kind]:
+            run_command([part.format(path=path) for part in template])
+
+
+@given(st.lists(st.text(max_size=12), max_size=5))
+def test_every_command_answers_odd_arguments(words: list[str]) -> None:
+    for command in ("play", "check", "show", "replay", "audit"):
+        run_command([command, *words])

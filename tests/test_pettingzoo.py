@@ -1,0 +1,265 @@
+"""The PettingZoo AEC environment (azul_rules.pettingzoo), with PettingZoo's own tests."""
+
+from __future__ import annotations
+
+import importlib.util
+import pickle
+import warnings
+from typing import Any
+
+import pytest
+
+from tests.extras import needs
+
+pettingzoo_test = needs("pettingzoo.test")
+np = needs("numpy")
+
+import azul_rules as az  # noqa: E402
+from azul_rules import actions  # noqa: E402
+from azul_rules.pettingzoo import env, raw_env  # noqa: E402
+
+COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
+
+# api_test warns about every dict observation space (PettingZoo lists its own classic
+# games as exceptions); any other warning is a finding.
+EXPECTED_WARNINGS = {
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be gymnasium.spaces.box or "
+    "gymnasium.spaces.discrete",
+}
+
+
+def random_episode(game: Any, seed: int) -> int:
+    """Masked random actions to the end; the number of steps."""
+    game.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    steps = 0
+    for _agent in game.agent_iter():
+        observation, _, termination, truncation, _ = game.last()
+        action = None
+        if not (termination or truncation):
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        game.step(action)
+        steps += 1
+    return steps
+
+
+@pytest.mark.parametrize(("players", "variant"), COMBINATIONS)
+def test_api_test_and_seed_test(players: int, variant: str) -> None:
+    """PettingZoo's conformance tests, with no warning but the two about dict
+    observations."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pettingzoo_test.api_test(env(players=players, variant=variant), num_cycles=400)
+        pettingzoo_test.seed_test(lambda: env(players=players, variant=variant), num_cycles=400)
+    assert {str(w.message) for w in caught} <= EXPECTED_WARNINGS
+
+
+def test_api_test_on_the_raw_env() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        pettingzoo_test.api_test(raw_env(players=3, variant="grey"), num_cycles=400)
+
+
+def test_spaces() -> None:
+    game = env(players=3, variant="grey")
+    game.reset(seed=1)
+    assert game.possible_agents == ["player_0", "player_1", "player_2"]
+    assert game.action_space("player_1").n == 265
+    space = game.observation_space("player_0")
+    assert space["observation"].shape == (actions.observation_size(3),)
+    assert space["observation"].dtype == np.float32
+    assert space["action_mask"].shape == (265,)
+    assert space["action_mask"].dtype == np.int8
+    assert game.unwrapped.metadata["name"] == "azul_v0"
+
+
+def test_seeded_reset_plays_the_referees_seeded_game() -> None:
+    """reset(seed=s) is azul_rules.new_game(players, seed=s, variant=...)."""
+    game = env(players=4, variant="grey")
+    game.reset(seed=12)
+    expected = az.new_game(4, seed=12, variant=az.Variant.GREY)
+    assert game.unwrapped.game == expected
+    agent = game.agent_selection
+    assert agent == f"player_{expected.current_player}"
+    observation = game.observe(agent)
+    assert observation["observation"].tolist() == actions.observation(
+        expected, expected.current_player
+    )
+    assert observation["action_mask"].tolist() == actions.legal_action_mask(expected)
+    for other in game.agents:
+        if other != agent:
+            assert not game.observe(other)["action_mask"].any()  # off turn: all zeros
+
+
+def test_unseeded_resets_follow_the_last_seed() -> None:
+    first, second = env(), env()
+    first.reset(seed=3)
+    second.reset(seed=3)
+    first.reset()
+    second.reset()
+    assert first.unwrapped.game == second.unwrapped.game
+    assert first.unwrapped.game != az.new_game(2, seed=3)
+
+
+def test_illegal_action_ends_the_game_with_the_verdict() -> None:
+    """The wrapped env: -1 for the player, 0 for the others, the verdict in infos."""
+    game = env(players=3)
+    game.reset(seed=5)
+    agent = game.agent_selection
+    state = game.unwrapped.game
+    color = next(c for c in az.Color if c not in state.factories[0])
+    illegal = actions.action_id(az.Take(0, color, az.FLOOR), 3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PettingZoo's own notice of an illegal move
+        game.step(illegal)
+    verdict = game.infos[agent]["illegal_move"]
+    assert verdict["code"] == "COLOR_NOT_IN_SOURCE"
+    assert verdict["rule"] == "T2"
+    assert verdict["message"] == f"factory 1 holds no {color.name.lower()} tile"
+    assert verdict["move"] == str(az.Take(0, color, az.FLOOR))
+    assert verdict["action"] == illegal
+    assert game.rewards[agent] == -1.0
+    assert all(game.terminations.values())
+    assert sum(game.rewards.values()) == -1.0
+    for _ in list(game.agents):
+        assert game.agent_selection in game.agents
+        game.step(None)
+    assert game.agents == []
+
+
+def test_illegal_action_on_the_raw_env() -> None:
+    """Without the wrappers: the same verdict; a placement id on the coloured wall is
+    out of range (ValueError)."""
+    game = raw_env(players=2)
+    game.reset(seed=5)
+    agent = game.agent_selection
+    wrong_phase = actions.action_id(az.Take(az.CENTER, az.Color.RED, 0), 2)
+    game.step(wrong_phase)
+    assert game.infos[agent]["illegal_move"]["code"] == "EMPTY_SOURCE"
+    assert game.infos[agent]["illegal_move"]["rule"] in ("T2", "T3")
+    assert game.rewards[agent] == -1.0
+    assert game.terminations == {"player_0": True, "player_1": True}
+    fresh = raw_env(players=2)
+    fresh.reset(seed=5)
+    with pytest.raises(ValueError, match="out of range"):
+        fresh.step(180)
+
+
+def test_out_of_bounds_actions_fail_the_assertion() -> None:
+    game = env()
+    game.reset(seed=1)
+    with pytest.raises(AssertionError, match="action is not in action space"):
+        game.step(10_000)
+
+
+def test_rewards_at_the_end_e4() -> None:
+    for players, variant in COMBINATIONS:
+        game = raw_env(players=players, variant=variant)
+        random_episode(game, seed=players)
+        outcome = game.game.outcome
+        if outcome is None:  # stopped at the round cap
+            continue
+        assert (
+            game.rewards
+            == {f"player_{i}": r for i, r in enumerate(actions.utilities(outcome.winners, players))}
+            or game.agents == []
+        )
+
+
+def test_cumulative_rewards_through_last() -> None:
+    game = env(players=2)
+    game.reset(seed=8)
+    totals = {}
+    rng = np.random.default_rng(0)
+    for agent in game.agent_iter():
+        observation, reward, termination, truncation, _ = game.last()
+        if termination or truncation:
+            totals[agent] = reward
+            game.step(None)
+        else:
+            game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    winners = game.unwrapped.game.outcome.winners
+    assert totals == {f"player_{i}": r for i, r in enumerate(actions.utilities(winners, 2))}
+
+
+def test_round_cap_truncates() -> None:
+    game = raw_env(players=2, max_rounds=1)
+    steps = random_episode(game, seed=2)
+    assert steps > 0
+    assert game.game.round == 2
+    assert not game.game.is_over
+
+
+def test_truncation_flags() -> None:
+    game = raw_env(players=2, max_rounds=1)
+    game.reset(seed=2)
+    rng = np.random.default_rng(1)
+    while not any(game.truncations.values()):
+        observation = game.observe(game.agent_selection)
+        game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert game.truncations == {"player_0": True, "player_1": True}
+    assert game.terminations == {"player_0": False, "player_1": False}
+    assert game.rewards == {"player_0": 0.0, "player_1": 0.0}
+    observation = game.observe("player_0")
+    assert observation["observation"][-8 - 1] == 2.0  # round 2, within the space
+    assert game.observation_space("player_0").contains(observation)
+
+
+def test_render_ansi() -> None:
+    game = env(players=2, render_mode="ansi")
+    game.reset(seed=4)
+    text = game.render()
+    assert text.startswith("round 1, factory offer")
+    assert "player 1: score 0" in text
+    assert raw_env().render() is None
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("azul_rules.svg") is None,
+    reason="azul_rules.svg (pictures) is not part of this installation",
+)
+def test_render_svg() -> None:
+    game = env(players=2, render_mode="svg")
+    game.reset(seed=4)
+    picture = game.render()
+    assert picture.lstrip().startswith(("<svg", "<?xml"))
+    assert "tile" in picture
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="2, 3 or 4 players"):
+        raw_env(players=5)
+    with pytest.raises(ValueError, match="variant"):
+        raw_env(variant="blue")
+    with pytest.raises(ValueError, match="render_mode"):
+        raw_env(render_mode="human")
+    with pytest.raises(ValueError, match="max_rounds"):
+        raw_env(max_rounds=0)
+
+
+def test_pickle() -> None:
+    game = raw_env(players=4, variant="grey", render_mode="ansi", max_rounds=7)
+    copy = pickle.loads(pickle.dumps(game))
+    assert (copy.max_rounds, copy.render_mode, copy.possible_agents) == (
+        7, "ansi", game.possible_agents,
+    )  # fmt: skip
+    copy.reset(seed=1)
+    assert random_episode(copy, seed=1) > 0
+
+
+def test_examples_play_an_episode() -> None:
+    """examples/pettingzoo_random.py runs and prints the result."""
+    import runpy
+    from contextlib import redirect_stdout
+    from io import StringIO
+    from pathlib import Path
+
+    out = StringIO()
+    script = Path(__file__).resolve().parents[1] / "examples" / "pettingzoo_random.py"
+    example = runpy.run_path(str(script))
+    with redirect_stdout(out):
+        example["main"](players=4, variant="grey", seed=3)
+    text = out.getvalue()
+    assert "final scores: player_0" in text
+    assert "rewards: player_0" in text

@@ -1,0 +1,171 @@
+"""The rule book inside the project: every rule and ruling by id, in English and French,
+the generated pages, and the ids the code, the docs and the tests cite."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+import azul_rules as az
+from azul_rules.cli import main
+from azul_rules.make_docs import PAGES, pages
+from azul_rules.rulebook import CODE_RULES, RULES, markdown, rules
+
+ROOT = Path(__file__).resolve().parents[1]
+BOOK_IDS = [
+    *("G1", "G2", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "T1", "T2", "T3", "T4"),
+    *("P1", "P2", "P3", "P4", "P5", "P6", "P7", "F1", "F2", "F3", "F4"),
+    *("W1", "W2", "W3", "W4", "W5", "R1", "R2", "R3", "R4", "R5", "R6", "R7"),
+    *("E1", "E2", "E3", "E4", "V1", "V2", "V3", "V4", "V5"),
+]
+RULE_ID = re.compile(r"\b[GSTPFWREV][0-9]{1,2}\b")
+RULINGS = {"F4", "R5", "R6", "R7", "V5"}
+# Rules whose tests live outside this suite (none: R7's enforcement by the core is tested
+# with the core, and the audit's own use of it in test_audit_tiling).
+TESTED_ELSEWHERE: set[str] = set()
+
+
+def test_the_book_has_every_rule_and_ruling_in_order() -> None:
+    assert list(RULES) == BOOK_IDS
+    assert {r.id for r in rules() if r.ruling} == RULINGS
+    assert [r.id for r in rules("v")] == ["V1", "V2", "V3", "V4", "V5"]
+
+
+@pytest.mark.parametrize("rule_id", BOOK_IDS)
+def test_each_rule_in_english_and_french(rule_id: str) -> None:
+    entry = az.rule(rule_id)
+    assert entry.id == rule_id and entry.title == entry.title_in("en")
+    for lang in ("en", "fr"):
+        assert len(entry.text(lang)) > 40 and entry.title_in(lang)
+    assert entry.text("fr") != entry.text("en")
+    if entry.ruling:
+        assert entry.text("en").startswith("Ruling") and entry.text("fr").startswith("Décision")
+
+
+def test_french_uses_the_game_s_french_terms() -> None:
+    french = markdown("fr")
+    for term in ("fabrique", "centre de la table", "ligne de préparation", "mur", "plancher",
+                 "couvercle", "sac", "marqueur premier joueur"):  # fmt: skip
+        assert term in french
+
+
+def test_rule_lookup() -> None:
+    assert az.rule(" p3 ") is az.rule("P3")
+    assert "E1 can never happen" in az.rule("R7").text()
+    with pytest.raises(ValueError, match=r"no rule 'Z9'.*G1-G2, S1-S7"):
+        az.rule("Z9")
+    with pytest.raises(ValueError, match="unknown language"):
+        az.rule("P3").text("de")
+
+
+def test_violations_and_problems_give_their_rule_s_text() -> None:
+    """P3 through a Violation, S3 through a Problem."""
+    violation = az.Violation.of(az.ErrorCode.WALL_COLOR_CONFLICT, "P3", row=0, line=0,
+                                color=az.Color.RED)  # fmt: skip
+    assert violation.rule_text() == az.rule("P3").text("en")
+    assert violation.rule_text("fr").startswith("On ne peut pas mettre une couleur")
+    problem = az.Problem(az.StateProblem.TILE_COUNT, "S3", "$", "19 red tiles")
+    assert problem.rule_text("fr") == az.rule("S3").text("fr")
+
+
+def test_the_committed_pages_are_the_generated_ones() -> None:
+    """docs/rules.md and docs/regles.md: python -m azul_rules.make_docs writes them."""
+    for name, text in pages():
+        assert (ROOT / "docs" / name).read_text(encoding="utf-8") == text, name
+    assert set(PAGES.values()) == {"rules.md", "regles.md"}
+
+
+def test_make_docs_check_and_write(tmp_path: Path) -> None:
+    from azul_rules.make_docs import main as make_docs
+
+    assert make_docs([str(tmp_path), "--check"]) == 1
+    assert make_docs([str(tmp_path)]) == 0
+    assert make_docs([str(tmp_path), "--check"]) == 0
+    assert (tmp_path / "rules.md").read_text(encoding="utf-8") == markdown("en")
+
+
+def test_every_error_code_cites_rules_of_the_book() -> None:
+    assert set(CODE_RULES) == {code.value for code in az.ErrorCode}
+    for ids, english, french in CODE_RULES.values():
+        assert ids and set(ids) <= set(RULES) and english and french
+
+
+def _cited_in(paths: list[Path]) -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        for rule_id in RULE_ID.findall(path.read_text(encoding="utf-8")):
+            found.setdefault(rule_id, set()).add(str(path.relative_to(ROOT)))
+    return found
+
+
+def test_every_rule_id_cited_in_code_messages_and_docs_exists() -> None:
+    """Violation.of(..., "P3"), Problem rule ids, messages, docstrings, the docs' tables."""
+    paths = [*sorted((ROOT / "azul_rules").rglob("*.py")), *sorted((ROOT / "docs").glob("*.md")),
+             ROOT / "README.md", ROOT / "examples" / "README.md"]  # fmt: skip
+    cited = _cited_in(paths)
+    unknown = {rule_id: where for rule_id, where in cited.items() if rule_id not in RULES}
+    assert not unknown
+    assert len(cited) >= 40
+
+
+def _cited_by_tests() -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "tests").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.FunctionDef | ast.ClassDef) and node.name.lower().startswith(
+                "test"
+            ):
+                text = node.name.upper().replace("_", " ") + " " + (ast.get_docstring(node) or "")
+                found.update(RULE_ID.findall(text))
+    return found
+
+
+def test_every_rule_of_the_book_is_cited_by_a_test() -> None:
+    """Each rule id appears in a test's name or docstring."""
+    missing = set(BOOK_IDS) - _cited_by_tests()
+    assert missing <= TESTED_ELSEWHERE, sorted(missing)
+
+
+def test_nothing_links_outside_the_repository() -> None:
+    """Every relative link of the README, the docs and the examples' README resolves to a
+    file of the repository; none points at a shared folder beside it."""
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "examples/README.md"]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        assert "shared/" not in text, page
+        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+            if target.startswith(("http://", "https://")):
+                continue
+            resolved = (page.parent / target).resolve()
+            assert resolved.is_relative_to(ROOT) and resolved.exists(), (page, target)
+    assert "(docs/rules.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_cli_rules_index_one_rule_and_unknown(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules"]) == 0
+    out = capsys.readouterr().out
+    assert "Wall tiling" in out and "  R7  No row can be finished any more" in out
+    assert main(["rules", "w3", "--lang", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("W3 Les points d'un carreau posé\n") and "diagonale" in out
+    assert main(["rules", "--all"]) == 0
+    assert "E1 can never happen" in capsys.readouterr().out
+    assert main(["rules", "Q1"]) == 2
+    err = capsys.readouterr().err
+    assert "no rule 'Q1'" in err and "Traceback" not in err
+
+
+def test_cli_explain_prints_the_rule_under_each_violation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """P1 / SPLIT_LOT with --explain: the rule's text follows the violation."""
+    position = str(ROOT / "examples/round-2-position.json")
+    assert main(["check", position, str(ROOT / "examples/split-lot.json"), "--explain"]) == 1
+    out = capsys.readouterr().out
+    assert "SPLIT_LOT (P1)" in out and "P1 The lot goes to one place." in out
+    assert main(["check", position, str(ROOT / "examples/split-lot.json"), "--explain",
+                 "--json", "--lang", "fr"]) == 1  # fmt: skip
+    assert '"rule_text": "Tous les carreaux pris pendant un tour' in capsys.readouterr().out

@@ -1,0 +1,326 @@
+"""The OpenSpiel game python_azul (azul_rules.spiel), with OpenSpiel's own tests."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from tests.extras import needs
+
+pyspiel = needs("pyspiel")
+np = needs("numpy")
+
+import azul_rules as az  # noqa: E402
+from azul_rules import actions  # noqa: E402
+from azul_rules import spiel as azs  # noqa: E402
+
+COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
+
+
+def load(players: int = 2, variant: str = "colored", **more: int) -> Any:
+    return pyspiel.load_game("python_azul", {"players": players, "variant": variant, **more})
+
+
+def sample_chance(state: Any, rng: random.Random) -> int:
+    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
+    return int(rng.choices(outcomes, weights)[0])
+
+
+def play_random(state: Any, rng: random.Random, limit: int = 10_000) -> Any:
+    """Random legal actions and chance outcomes until the end (or ``limit`` actions)."""
+    for _ in range(limit):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@pytest.mark.parametrize(("players", "variant"), COMBINATIONS)
+def test_random_sim_test(players: int, variant: str) -> None:
+    """OpenSpiel's own conformance test: legal actions sorted and empty for others,
+    chance outcomes, clone, serialization, returns within the utilities, the game
+    within max_game_length."""
+    pyspiel.random_sim_test(load(players, variant), num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize(("players", "takes"), [(2, 180), (3, 240), (4, 300)])
+def test_game_info(players: int, takes: int) -> None:
+    colored = load(players)
+    grey = load(players, "grey")
+    factories = actions.factory_count(players)
+    assert colored.num_players() == players
+    assert colored.num_distinct_actions() == takes
+    assert grey.num_distinct_actions() == takes + 25
+    assert colored.max_chance_outcomes() == 5 + players
+    assert colored.max_utility() == 1.0
+    assert colored.min_utility() == pytest.approx(-1 / (players - 1))
+    assert colored.utility_sum() == 0.0
+    assert colored.max_game_length() == 50 * 4 * factories
+    assert grey.max_game_length() == 50 * (4 * factories + 5 * players)
+    assert load(players, max_rounds=3).max_game_length() == 3 * 4 * factories
+    kind = colored.get_type()
+    assert kind.short_name == "python_azul"
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert colored.observation_tensor_shape() == [actions.observation_size(players)]
+
+
+def test_load_by_string_and_defaults() -> None:
+    game = pyspiel.load_game("python_azul(players=4,variant=grey)")
+    assert game.get_parameters() == {"players": 4, "variant": "grey", "max_rounds": 50}
+    assert pyspiel.load_game("python_azul").num_players() == 2
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"players": 5}, "players must be 2, 3 or 4"),
+        ({"variant": "purple"}, "variant must be 'colored' or 'grey'"),
+        ({"max_rounds": 0}, "max_rounds must be 1 or more"),
+    ],
+)
+def test_bad_parameters(params: dict[str, object], message: str) -> None:
+    with pytest.raises(pyspiel.SpielError, match=message):
+        pyspiel.load_game("python_azul", params)
+
+
+def test_first_chance_node_chooses_the_first_player_s7() -> None:
+    """S7: uniform over the players, outcome 5 + k; then tiles are drawn (R2)."""
+    state = load(3).new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(5, 1 / 3), (6, 1 / 3), (7, 1 / 3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "player 3 starts"
+    state.apply_action(7)
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(c, 0.2) for c in range(5)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "draw black"
+    for _ in range(4 * 7):
+        state.apply_action(sample_chance(state, random.Random(1)))
+    assert state.current_player() == 2
+    assert state.referee.start_player == 2
+    assert sum(len(f) for f in state.referee.factories) == 28
+    assert len(state.referee.bag) == 72
+
+
+def test_tiles_are_drawn_by_the_bags_counts_and_the_lid_is_poured_r2() -> None:
+    """R2: each draw is weighted by the bag's tiles; once the bag is empty, by the lid's,
+    which is poured into the bag; the referee accepts every fill."""
+    rng = random.Random(4)
+    poured = 0
+    for _ in range(3):
+        state = load(4).new_initial_state()
+        state.apply_action(5)
+        while not state.is_terminal():
+            if not state.is_chance_node():
+                state.apply_action(rng.choice(state.legal_actions()))
+                continue
+            table = state.table
+            if table.bag:
+                counts = [table.bag.count(c) for c in az.Color]
+            else:
+                counts = [table.lid.count(c) for c in az.Color]
+                poured += 1
+            total = sum(counts)
+            assert state.chance_outcomes() == [(c, n / total) for c, n in enumerate(counts) if n]
+            state.apply_action(sample_chance(state, rng))
+            if not table.bag:
+                assert not state.table.lid  # poured into the bag
+    assert poured > 0
+
+
+def test_a_fill_stops_when_bag_and_lid_are_empty_r2_r6() -> None:
+    """R2: factories stay short when bag and lid run out; R6: nothing to deal ends the
+    game, with the usual winner."""
+    game = load(2)
+    boards = (az.PlayerBoard(score=3), az.PlayerBoard(score=5))
+    waiting = az.GameState.make(
+        players=boards, factories=((),) * 5, center=(), bag=(az.Color.RED,) * 6, lid=(),
+        current_player=1, start_player=1, phase=az.Phase.REFILL, round=4,
+    )  # fmt: skip
+    state = game.state_from(waiting)
+    draws = 0
+    while state.is_chance_node():
+        assert state.chance_outcomes() == [(int(az.Color.RED), 1.0)]
+        state.apply_action(int(az.Color.RED))
+        draws += 1
+    assert draws == 6
+    assert [len(f) for f in state.referee.factories] == [4, 2, 0, 0, 0]
+    assert state.current_player() == 1
+    empty = az.GameState.make(
+        players=boards, factories=((),) * 5, center=(), bag=(), lid=(), current_player=1,
+        start_player=1, phase=az.Phase.REFILL, round=4,
+    )  # fmt: skip
+    over = game.state_from(empty)
+    assert over.is_terminal()
+    assert over.returns() == [-1.0, 1.0]
+
+
+def test_illegal_actions_raise_spiel_error_with_the_verdict() -> None:
+    """The message carries the code, rule id and message; ``result`` the verdict."""
+    state = load(2).new_initial_state()
+    state.apply_action(5)
+    for color in [0, 0, 0, 0, 1, 1, 1, 1] + [2] * 12:  # factories 1-2, then red
+        state.apply_action(color)
+    assert state.referee.factories[0] == (az.Color.BLUE,) * 4
+    red_from_factory_1 = actions.action_id(az.Take(0, az.Color.RED, 0), 2)
+    with pytest.raises(pyspiel.SpielError) as caught:
+        state.apply_action(red_from_factory_1)
+    text = str(caught.value)
+    assert "COLOR_NOT_IN_SOURCE (T2)" in text
+    assert "factory 1 holds no red tile" in text
+    assert caught.value.result.code is az.ErrorCode.COLOR_NOT_IN_SOURCE
+    with pytest.raises(pyspiel.SpielError, match="out of range"):
+        state.apply_action(180)  # a placement id, on the coloured wall
+    with pytest.raises(pyspiel.SpielError, match="holds no tile of that colour"):
+        chance = load(3).new_initial_state()  # 28 tiles drawn
+        chance.apply_action(5)
+        for _ in range(20):
+            chance.apply_action(0)
+        chance.apply_action(0)  # a 21st blue tile
+    with pytest.raises(pyspiel.SpielError, match="not a first player"):
+        load(2).new_initial_state().apply_action(7)
+    legal = state.legal_actions()
+    state.apply_action(legal[0])  # the failed actions left the state as it was
+
+
+def test_returns_follow_the_outcome_e4() -> None:
+    rng = random.Random(11)
+    for players in (2, 3, 4):
+        state = play_random(load(players).new_initial_state(), rng)
+        outcome = state.referee.outcome
+        assert outcome is not None
+        assert state.returns() == actions.utilities(outcome.winners, players)
+        assert sum(state.returns()) == pytest.approx(0.0)
+        assert str(state).startswith("game over")
+
+
+def test_the_round_cap_ends_the_game_as_a_draw() -> None:
+    state = play_random(load(3, max_rounds=1).new_initial_state(), random.Random(2))
+    assert state.is_terminal()
+    assert state.capped
+    assert state.referee.round == 2
+    assert state.returns() == [0.0, 0.0, 0.0]
+    assert str(state).startswith("stopped after round 1 (round cap): a draw")
+
+
+def test_game_and_state_pickle() -> None:
+    game = load(3, "grey")
+    assert str(pickle.loads(pickle.dumps(game))) == str(game)
+    state = game.new_initial_state()
+    play_random(state, random.Random(5), limit=70)
+    copy = pickle.loads(pickle.dumps(state))
+    assert str(copy) == str(state)
+    assert copy.history() == state.history()
+    assert copy.legal_actions() == state.legal_actions()
+    serialized = pyspiel.serialize_game_and_state(game, state)
+    _, restored = pyspiel.deserialize_game_and_state(serialized)
+    assert str(restored) == str(state)
+
+
+def test_clones_are_independent() -> None:
+    state = load(2).new_initial_state()
+    play_random(state, random.Random(6), limit=30)
+    clone = state.clone()
+    before = str(state)
+    play_random(clone, random.Random(7))
+    assert str(state) == before
+    assert clone.is_terminal() and not state.is_terminal()
+
+
+def test_observations() -> None:
+    game = load(2)
+    state = game.new_initial_state()
+    bag = next(f for f in actions.observation_layout(2) if f.name == "bag")
+    tensor = state.observation_tensor(0)
+    assert tensor[bag.offset : bag.offset + 5] == [20.0] * 5  # every tile in the bag
+    assert sum(tensor) == 100 + 1 + 1  # the tiles, round 1, the refill phase
+    play_random(state, random.Random(8), limit=60)
+    referee = state.referee
+    for player in (0, 1):
+        tensor = state.observation_tensor(player)
+        if state.is_chance_node():
+            continue
+        assert tensor == pytest.approx(actions.observation(referee, player))
+        text = state.observation_string(player)
+        assert actions.observation_string(referee, player) in text
+    from open_spiel.python.observation import make_observation
+
+    seen = make_observation(game)
+    seen.set_from(state, 1)
+    assert seen.dict["factories"].shape == (5, 5)
+    assert seen.dict["board0.wall"].shape == (5, 5, 5)
+    assert float(seen.dict["board0.score"][0]) == state.referee.players[1].score
+    assert state.information_state_string(0) == ", ".join(str(a) for a in state.history())
+
+
+def test_observation_during_a_fill_shows_the_tiles_drawn() -> None:
+    state = load(2).new_initial_state()
+    state.apply_action(6)
+    for color in (4, 4, 3):
+        state.apply_action(color)
+    assert state.table.factories[0] == (az.Color.BLACK, az.Color.WHITE, az.Color.WHITE)
+    tensor = state.observation_tensor(0)
+    factories = next(f for f in actions.observation_layout(2) if f.name == "factories")
+    assert tensor[factories.offset : factories.offset + 5] == [0, 0, 0, 1, 2]
+    assert "chance: tile 4 of 20 is drawn (R2)" in str(state)
+    assert "factories: KWW" in str(state)
+
+
+def test_mcts_plays_whole_games() -> None:
+    """OpenSpiel's MCTSBot (few simulations) against itself, to the end."""
+    from open_spiel.python.algorithms import mcts
+
+    game = load(2)
+    rng = np.random.RandomState(3)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
+    bots = [mcts.MCTSBot(game, 2, 4, evaluator, random_state=rng) for _ in range(2)]
+    state = game.new_initial_state()
+    chance = random.Random(3)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, chance))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert state.referee.is_over
+    assert sorted(state.returns()) == [-1.0, 1.0] or state.returns() == [0.0, 0.0]
+
+
+def test_state_from_a_seeded_position() -> None:
+    """A seeded referee position is taken as it is; its next fills are chance nodes."""
+    game = load(2, "grey")
+    position = az.new_game(2, seed=9, variant=az.Variant.GREY)
+    state = game.state_from(position)
+    assert state.current_player() == position.current_player
+    assert state.legal_actions() == actions.legal_actions(position)
+    with pytest.raises(pyspiel.SpielError, match="3 players"):
+        game.state_from(az.new_game(3, seed=1))
+    play_random(state, random.Random(1))
+    assert state.is_terminal()
+
+
+def test_registered_on_import() -> None:
+    names = [g.short_name for g in pyspiel.registered_games()]
+    assert azs.GAME_NAME in names
+
+
+def test_mcts_example_runs() -> None:
+    """examples/openspiel_mcts.py: MCTS against the random bot, the result printed."""
+    import runpy
+    from contextlib import redirect_stdout
+    from io import StringIO
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parents[1] / "examples" / "openspiel_mcts.py"
+    example = runpy.run_path(str(script))
+    out = StringIO()
+    with redirect_stdout(out):
+        example["main"](games=1, simulations=2)
+    assert "MCTS (2 simulations a move) won" in out.getvalue()
