@@ -1,18 +1,62 @@
-"""Two simple players for demonstrations and tests: a random one and a greedy one."""
+"""Bots: the protocol a player program follows, two simple built-in players (a random one
+and a greedy one), and how a bot is named on the command line.
+
+A bot is any object with ``choose(state) -> move``.  Bots are built by *factories*: a
+factory is any callable returning a bot; it is called with ``seed=`` when its signature
+takes a ``seed`` parameter (or ``**kwargs``), otherwise with no argument
+(:func:`build_bot`).  :func:`bot_factory` turns a name -- ``random``, ``greedy`` or
+``package.module:Factory`` -- into a factory; :func:`seat_seed` is the seed a bot gets for
+one seat of one game, so that a game between seeded bots is the same wherever it is played.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import importlib
+import inspect
 import random
+import re
+from collections.abc import Callable
+from typing import Any, Protocol, runtime_checkable
 
 import attrs
 
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, wall_column
-from azul_rules.moves import PlaceTile, Take
+from azul_rules.moves import Move, PlaceTile, Take
 from azul_rules.scoring import floor_penalty, score_placement
 from azul_rules.state import GameState
 
-__all__ = ["GreedyBot", "RandomBot", "placement_value", "take_value"]
+__all__ = [
+    "BUILT_IN_BOTS",
+    "Bot",
+    "BotFactory",
+    "BotSpecError",
+    "GreedyBot",
+    "RandomBot",
+    "bot_factory",
+    "build_bot",
+    "derive_seed",
+    "placement_value",
+    "seat_seed",
+    "take_value",
+]
+
+
+@runtime_checkable
+class Bot(Protocol):
+    """A player program: ``choose(state)`` returns the move it plays in ``state`` (the
+    referee judges it; it is never trusted)."""
+
+    def choose(self, state: GameState) -> Move:
+        """The move to play in ``state``, where it is this bot's turn."""
+        ...
+
+
+BotFactory = Callable[..., Bot]
+"""A callable returning a new bot, called as ``factory(seed=s)`` when it takes a ``seed``
+parameter, else as ``factory()`` (see :func:`build_bot`)."""
 
 
 @attrs.define
@@ -85,3 +129,115 @@ def take_value(state: GameState, board: PlayerBoard, move: Take) -> float:
     on_floor = len(board.floor)
     cost = floor_penalty(on_floor + marker + taken - placed) - floor_penalty(on_floor)
     return placed * 0.3 + completion - cost
+
+
+BUILT_IN_BOTS: dict[str, BotFactory] = {"random": RandomBot, "greedy": GreedyBot}
+"""The bots named by a single word on the command line."""
+
+_SPEC = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*:[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
+_CHOICES = "random, greedy or package.module:Factory"
+
+
+class BotSpecError(ValueError):
+    """A bot name that names no bot: an unknown word, a malformed or unimportable
+    ``package.module:Factory``, or one that is not callable.  The message is one line
+    naming the spec and the choices."""
+
+
+def bot_factory(spec: str) -> BotFactory:
+    """The factory named by ``spec``: ``random`` (:class:`RandomBot`), ``greedy``
+    (:class:`GreedyBot`) or ``package.module:Factory`` (imported; ``Factory`` may be a
+    dotted path inside the module, such as ``Outer.make``).
+
+    Raises :class:`BotSpecError` when the spec names nothing callable.
+
+    >>> bot_factory("random") is RandomBot
+    True
+    """
+    if not isinstance(spec, str):
+        raise BotSpecError(f"a bot is named by a string, not {type(spec).__name__}: "
+                           f"choose {_CHOICES}")  # fmt: skip
+    name = spec.strip()
+    if name in BUILT_IN_BOTS:
+        return BUILT_IN_BOTS[name]
+    if not _SPEC.match(name) or len(name) > 200:
+        raise BotSpecError(f"unknown bot {_shown(spec)}: choose {_CHOICES}")
+    return _import_factory(name)
+
+
+def _shown(spec: str) -> str:
+    """The spec quoted for a message, cut to 60 characters."""
+    return repr(spec) if len(spec) <= 60 else repr(spec[:60]) + "…"
+
+
+def _import_factory(spec: str) -> BotFactory:
+    module_name, _, path = spec.partition(":")
+    try:
+        target: Any = importlib.import_module(module_name)
+    except Exception as error:  # an import runs arbitrary code: any failure is the spec's
+        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+        raise BotSpecError(
+            f"cannot import bot {spec!r} ({reason}): choose {_CHOICES}"
+        ) from None
+    for part in path.split("."):
+        if not hasattr(target, part):
+            raise BotSpecError(
+                f"unknown bot {spec!r}: {target.__name__} has no attribute {part!r}; "
+                f"choose {_CHOICES}"
+            )
+        target = getattr(target, part)
+    if not callable(target):
+        raise BotSpecError(f"bot {spec!r} is not callable: name a class or a function "
+                           f"returning a bot ({_CHOICES})")  # fmt: skip
+    factory: BotFactory = target
+    return factory
+
+
+_TAKES_SEED: dict[object, bool] = {}
+
+
+def build_bot(factory: BotFactory, seed: int) -> Bot:
+    """A new bot from ``factory``: ``factory(seed=seed)`` when the factory takes a
+    ``seed`` parameter (or ``**kwargs``), else ``factory()``.  Whatever the factory
+    raises is raised."""
+    try:
+        takes = _TAKES_SEED.get(factory)
+    except TypeError:  # an unhashable callable
+        takes = None
+    if takes is None:
+        takes = _takes_seed(factory)
+        with contextlib.suppress(TypeError):  # an unhashable callable: not cached
+            _TAKES_SEED[factory] = takes
+    bot: Bot = factory(seed=seed) if takes else factory()
+    return bot
+
+
+def _takes_seed(factory: BotFactory) -> bool:
+    try:
+        parameters = inspect.signature(factory).parameters.values()
+    except (TypeError, ValueError):  # no signature to read (some builtins)
+        return False
+    return any(
+        p.kind is p.VAR_KEYWORD
+        or (p.name == "seed" and p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
+        for p in parameters
+    )
+
+
+def seat_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` (from 0) of the game dealt with ``game_seed``:
+    the first 53 bits of BLAKE2b-64 of ``"azul-rules/seat:<game_seed>:<seat>"`` (an
+    integer exact in any JSON reader).  The same on every machine and Python version.
+
+    >>> seat_seed(0, 0) == seat_seed(0, 0) != seat_seed(0, 1)
+    True
+    """
+    return derive_seed("seat", game_seed, seat)
+
+
+def derive_seed(*parts: object) -> int:
+    """A 53-bit seed from ``parts``: BLAKE2b-64 of ``"azul-rules/" + ":".join(parts)``,
+    shifted right by 11 bits."""
+    text = "azul-rules/" + ":".join(str(p) for p in parts)
+    digest = hashlib.blake2b(text.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 11

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from azul_rules.bots import GreedyBot, RandomBot
+from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.jsonio import from_json, move_from_json, to_dict
@@ -58,7 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument(
         "--bots",
         default=None,
-        help="comma-separated bots per seat: random or greedy (default: greedy,random,...)",
+        help="comma-separated bots per seat: random, greedy or package.module:Factory "
+        "(default: greedy,random,...)",
     )
     play.add_argument("--record", metavar="FILE", help="also save the game record (JSON)")
     play.add_argument("--lang", choices=LANGUAGES, default="en")
@@ -80,7 +81,11 @@ def _parser() -> argparse.ArgumentParser:
     audit.add_argument("--lang", choices=LANGUAGES, default="en")
     audit.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     replay = commands.add_parser("replay", help="re-referee a recorded game move by move")
-    replay.add_argument("record", metavar="RECORD.json")
+    replay.add_argument(
+        "record", metavar="RECORD.json",
+        help="a game record, or a tournament's JSON-lines file (- reads standard input)",
+    )  # fmt: skip
+    replay.add_argument("--game", type=int, metavar="N", help="the game of a tournament file")
     replay.add_argument("--lang", choices=LANGUAGES, default="en")
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
     replay.add_argument(
@@ -88,6 +93,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_rulebook_commands(commands, (check, audit, replay))
     _differential_parser(commands)
+    _tournament_parser(commands)
     return parser
 
 
@@ -138,21 +144,59 @@ def _differential_parser(commands: Any) -> None:
     diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
 
 
-def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
+def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """``azul-rules tournament`` (docs/tournament.md); run by ``azul_rules.tournament``."""
+    add = commands.add_parser("tournament", help="refereed games between bots, at scale")
+    add.add_argument("--bots", required=True, metavar="A,B[,…]",
+                     help="comma-separated bots: random, greedy or package.module:Factory")
+    add.add_argument("--games", type=int, required=True, metavar="N")
+    add.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
+    add.add_argument("--variant", choices=("colored", "grey"), default="colored")
+    add.add_argument("--seed", type=int, default=0, help="the tournament's seed (the deals)")
+    add.add_argument("--backend", choices=("local", "process", "ray"), default="local")
+    add.add_argument("--workers", type=int, metavar="W", help="processes, or Ray tasks at once")
+    add.add_argument("--batch", type=int, metavar="B", help="games a task")
+    add.add_argument("--time-limit", type=float, metavar="SECONDS", help="per move")
+    add.add_argument("--max-rounds", type=int, default=100, metavar="R",
+                     help="a longer game ends unfinished (default 100)")
+    add.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line a game")
+    add.add_argument("--resume", action="store_true", help="continue FILE.jsonl")
+    add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
+    add.add_argument("--retries", type=int, default=2, help="for a batch whose worker died")
+    add.add_argument("--json", action="store_true", help="the results as JSON")
+    add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    from azul_rules.tournament.command import main as tournament_main
+
+    return tournament_main(args)
+
+
+def _bot_names(spec: str | None, players: int) -> list[str]:
     names = (
         spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
     )
     if len(names) != players:
         raise UsageError(f"--bots names {len(names)} bots for {players} players")
-    bots: list[GreedyBot | RandomBot] = []
-    for index, name in enumerate(names):
-        if name == "greedy":
-            bots.append(GreedyBot())
-        elif name == "random":
-            bots.append(RandomBot(seed * 31 + index))
-        else:
-            raise UsageError(f"--bots: unknown bot {name[:40]!r}: choose random or greedy")
-    return bots
+    return names
+
+
+def _bots(names: list[str], seed: int) -> list[Bot]:
+    """One bot per seat, each seeded with ``seat_seed(seed, seat)`` (as in tournaments)."""
+    _import_from_cwd()
+    try:
+        factories = [bot_factory(name) for name in names]
+    except BotSpecError as error:
+        raise UsageError(f"--bots: {error}") from None
+    return [build_bot(factory, seat_seed(seed, s)) for s, factory in enumerate(factories)]
+
+
+def _import_from_cwd() -> None:
+    """Let ``package.module:Factory`` bots name modules in the current directory, as
+    ``python -m`` does (the ``azul-rules`` script alone would not)."""
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
 
 
 def describe_scoring(scoring: RoundScoring, lang: str = "en") -> list[str]:
@@ -199,9 +243,10 @@ def _play(args: argparse.Namespace) -> int:
     lang = args.lang
     variant = Variant(args.variant)
     state = new_game(args.players, seed=args.seed, variant=variant)
-    bots = _bots(args.bots, args.players, args.seed)
+    names = _bot_names(args.bots, args.players)
+    bots = _bots(names, args.seed)
     played: list[Move] = []
-    seats = ", ".join(phrase("seat", lang, player=i + 1, bot=b.name) for i, b in enumerate(bots))
+    seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
     shown_round = 0
@@ -505,7 +550,12 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    record = _from_file(args.record, GameRecord.from_json)
+    if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
+        from azul_rules.tournament.lines import load_record
+
+        record = _reading(args.record, lambda: load_record(args.record, args.game))
+    else:
+        record = _from_file(args.record, GameRecord.from_json)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -556,6 +606,16 @@ def _differential(args: argparse.Namespace) -> int:
     return differential.command(args)
 
 
+def _starts_with_game_line(path: str) -> bool:
+    """True when the file's first line is a tournament game line (docs/tournament.md)."""
+    try:
+        with open(path, "rb") as source:
+            start = source.read(16)
+    except OSError:
+        return False
+    return start.startswith(b'{"tournament":')
+
+
 def _tiles(tiles: Sequence[object]) -> str:
     from azul_rules.colors import Color
 
@@ -571,7 +631,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0) and 2
     commands = {
         "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
-        "audit-game": _audit_game, "rules": _rules,
+        "audit-game": _audit_game, "rules": _rules, "tournament": _tournament,
         "differential": _differential,
     }  # fmt: skip
     try:

@@ -454,7 +454,9 @@ def test_cli_usage_errors_are_one_line_and_not_called_unreadable_input(
 ) -> None:
     status, _, err = run_cli(capsys, "play", "--bots", "foo,random")
     assert status == 2
-    assert err == "azul-rules: --bots: unknown bot 'foo': choose random or greedy\n"
+    assert err == (
+        "azul-rules: --bots: unknown bot 'foo': choose random, greedy or package.module:Factory\n"
+    )
     record = tmp_path / "no-such-dir" / "game.json"
     status, _, err = run_cli(capsys, "play", "--seed", "1", "--record", str(record))
     assert status == 2

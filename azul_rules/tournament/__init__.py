@@ -1,0 +1,50 @@
+"""Refereed tournaments and self-play at scale: bots against bots, every seat order, many
+deals, every move judged by the referee; in this process, a pool of processes, or a Ray
+cluster.  See ``docs/tournament.md``.
+
+>>> from azul_rules.tournament import run
+>>> results = run(["greedy", "random"], games=4, seed=1)
+>>> [(b.name, b.games, b.seats) for b in results.bots]
+[('greedy', 4, (2, 2)), ('random', 4, (2, 2))]
+>>> results.ends
+{'finished': 4}
+"""
+
+from azul_rules.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.tournament.backends import BACKENDS, Lost
+from azul_rules.tournament.lines import load_record
+from azul_rules.tournament.referee import Forfeit, GameDone, GameSummary, play_game
+from azul_rules.tournament.runner import Results, run
+from azul_rules.tournament.schedule import GameSpec, cycle_length, deal_seed, game_spec, lineup
+from azul_rules.tournament.settings import Entrant, Settings, TournamentError
+from azul_rules.tournament.stats import BotStats, Rating, bradley_terry, wilson_interval
+
+__all__ = [
+    "BACKENDS",
+    "Bot",
+    "BotFactory",
+    "BotSpecError",
+    "BotStats",
+    "Entrant",
+    "Forfeit",
+    "GameDone",
+    "GameSpec",
+    "GameSummary",
+    "Lost",
+    "Rating",
+    "Results",
+    "Settings",
+    "TournamentError",
+    "bot_factory",
+    "bradley_terry",
+    "build_bot",
+    "cycle_length",
+    "deal_seed",
+    "game_spec",
+    "lineup",
+    "load_record",
+    "play_game",
+    "run",
+    "seat_seed",
+    "wilson_interval",
+]

@@ -1,0 +1,327 @@
+"""The tournament's JSON-lines file: one game a line, appended as games finish; reading
+it back to continue a run (``--resume``) or to replay one of its games.
+
+A line is ``{"tournament": {...settings...}, "game": i, "deal": d, "seed": s,
+"lineup": [...], "bot_seeds": [...], "result": {...}, "record": {...}}`` (documented in
+``docs/tournament.md``); ``record`` is a :class:`~azul_rules.GameRecord` document.
+
+Interrupted writes: lines are written whole, each ending with ``\\n``, and flushed after
+every game (local) or batch (process, Ray).  A last line without its ``\\n`` is what an
+interruption leaves: continuing the file cuts it off (its game is played again).  Any
+other unreadable line is an error naming its line number: the file is never "repaired"
+by dropping complete lines.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterator
+from typing import IO, Any, Final, cast
+
+import attrs
+
+from azul_rules.errors import FormatError
+from azul_rules.record import GameRecord
+from azul_rules.tournament.referee import Ending, GameSummary
+from azul_rules.tournament.settings import Settings, TournamentError
+
+__all__ = [
+    "MAX_LINE_BYTES",
+    "Existing",
+    "OutFile",
+    "check_new_file",
+    "load_record",
+    "read_existing",
+]
+
+MAX_LINE_BYTES: Final = 1 << 20
+"""The longest line read back (1 MiB; a 100-round grey game takes about 20 KB)."""
+
+_ENDS: Final = ("finished", "forfeit", "unfinished")
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+@attrs.frozen
+class Existing:
+    """What a file to continue already holds: the games' summaries (those of the
+    schedule's first ``games``), every game index found, and the bytes of an incomplete
+    last line (cut off before appending)."""
+
+    summaries: tuple[GameSummary, ...] = ()
+    indices: frozenset[int] = frozenset()
+    cut_bytes: int = 0
+
+
+def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes, bool]]:
+    """``(number from 1, line without newline, complete?)``, each at most 1 MiB."""
+    number = 0
+    while True:
+        raw = stream.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise TournamentError(f"{source} line {number} is longer than 1 MiB: not a game line")
+        complete = raw.endswith(b"\n")
+        yield number, raw.rstrip(b"\r\n"), complete
+
+
+def _parse(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(raw)
+    except ValueError as error:  # bad JSON, bad UTF-8, a number of over 4,300 digits
+        raise TournamentError(f"{where}: not JSON ({error})") from None
+    if not isinstance(doc, dict) or not isinstance(doc.get("tournament"), dict):
+        raise TournamentError(f"{where}: not a tournament game line (no \"tournament\" object)")
+    return doc
+
+
+def read_existing(path: str, settings: Settings, games: int) -> Existing:
+    """Read a file to continue: check that every line was written with ``settings`` and
+    is the game the schedule gives for its index, and cut off an incomplete last line.
+    Raises :class:`TournamentError` naming the file, the line and what differs."""
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
+    except FileNotFoundError:
+        return Existing()
+    except OSError as error:
+        raise TournamentError(f"cannot read {path}: {error.strerror}") from None
+    summaries: list[GameSummary] = []
+    where_seen: dict[int, int] = {}
+    header = settings.header()
+    cut_at: int | None = None
+    cut_bytes = 0
+    with stream:
+        offset = 0
+        for number, raw, complete in _lines(stream, path):
+            if not complete:
+                cut_at, cut_bytes = offset, len(raw)
+                break
+            offset = stream.tell()
+            if not raw.strip():
+                raise TournamentError(f"{path} line {number}: an empty line")
+            where = f"{path} line {number}"
+            doc = _parse(raw, where)
+            _check_header(doc["tournament"], header, where)
+            summary = _summary(doc, settings, where)
+            if summary.index in where_seen:
+                raise TournamentError(
+                    f"{where} repeats game {summary.index} (first on line "
+                    f"{where_seen[summary.index]})"
+                )
+            where_seen[summary.index] = number
+            if summary.index < games:
+                summaries.append(summary)
+    if cut_at is not None:
+        _truncate(path, cut_at)
+    return Existing(tuple(summaries), frozenset(where_seen), cut_bytes)
+
+
+def _truncate(path: str, size: int) -> None:
+    try:
+        os.truncate(path, size)
+    except OSError as error:
+        raise TournamentError(
+            f"cannot cut the incomplete last line of {path}: {error.strerror}"
+        ) from None
+
+
+def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -> None:
+    for key in [*expected, *sorted(set(found) - set(expected))]:
+        if found.get(key) != expected.get(key):
+            raise TournamentError(
+                f"{where} was written with other settings: {key} {found.get(key)!r} there, "
+                f"{expected.get(key)!r} here; continue it with the same settings or write "
+                "to another file"
+            )
+
+
+def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
+    """The game's summary, after checking that it is the schedule's game at its index."""
+    index = doc.get("game")
+    limit = settings.max_games()
+    if type(index) is not int or not 0 <= index < (limit if limit is not None else 1 << 63):
+        raise TournamentError(f"{where}: \"game\" is not a game number of this schedule")
+    spec = settings.spec(index)
+    names = settings.names
+    expected_lineup = [names[b] for b in spec.seats]
+    if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
+        raise TournamentError(
+            f"{where}: game {index} has seed {doc.get('seed')!r} and lineup "
+            f"{doc.get('lineup')!r}, but these settings give seed {spec.seed} and lineup "
+            f"{expected_lineup}"
+        )
+    result = doc.get("result")
+    if not isinstance(result, dict):
+        raise TournamentError(f"{where}: \"result\" must be an object")
+    end = result.get("end")
+    winners = result.get("winners")
+    scores = result.get("scores")
+    forfeit = result.get("forfeit")
+    seats = range(settings.players)
+    if not (
+        end in _ENDS
+        and isinstance(winners, list) and _ints(winners, settings.players)
+        and isinstance(scores, list) and _ints(scores, None)
+        and len(scores) == settings.players
+        and (forfeit is None or (isinstance(forfeit, dict) and forfeit.get("seat") in seats))
+        and (end == "forfeit") == (forfeit is not None)
+    ):  # fmt: skip
+        raise TournamentError(f"{where}: \"result\" is not a game result")
+    ending = cast(Ending, end)  # one of _ENDS, checked above
+    forfeiter = None if forfeit is None else int(forfeit["seat"])
+    return GameSummary(index, spec.seats, ending, tuple(winners), tuple(scores), forfeiter)
+
+
+def _ints(values: list[Any], below: int | None) -> bool:
+    return all(type(v) is int and (below is None or 0 <= v < below) for v in values)
+
+
+class OutFile:
+    """The file games are appended to: opened for appending, locked against a second
+    run writing to it at the same time (where ``fcntl`` exists), flushed after every
+    :meth:`write`."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self._file = open(path, "ab")  # noqa: SIM115 - closed by close()
+        except OSError as error:
+            raise TournamentError(f"cannot write {path}: {error.strerror}") from None
+        if fcntl is not None:
+            try:
+                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                self._file.close()
+                raise TournamentError(
+                    f"{path} is being written by another tournament run"
+                ) from None
+
+    def write(self, lines: list[str]) -> None:
+        """Append ``lines`` (each gets its newline) and flush; :class:`TournamentError`
+        when the file cannot take them (a full disk...)."""
+        try:
+            self._file.write("".join(line + "\n" for line in lines).encode())
+            self._file.flush()
+        except OSError as error:
+            raise TournamentError(f"cannot write {self.path}: {error.strerror}") from None
+
+    def close(self) -> None:
+        """Release the lock and close."""
+        self._file.close()
+
+
+def check_new_file(path: str) -> None:
+    """Refuse to start a run over a file that already holds games (append-only)."""
+    try:
+        size = os.path.getsize(path)
+    except OSError:
+        return
+    if size:
+        raise TournamentError(
+            f"{path} already holds games: continue it with --resume (resume=True), or "
+            "choose another file"
+        )
+
+
+def load_record(path: str, game: int | None = None) -> GameRecord:
+    """The game record in ``path`` (``-``: standard input): a record file, one tournament
+    line, or a tournament's JSON-lines file (then ``game`` picks the game by its number;
+    it may be left out when the file holds one game).  Reads a tournament file line by
+    line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
+    saying what is wrong."""
+    if path == "-":
+        return _load_from(sys.stdin.buffer, path, game)
+    try:
+        with open(path, "rb") as stream:
+            return _load_from(stream, path, game)
+    except OSError as error:
+        raise FormatError(f"cannot read {path}: {error.strerror}") from None
+
+
+def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
+    first = stream.readline(MAX_LINE_BYTES + 1)
+    if _is_game_line(first):
+        return _pick(_chain(first, stream), source, game)
+    return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
+
+
+def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
+    if game is not None:
+        raise FormatError(
+            f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
+        )
+    try:
+        return GameRecord.from_json(data)
+    except FormatError:
+        raise
+    except ValueError as error:  # json's limit on a number's digits, not a FormatError
+        raise FormatError(f"{source}: not JSON ({error})") from None
+
+
+def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
+    yield first
+    while line := stream.readline(MAX_LINE_BYTES + 1):
+        yield line
+
+
+def _is_game_line(raw: bytes) -> bool:
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return False
+    return isinstance(doc, dict) and "tournament" in doc and "record" in doc
+
+
+def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
+    """The record of game ``game`` (or of the only game) among tournament lines."""
+    count = 0
+    found: dict[str, Any] | None = None
+    numbers: list[int] = []
+    for number, raw in enumerate(lines, start=1):
+        if len(raw) > MAX_LINE_BYTES:
+            raise FormatError(f"{source} line {number} is longer than 1 MiB")
+        if not raw.endswith(b"\n") and count:
+            try:
+                json.loads(raw)
+            except ValueError:
+                break  # the incomplete last line of an interrupted run
+        if not raw.strip():
+            continue
+        doc = _game_line(raw, f"{source} line {number}")
+        count += 1
+        index = doc.get("game")
+        if type(index) is int:
+            numbers.append(index)
+        if game is None or index == game:
+            found = doc
+            if game is not None:
+                break
+    if game is None and count != 1:
+        raise FormatError(
+            f"{source} holds {count} games: choose one with --game N (numbered from 0)"
+        )
+    if found is None:
+        held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no numbered game"
+        raise FormatError(f"no game {game} in {source} (it holds {held})")
+    try:
+        return GameRecord.from_dict(found["record"])
+    except FormatError as error:
+        errors = tuple((f"$.record{p.removeprefix('$')}", m) for p, m in error.errors)
+        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors) from None
+
+
+def _game_line(raw: bytes, where: str) -> dict[str, Any]:
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        raise FormatError(f"{where}: not JSON") from None
+    if not isinstance(doc, dict) or "record" not in doc:
+        raise FormatError(f"{where}: not a tournament game line")
+    return doc

@@ -1,0 +1,336 @@
+"""``run``: a whole tournament, from its settings to its results (and its JSON-lines file)."""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any, Protocol
+
+import attrs
+
+from azul_rules.bots import BotFactory
+from azul_rules.phases import Variant
+from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
+from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
+from azul_rules.tournament.settings import Settings, TournamentError, entrants
+from azul_rules.tournament.stats import Z95, BotStats, Tally
+
+__all__ = ["Results", "run"]
+
+Bots = Sequence[str | BotFactory] | Mapping[str, str | BotFactory]
+
+
+@attrs.frozen
+class Results:
+    """A tournament's results: one :class:`BotStats` a bot (same order as the bots
+    given), how the games ended, the games lost by a backend, and the run's figures.
+
+    ``games`` counts every game of the results, ``played`` those played by this call,
+    ``resumed`` those read back from the file."""
+
+    settings: Settings
+    bots: tuple[BotStats, ...]
+    games: int
+    played: int
+    resumed: int
+    ends: Mapping[str, int]
+    lost: tuple[Lost, ...]
+    elapsed: float
+    out: str | None = None
+    cut_bytes: int = 0
+
+    @property
+    def games_per_second(self) -> float:
+        """Games played by this call per second of wall time."""
+        return self.played / self.elapsed if self.elapsed > 0 else 0.0
+
+    @property
+    def balanced(self) -> bool:
+        """True when each bot sat in each seat equally often (always so after whole
+        cycles of lineups)."""
+        return all(len(set(b.seats)) <= 1 for b in self.bots)
+
+    @property
+    def lost_games(self) -> int:
+        """The number of games a backend could not play."""
+        return sum(len(lost.games) for lost in self.lost)
+
+    def table(self) -> str:
+        """The results table as text (see :mod:`azul_rules.tournament.stats`)."""
+        return format_table(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The results as JSON-ready data."""
+        return {
+            "tournament": self.settings.header(),
+            "games": self.games,
+            "played": self.played,
+            "resumed": self.resumed,
+            "ends": dict(self.ends),
+            "balanced": self.balanced,
+            "elapsed": round(self.elapsed, 3),
+            "bots": [_bot_doc(b) for b in self.bots],
+            "lost": [{"games": list(x.games), "error": x.error} for x in self.lost],
+        }
+
+
+def _bot_doc(stats: BotStats) -> dict[str, Any]:
+    low, high = stats.win_rate_interval
+    return {
+        "name": stats.name, "games": stats.games, "wins": stats.wins,
+        "shared_wins": stats.shared_wins, "losses": stats.losses,
+        "forfeits": stats.forfeits, "unfinished": stats.unfinished,
+        "points": stats.points, "win_rate": stats.win_rate, "win_rate_95": [low, high],
+        "mean_score": stats.mean_score, "mean_margin": stats.mean_margin,
+        "rating": stats.rating.rating, "rating_error": stats.rating.error,
+        "seats": list(stats.seats),
+    }  # fmt: skip
+
+
+def format_table(results: Results) -> str:
+    """The table: one line a bot, best rating first."""
+    width = min(40, max(3, *(len(b.name) for b in results.bots)))
+    head = (f"{'bot':<{width}} {'games':>6} {'wins':>6} {'shared':>6} {'forfeits':>8} "
+            f"{'win rate (95% CI)':>22} {'mean score':>10} {'mean margin':>11} "
+            f"{'rating ± 95%':>14}")  # fmt: skip
+    rows = [head, "-" * len(head)]
+    for b in sorted(results.bots, key=lambda s: -s.rating.rating):
+        low, high = b.win_rate_interval
+        rate = f"{100 * b.win_rate:.1f}% ({100 * low:.1f}–{100 * high:.1f})"
+        score = "-" if b.mean_score is None else f"{b.mean_score:.1f}"
+        margin = "-" if b.mean_margin is None else f"{b.mean_margin:+.1f}"
+        error = b.rating.error * Z95
+        rating = f"{b.rating.rating:.0f} ± {error:.0f}" if math.isfinite(error) else "-"
+        name = b.name[:width]
+        rows.append(
+            f"{name:<{width}} {b.games:>6} {b.wins:>6} {b.shared_wins:>6} {b.forfeits:>8} "
+            f"{rate:>22} {score:>10} {margin:>11} {rating:>14}"
+        )
+    ends = results.ends
+    rows.append(
+        f"{results.games} games: {ends.get('finished', 0)} finished, "
+        f"{ends.get('forfeit', 0)} forfeited, {ends.get('unfinished', 0)} unfinished "
+        f"(round cap {results.settings.max_rounds}); seats "
+        + ("balanced" if results.balanced else "not balanced (a partial cycle of lineups)")
+    )
+    return "\n".join(rows)
+
+
+class _Progress(Protocol):
+    def update(self, n: int) -> object: ...
+    def close(self) -> None: ...
+
+
+class _Quiet:
+    def update(self, n: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+def _progress(wanted: bool | None, total: int, done: int) -> _Progress:
+    """A ``tqdm`` bar on standard error (games done, games/s, time left) when wanted, or
+    when ``wanted`` is ``None`` and standard error is a terminal; quiet without tqdm."""
+    if wanted is False or (wanted is None and not _is_terminal()):
+        return _Quiet()
+    try:
+        from tqdm import tqdm
+    except ImportError:
+        return _Quiet()
+    bar: _Progress = tqdm(
+        total=total, initial=done, unit="game", desc="games", file=sys.stderr,
+        dynamic_ncols=True, smoothing=0.05, mininterval=0.5,
+    )  # fmt: skip
+    return bar
+
+
+def _is_terminal() -> bool:
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _chunks(indices: Iterable[int], size: int) -> Iterator[Batch]:
+    chunk: list[int] = []
+    for index in indices:
+        chunk.append(index)
+        if len(chunk) == size:
+            yield tuple(chunk)
+            chunk = []
+    if chunk:
+        yield tuple(chunk)
+
+
+def default_batch(games: int, workers: int) -> int:
+    """Games a task when ``batch`` is not given: enough batches for 8 a worker (so the
+    last ones balance the load), at most 100 games (so results stream back)."""
+    return max(1, min(100, games // (8 * max(1, workers))))
+
+
+def run(
+    bots: Bots,
+    *,
+    players: int = 2,
+    games: int | None = None,
+    seed: int = 0,
+    seeds: Sequence[int] | None = None,
+    variant: Variant | str = Variant.COLORED,
+    backend: str = "local",
+    batch: int | None = None,
+    workers: int | None = None,
+    time_limit: float | None = None,
+    max_rounds: int = 100,
+    out: str | None = None,
+    resume: bool = False,
+    ray_address: str | None = None,
+    retries: int = 2,
+    progress: bool | None = None,
+) -> Results:
+    """Play a refereed tournament and return its :class:`Results`.
+
+    ``bots``: specs (``"random"``, ``"greedy"``, ``"package.module:Factory"``), factories
+    (callables returning a bot; given ``seed=`` when they take it), or a mapping from
+    names to either.  ``games`` games are played (by default one cycle of lineups a
+    seed of ``seeds``), on deals derived from ``seed``, or ``seeds[deal]`` when given.
+    ``time_limit`` is seconds a move; ``max_rounds`` ends a longer game as unfinished.
+    ``out`` is the JSON-lines file (appended game by game); ``resume=True`` continues
+    it, skipping the games it holds.  ``backend`` is ``"local"``, ``"process"`` (with
+    ``workers`` processes, default one a core) or ``"ray"`` (the current Ray connection,
+    or ``ray_address``, or a new local cluster); ``batch`` is games a task.
+
+    Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
+    :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
+    be sent to workers, Ray missing, a file that cannot be continued), both
+    ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
+    Games a backend could not play are in ``Results.lost``, not raised.
+    """
+    settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds)
+    total = _game_count(games, settings)
+    _check_run(settings, backend, batch, workers, retries, out, resume)
+    existing = Existing()
+    if out is not None:
+        if resume:
+            existing = read_existing(out, settings, total)
+        else:
+            check_new_file(out)
+    tally = Tally(len(settings.entrants), settings.players)
+    for summary in existing.summaries:
+        tally.add(summary)
+    todo = (i for i in range(total) if i not in existing.indices)
+    remaining = total - len(existing.summaries)
+    size = batch or default_batch(remaining, workers or cpu_count())
+    lost: list[Lost] = []
+    played = 0
+    writer = OutFile(out) if out is not None else None
+    bar = _progress(progress, total, len(existing.summaries))
+    start = time.perf_counter()
+    outcomes = stream(
+        backend, settings, _chunks(todo, size), workers=workers, retries=retries,
+        ray_address=ray_address,
+    )  # fmt: skip
+    try:
+        for _batch, outcome in outcomes:
+            if isinstance(outcome, Lost):
+                lost.append(outcome)
+                continue
+            if writer is not None:
+                writer.write([game.line for game in outcome])
+            for game in outcome:
+                tally.add(game.summary)
+            played += len(outcome)
+            bar.update(len(outcome))
+    finally:
+        close = getattr(outcomes, "close", None)
+        if close is not None:  # stops the pool or the Ray tasks at once on any error
+            close()
+        bar.close()
+        if writer is not None:
+            writer.close()
+    return Results(
+        settings=settings, bots=tally.stats(settings.names), games=tally.games, played=played,
+        resumed=len(existing.summaries), ends=dict(tally.ends), lost=tuple(lost),
+        elapsed=time.perf_counter() - start, out=out, cut_bytes=existing.cut_bytes,
+    )  # fmt: skip
+
+
+def _settings(
+    bots: Bots, players: int, seed: int, seeds: Sequence[int] | None,
+    variant: Variant | str, time_limit: float | None, max_rounds: int,
+) -> Settings:  # fmt: skip
+    if type(players) is not int or players not in (2, 3, 4):
+        raise TournamentError(f"players must be 2, 3 or 4, not {players!r} (S1)")
+    if type(seed) is not int:
+        raise TournamentError(f"seed must be an integer, not {seed!r}")
+    if seeds is not None and (
+        isinstance(seeds, str | bytes) or not all(type(s) is int for s in seeds) or not seeds
+    ):
+        raise TournamentError("seeds must be a non-empty sequence of integers (one a deal)")
+    try:
+        variant = Variant(variant)
+    except ValueError:
+        raise TournamentError(f"variant must be colored or grey, not {variant!r}") from None
+    if time_limit is not None and (
+        not isinstance(time_limit, int | float) or not 0 < time_limit < math.inf
+    ):
+        raise TournamentError(
+            f"time_limit must be a positive number of seconds, not {time_limit!r}"
+        )
+    if type(max_rounds) is not int or max_rounds < 1:
+        raise TournamentError(f"max_rounds must be a positive integer, not {max_rounds!r}")
+    return Settings(
+        entrants(bots), players, variant, seed, None if seeds is None else tuple(seeds),
+        None if time_limit is None else float(time_limit), max_rounds,
+    )  # fmt: skip
+
+
+def _game_count(games: int | None, settings: Settings) -> int:
+    limit = settings.max_games()
+    if games is None:
+        if limit is None:
+            raise TournamentError("give the number of games (games=N), or seeds= to play them")
+        return limit
+    if type(games) is not int or games < 0:
+        raise TournamentError(f"games must be a number of games (0 or more), not {games!r}")
+    if limit is not None and games > limit:
+        raise TournamentError(
+            f"{games} games need {math.ceil(games / settings.cycle)} deal seeds "
+            f"({settings.cycle} games a deal), but seeds= gives {len(settings.seeds or ())}"
+        )
+    return games
+
+
+def _check_run(
+    settings: Settings, backend: str, batch: int | None, workers: int | None, retries: int,
+    out: str | None, resume: bool,
+) -> None:  # fmt: skip
+    if backend not in BACKENDS:
+        raise TournamentError(f"unknown backend {backend!r}: choose local, process or ray")
+    for name, value in (("batch", batch), ("workers", workers)):
+        if value is not None and (type(value) is not int or value < 1):
+            raise TournamentError(f"{name} must be a positive integer, not {value!r}")
+    if type(retries) is not int or retries < 0:
+        raise TournamentError(f"retries must be 0 or more, not {retries!r}")
+    if resume and out is None:
+        raise TournamentError("resume needs the file to continue (out=..., --out FILE)")
+    if backend == "process":
+        settings.check_picklable("process")
+    elif backend == "ray":
+        _check_ray_picklable(settings)
+
+
+def _check_ray_picklable(settings: Settings) -> None:
+    ray = import_ray()
+    for entrant in settings.entrants:
+        if isinstance(entrant.source, str):
+            continue
+        try:
+            ray.cloudpickle.dumps(entrant.source)
+        except Exception as error:
+            raise TournamentError(
+                f"bot {entrant.name!r} cannot be sent to Ray workers "
+                f"({type(error).__name__}: {error})"
+            ) from None

@@ -1,0 +1,531 @@
+"""Tournaments (azul_rules.tournament): the schedule, refereeing with forfeits, the
+JSON-lines file and --resume, the statistics, the process backend and the command line.
+The Ray backend is tested in test_tournament_ray.py."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import itertools
+import json
+import math
+import re
+import sys
+import types
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import azul_rules as az
+from azul_rules.bots import BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.cli import main
+from azul_rules.tournament import (
+    GameSummary,
+    TournamentError,
+    bradley_terry,
+    cycle_length,
+    deal_seed,
+    game_spec,
+    lineup,
+    load_record,
+    run,
+    wilson_interval,
+)
+from azul_rules.tournament.lines import OutFile, read_existing
+from azul_rules.tournament.runner import _progress
+from azul_rules.tournament.settings import Settings, entrants
+from azul_rules.tournament.stats import Tally
+from tests import tournament_bots
+
+BOTS = "tests.tournament_bots"
+
+
+def lines(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+# -- the schedule ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bots", "players"),
+    [(1, 2), (2, 2), (3, 2), (2, 3), (2, 4), (3, 4), (4, 4), (5, 4), (6, 3), (5, 2)],
+)
+def test_every_bot_plays_every_seat_equally_in_a_cycle(bots: int, players: int) -> None:
+    cycle = cycle_length(bots, players)
+    assert cycle == (math.comb(bots, players) * players if bots >= players else bots)
+    seats: Counter[tuple[int, int]] = Counter()
+    for position in range(cycle):
+        seated = lineup(position, bots, players)
+        assert len(seated) == players
+        if bots >= players:
+            assert len(set(seated)) == players
+        seats.update((bot, seat) for seat, bot in enumerate(seated))
+    per_seat = set(seats.values())
+    assert len(per_seat) == 1 and len(seats) == bots * players
+
+
+def test_lineups_follow_the_order_of_itertools_combinations() -> None:
+    groups = [lineup(p * 3, 7, 3) for p in range(math.comb(7, 3))]
+    assert groups == list(itertools.combinations(range(7), 3))
+    assert [lineup(p, 7, 3) for p in range(3)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+
+
+def test_a_cycle_shares_one_deal_and_seeds_are_the_documented_hashes() -> None:
+    def blake(text: str) -> int:
+        return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest()) >> 11
+
+    assert deal_seed(0, 0) == blake("azul-rules/deal:0:0") == 8221124002630337
+    assert seat_seed(7, 1) == blake("azul-rules/seat:7:1") == 4417063254433813
+    specs = [game_spec(i, bots=3, players=2, seed=5) for i in range(12)]
+    assert [s.deal for s in specs] == [0] * 6 + [1] * 6
+    assert {s.seed for s in specs[:6]} == {deal_seed(5, 0)}
+    assert specs[7].seed == deal_seed(5, 1)
+    assert specs[4].bot_seeds == (seat_seed(specs[4].seed, 0), seat_seed(specs[4].seed, 1))
+    explicit = game_spec(7, bots=3, players=2, seed=5, seeds=[11, 22])
+    assert (explicit.seed, explicit.seats) == (22, specs[7].seats)
+
+
+# -- bots ------------------------------------------------------------------------------
+
+
+def test_bot_specs_name_built_in_and_imported_factories() -> None:
+    assert bot_factory("greedy") is az_bots().GreedyBot
+    assert bot_factory(f"{BOTS}:SeededBot") is tournament_bots.SeededBot
+    seeded = build_bot(tournament_bots.SeededBot, 42)
+    assert isinstance(seeded, tournament_bots.SeededBot) and seeded.seed == 42
+    assert isinstance(build_bot(tournament_bots.FirstMoveBot, 42), tournament_bots.FirstMoveBot)
+
+
+def az_bots() -> Any:
+    from azul_rules import bots
+
+    return bots
+
+
+@pytest.mark.parametrize(
+    ("spec", "says"),
+    [
+        ("smart", "unknown bot 'smart': choose random, greedy or package.module:Factory"),
+        ("no_such_module_x:Bot", "cannot import bot 'no_such_module_x:Bot' "
+         "(ModuleNotFoundError: No module named 'no_such_module_x')"),
+        (f"{BOTS}:Missing", "tests.tournament_bots has no attribute 'Missing'"),
+        (f"{BOTS}:ILLEGAL", "is not callable"),
+        ("os.path", "unknown bot 'os.path'"),
+    ],
+)  # fmt: skip
+def test_a_bad_bot_spec_is_one_clear_value_error(spec: str, says: str) -> None:
+    with pytest.raises(BotSpecError) as caught:
+        bot_factory(spec)
+    assert isinstance(caught.value, ValueError)
+    assert says in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_duplicate_names_are_numbered() -> None:
+    assert [e.name for e in entrants(["random", "random", "greedy"])] == [
+        "random", "random#2", "greedy"
+    ]  # fmt: skip
+
+
+# -- refereeing: forfeits, the round cap ----------------------------------------------
+
+
+def test_an_illegal_move_forfeits_with_the_verdict_and_replays_to_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """S2: factory 100 does not exist; the forfeiting seat loses, its opponent wins."""
+    out = tmp_path / "games.jsonl"
+    results = run(["greedy", f"{BOTS}:IllegalBot"], games=2, out=str(out))
+    for game in lines(out):
+        result = game["result"]
+        forfeit = result["forfeit"]
+        assert result["end"] == "forfeit"
+        assert forfeit["reason"] == "illegal_move" and forfeit["move"] == {
+            "type": "take", "source": 99, "color": "red", "line": 0}  # fmt: skip
+        assert forfeit["bot"] == f"{BOTS}:IllegalBot"
+        assert forfeit["violations"][0] == {
+            "code": "NO_SUCH_SOURCE", "rule": "S2",
+            "message": "there is no factory 100: this table has factories 1 to 5 and the centre",
+        }  # fmt: skip
+        replay = load_record(str(out), game["game"]).replay()
+        assert replay.failed_at == forfeit["move_number"] - 1 and replay.failure is not None
+        assert forfeit["violations"] == [
+            {"code": v.code.value, "rule": v.rule, "message": v.message}
+            for v in replay.final.validate(tournament_bots.ILLEGAL).violations
+        ]
+        assert result["winners"] == [1 - forfeit["seat"]]
+        assert game["record"]["moves"][-1] == forfeit["move"]
+        assert result["moves"] == len(game["record"]["moves"]) - 1 == forfeit["move_number"] - 1
+    greedy, illegal = results.bots
+    assert (greedy.wins, greedy.losses, illegal.forfeits, illegal.wins) == (2, 0, 2, 0)
+    assert illegal.mean_score is None and illegal.losses == 2
+    assert main(["replay", str(out), "--game", "1"]) == 1
+    assert "NO_SUCH_SOURCE (S2): there is no factory 100" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason", "error"),
+    [
+        ("RaisingBot", "error", "RuntimeError: boom (at tournament_bots.py:"),
+        ("TextBot", "not_a_move",
+         "not a move: a str (expected Take, TableTake, PlaceTile or Refill)"),
+        ("broken_factory", "error",
+         "building the bot: ValueError: no weights found (at tournament_bots.py:"),
+        ("SleepyBot", "time_limit", "no move within the time limit of 0.05 s"),
+        ("StubbornBot", "time_limit", "no move within the time limit of 0.05 s"),
+    ],
+)  # fmt: skip
+def test_a_misbehaving_bot_forfeits_with_the_error(
+    tmp_path: Path, bot: str, reason: str, error: str
+) -> None:
+    out = tmp_path / "games.jsonl"
+    results = run(["random", f"{BOTS}:{bot}"], games=2, out=str(out), time_limit=0.05)
+    for game in lines(out):
+        forfeit = game["result"]["forfeit"]
+        assert (forfeit["reason"], forfeit["violations"]) == (reason, [])
+        assert forfeit["error"].startswith(error)
+        assert game["lineup"][forfeit["seat"]] == f"{BOTS}:{bot}"
+        assert load_record(str(out), game["game"]).replay().ok
+    assert results.bots[1].forfeits == 2 and results.bots[0].wins == 2
+
+
+def test_a_forfeit_at_three_players_is_a_shared_win_of_the_others(tmp_path: Path) -> None:
+    results = run(["greedy", "random", f"{BOTS}:RaisingBot"], players=3, games=3)
+    greedy, random_, raising = results.bots
+    assert results.ends == {"forfeit": 3}
+    assert (greedy.wins, greedy.shared_wins, greedy.points) == (0, 3, 1.5)
+    assert (raising.forfeits, raising.losses, raising.win_rate) == (3, 3, 0.0)
+    assert greedy.rating.rating == pytest.approx(random_.rating.rating)
+    assert raising.rating.rating < greedy.rating.rating - 100
+
+
+def test_the_round_cap_ends_a_game_unfinished(tmp_path: Path) -> None:
+    """A game still going after max_rounds rounds ends without a winner."""
+    out = tmp_path / "games.jsonl"
+    results = run(["greedy", "random"], games=2, max_rounds=1, out=str(out))
+    for game in lines(out):
+        result = game["result"]
+        assert (result["end"], result["winners"], result["rounds"]) == ("unfinished", [], 2)
+        assert load_record(str(out), game["game"]).replay().final.round == 2
+    for bot in results.bots:
+        assert (bot.unfinished, bot.wins, bot.losses, bot.mean_score) == (2, 0, 0, None)
+        assert bot.rating.rating == pytest.approx(1500)
+
+
+def test_grey_games_are_refereed_and_each_line_holds_its_exact_record(tmp_path: Path) -> None:
+    """V1-V5 through the bots; every line's record is GameRecord.to_dict() of the game."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, variant="grey", out=str(out))
+    for game in lines(out):
+        record = load_record(str(out), game["game"])
+        assert record.to_dict() == game["record"] and record.variant is az.Variant.GREY
+        replay = record.replay()
+        assert replay.ok and len(replay.states) - 1 == game["result"]["moves"]
+        if game["result"]["end"] == "finished":
+            assert replay.final.outcome is not None
+            assert list(replay.final.outcome.scores) == game["result"]["scores"]
+            assert list(replay.final.outcome.winners) == game["result"]["winners"]
+        else:
+            assert game["result"]["end"] == "unfinished" and replay.final.round == 101
+
+
+def test_seeds_give_the_same_file_and_explicit_seeds_are_used(tmp_path: Path) -> None:
+    first, second, third = (tmp_path / f"{n}.jsonl" for n in "abc")
+    run(["greedy", "random"], games=4, seed=9, out=str(first))
+    run(["greedy", "random"], games=4, seed=9, out=str(second))
+    assert first.read_bytes() == second.read_bytes()
+    run(["greedy", "random"], seeds=[3, 4], out=str(third))
+    assert [g["seed"] for g in lines(third)] == [3, 3, 4, 4]
+    assert [g["lineup"] for g in lines(third)][:2] == [["greedy", "random"], ["random", "greedy"]]
+
+
+def test_a_file_of_explicit_seeds_holds_no_game_beyond_them(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], seeds=[3], out=str(out))
+    line = out.read_text().splitlines()[1].replace('"game":1', '"game":7')
+    out.write_text(line + "\n")
+    with pytest.raises(TournamentError, match="line 1: \"game\" is not a game number of this"):
+        run(["greedy", "random"], seeds=[3], out=str(out), resume=True)
+
+
+def test_replay_of_garbage_on_standard_input_is_a_format_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"9" * 5000)))
+    with pytest.raises(az.FormatError, match="more than 4300 digits"):
+        load_record("-")
+
+
+def test_python_factories_run_locally_but_the_process_backend_needs_picklable_ones() -> None:
+    results = run({"first": lambda: tournament_bots.FirstMoveBot(), "greedy": "greedy"}, games=2)
+    assert [b.name for b in results.bots] == ["first", "greedy"]
+    with pytest.raises(TournamentError, match="'first' cannot be sent to the process backend"):
+        run({"first": lambda: tournament_bots.FirstMoveBot(), "g": "greedy"}, games=2,
+            backend="process")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"players": 5}, "players must be 2, 3 or 4"),
+        ({"games": -1}, "games must be a number of games"),
+        ({}, "give the number of games"),
+        ({"games": 5, "seeds": [1]},
+         r"5 games need 3 deal seeds \(2 games a deal\), but seeds= gives 1"),
+        ({"games": 2, "backend": "gpu"}, "unknown backend 'gpu'"),
+        ({"games": 2, "time_limit": 0}, "time_limit must be a positive number"),
+        ({"games": 2, "resume": True}, "resume needs the file"),
+        ({"games": 2, "batch": 0}, "batch must be a positive integer"),
+    ],
+)
+def test_settings_that_cannot_run_are_tournament_errors(kwargs: Any, says: str) -> None:
+    with pytest.raises(TournamentError, match=says):
+        run(["greedy", "random"], **kwargs)
+
+
+# -- statistics ------------------------------------------------------------------------
+
+
+def test_wilson_interval_on_known_numbers() -> None:
+    """Published values (four decimals): 7/10 → 0.3968–0.8922, 0/10 → 0–0.2775,
+    50/100 → 0.4038–0.5962."""
+    assert wilson_interval(7, 10) == pytest.approx((0.3968, 0.8922), abs=5e-5)
+    assert wilson_interval(0, 10) == pytest.approx((0.0, 0.2775), abs=5e-5)
+    assert wilson_interval(50, 100) == pytest.approx((0.4038, 0.5962), abs=5e-5)
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def test_bradley_terry_on_a_known_result_set() -> None:
+    """30 wins of 40, plus the prior's virtual draw: 400·log10(30.5/10.5) Elo apart."""
+    strong, weak = bradley_terry([[0, 30], [10, 0]])
+    assert strong.rating - weak.rating == pytest.approx(400 * math.log10(30.5 / 10.5))
+    assert (strong.rating + weak.rating) / 2 == pytest.approx(1500)
+    p = 30.5 / 41
+    expected = 400 / math.log(10) * math.sqrt(1 / (4 * 41 * p * (1 - p)))
+    assert strong.error == pytest.approx(expected) and weak.error == pytest.approx(expected)
+    even = bradley_terry([[0, 5, 5], [5, 0, 5], [5, 5, 0]])
+    assert [r.rating for r in even] == pytest.approx([1500, 1500, 1500])
+    chain = bradley_terry([[0, 8, 9], [2, 0, 8], [1, 2, 0]])
+    assert chain[0].rating > chain[1].rating > chain[2].rating
+    unbeaten = bradley_terry([[0, 20], [0, 0]])
+    assert math.isfinite(unbeaten[0].rating) and unbeaten[0].rating > 1700
+
+
+def test_the_tally_counts_wins_shares_margins_and_pairs() -> None:
+    tally = Tally(3, 3)
+    tally.add(GameSummary(0, (0, 1, 2), "finished", (0,), (50, 40, 30)))
+    tally.add(GameSummary(1, (1, 2, 0), "finished", (0, 1), (45, 45, 20)))
+    tally.add(GameSummary(2, (2, 0, 1), "forfeit", (1, 2), (3, 4, 5), forfeiter=0))
+    a, b, c = tally.stats(["a", "b", "c"])
+    assert (a.wins, a.shared_wins, a.points, a.losses) == (1, 1, 1.5, 1)
+    assert (b.wins, b.shared_wins, b.points, b.losses) == (0, 2, 1.0, 1)
+    assert (c.wins, c.shared_wins, c.forfeits, c.losses) == (0, 1, 1, 2)
+    assert a.mean_score == (50 + 20) / 2 and a.mean_margin == (10 - 25) / 2
+    assert c.mean_score == (30 + 45) / 2 and c.mean_margin == (-20 + 0) / 2
+    assert tally.pair_wins[0][1] == 1 + 0 + 0.5 and tally.pair_wins[1][0] == 0 + 1 + 0.5
+    assert tally.pair_wins[2][0] == 0 + 1 + 0 and tally.pair_wins[1][2] == 1 + 0.5 + 1
+
+
+def test_the_results_table_names_every_figure() -> None:
+    results = run(["greedy", f"{BOTS}:IllegalBot"], games=2)
+    table = results.table().splitlines()
+    assert table[0].split()[:5] == ["bot", "games", "wins", "shared", "forfeits"]
+    assert table[2].split()[:5] == ["greedy", "2", "2", "0", "0"]
+    assert "100.0% (34.2–100.0)" in table[2]
+    assert table[-1].startswith("2 games: 0 finished, 2 forfeited, 0 unfinished")
+    assert results.to_dict()["bots"][1]["forfeits"] == 2
+
+
+# -- the file: resume, truncation, corruption -----------------------------------------
+
+
+def test_resume_after_an_interrupted_write_gives_the_uninterrupted_file(tmp_path: Path) -> None:
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    bots = ["greedy", "random", f"{BOTS}:IllegalBot"]
+    run(bots, games=9, seed=3, out=str(whole))
+    run(bots, games=5, seed=3, out=str(cut))
+    sixth = whole.read_text().splitlines()[5]
+    with cut.open("a") as partial:
+        partial.write(sixth[: len(sixth) // 2])
+    results = run(bots, games=9, seed=3, out=str(cut), resume=True)
+    assert cut.read_bytes() == whole.read_bytes()
+    assert (results.resumed, results.played, results.games) == (5, 4, 9)
+    assert results.cut_bytes == len(sixth) // 2
+    again = run(bots, games=9, seed=3, out=str(cut), resume=True)
+    assert (again.played, again.games, cut.read_bytes() == whole.read_bytes()) == (0, 9, True)
+    assert [b.wins for b in again.bots] == [b.wins for b in results.bots]
+
+
+def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    with pytest.raises(TournamentError, match=r"line 1 was written with other settings: "
+                       r"players 2 there, 3 here"):  # fmt: skip
+        run(["greedy", "random"], players=3, games=2, out=str(out), resume=True)
+    with pytest.raises(TournamentError, match=r"bots \['greedy', 'random'\] there, "
+                       r"\['random', 'greedy'\] here"):  # fmt: skip
+        run(["random", "greedy"], games=2, out=str(out), resume=True)
+    with pytest.raises(TournamentError, match="already holds games: continue it with --resume"):
+        run(["greedy", "random"], games=2, out=str(out))
+
+
+@pytest.mark.parametrize(
+    ("damage", "says"),
+    [
+        (lambda ls: [ls[0], "{oops", ls[1]], "line 2: not JSON"),
+        (lambda ls: [ls[0], ls[0]], r"line 2 repeats game 0 \(first on line 1\)"),
+        (lambda ls: [ls[0], "", ls[1]], "line 2: an empty line"),
+        (lambda ls: [re.sub(r'"deal":0,"seed":\d+', '"deal":0,"seed":1', ls[1])],
+         "line 1: game 1 has seed 1 and lineup"),
+        (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')], "is not a game result"),
+        (lambda ls: ['{"game": 0}'], 'line 1: not a tournament game line'),
+        (lambda ls: [ls[0], '{"game": ' + "9" * 5000 + "}"], "line 2: not JSON"),
+        (lambda ls: [ls[0].replace('"game":0', '"game":-3')], "not a game number"),
+    ],
+)  # fmt: skip
+def test_a_damaged_complete_line_is_an_error_naming_it(
+    tmp_path: Path, damage: Any, says: str
+) -> None:
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    out.write_text("\n".join(damage(out.read_text().splitlines())) + "\n")
+    before = out.read_bytes()
+    with pytest.raises(TournamentError, match=says):
+        run(["greedy", "random"], games=4, out=str(out), resume=True)
+    assert out.read_bytes() == before
+
+
+def test_two_runs_cannot_write_one_file_at_once(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    holder = OutFile(str(out))
+    try:
+        with pytest.raises(TournamentError, match="is being written by another tournament run"):
+            run(["greedy", "random"], games=2, out=str(out), resume=True)
+    finally:
+        holder.close()
+    assert run(["greedy", "random"], games=2, out=str(out), resume=True).played == 2
+
+
+SETTINGS = Settings(entrants(["greedy", "random"]))
+
+
+@given(st.binary(max_size=300), st.booleans())
+def test_reading_back_any_bytes_errs_cleanly(
+    tmp_path_factory: Any, data: bytes, head: bool
+) -> None:
+    """Whatever follows a line, reading it back raises only the documented errors."""
+    path = tmp_path_factory.mktemp("fuzz") / "games.jsonl"
+    good = (
+        b'{"tournament":{"format":1,"bots":["greedy","random"],"players":2,"variant":"colored",'
+        b'"seed":0,"time_limit":null,"max_rounds":100},"game":0}\n'
+    )
+    path.write_bytes((good if head else b"") + data)
+    try:
+        read_existing(str(path), SETTINGS, 10)
+    except TournamentError as error:
+        assert "\n" not in str(error)
+    with contextlib.suppress(az.FormatError):
+        load_record(str(path), 0)
+
+
+# -- backends and the command line -----------------------------------------------------
+
+
+def test_the_process_backend_gives_the_local_games(tmp_path: Path) -> None:
+    local, pool = tmp_path / "local.jsonl", tmp_path / "pool.jsonl"
+    bots = ["greedy", "random", f"{BOTS}:SeededBot", f"{BOTS}:TextBot"]
+    run(bots, games=24, seed=2, out=str(local))
+    results = run(bots, games=24, seed=2, out=str(pool), backend="process", batch=5, workers=2)
+    assert sorted(pool.read_text().splitlines()) == sorted(local.read_text().splitlines())
+    assert results.played == 24 and results.balanced and not results.lost
+
+
+def test_a_dead_worker_s_batch_is_retried_alone_then_reported(tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    results = run(
+        ["random", "greedy", f"{BOTS}:ExitBot"], games=6, batch=1, workers=2, retries=1,
+        backend="process", out=str(out),
+    )  # fmt: skip
+    assert sorted(g["game"] for g in lines(out)) == [0, 1]
+    assert sorted(i for lost in results.lost for i in lost.games) == [2, 3, 4, 5]
+    assert all("worker process died" in lost.error and "2 times" in lost.error
+               for lost in results.lost)  # fmt: skip
+    assert results.games == 2 and results.lost_games == 4
+
+
+def test_tournament_command_prints_the_table_and_writes_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = tmp_path / "games.jsonl"
+    args = ["tournament", "--bots", "greedy,random", "--games", "4", "--out", str(out)]
+    assert main(args) == 0
+    printed = capsys.readouterr().out
+    assert "greedy" in printed and "4 games: 4 finished" in printed
+    assert len(lines(out)) == 4
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(out.read_bytes())))
+    assert main(["replay", "-"]) == 2
+    assert "holds 4 games: choose one with --game N" in capsys.readouterr().err
+    line = out.read_text().splitlines()[2] + "\n"
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(line.encode())))
+    assert main(["replay", "-"]) == 0
+    assert "moves, all legal" in capsys.readouterr().out
+    assert main(["replay", str(out), "--game", "3", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["ok"] is True
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--bots", "greedy,smart", "--games", "2"],
+         "azul-rules: --bots: unknown bot 'smart': choose random, greedy or "
+         "package.module:Factory"),
+        (["--bots", "greedy,random", "--games", "2", "--resume"],
+         "azul-rules: resume needs the file to continue (out=..., --out FILE)"),
+        (["--bots", "greedy,random", "--games", "-2"],
+         "azul-rules: games must be a number of games (0 or more), not -2"),
+    ],
+)  # fmt: skip
+def test_tournament_command_errors_are_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], says: str
+) -> None:
+    assert main(["tournament", *args]) == 2
+    err = capsys.readouterr().err
+    assert err == says + "\n"
+
+
+def test_play_takes_imported_bots(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--bots", f"greedy,{BOTS}:SeededBot", "--seed", "3"]) == 0
+    assert f"player 2: {BOTS}:SeededBot" in capsys.readouterr().out
+    assert main(["play", "--bots", "greedy,nowhere_x:Bot"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "unreadable" not in err and "nowhere_x:Bot" in err
+
+
+def test_the_progress_bar_shows_only_when_wanted() -> None:
+    quiet = _progress(None, 10, 0)
+    assert type(quiet).__name__ == "_Quiet"
+    bar = _progress(True, 10, 3)
+    assert getattr(bar, "n", None) == 3
+    bar.close()
+
+
+def test_worker_processes_that_cannot_build_the_bots_stop_the_run_with_one_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A factory that pickles here but cannot be imported in a fresh process."""
+    ghost = types.ModuleType("ghost_bots_x")
+
+    class Ghost(tournament_bots.FirstMoveBot):
+        pass
+
+    Ghost.__module__ = "ghost_bots_x"
+    Ghost.__qualname__ = "Ghost"
+    ghost.Ghost = Ghost  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ghost_bots_x", ghost)
+    with pytest.raises(TournamentError, match="the worker processes could not start"):
+        run([Ghost, "greedy"], games=2, backend="process", workers=1)

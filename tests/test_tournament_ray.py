@@ -1,0 +1,51 @@
+"""The Ray backend on a real local Ray cluster (two CPUs): the same games as the local
+and process backends, and a batch whose worker dies reported as lost."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.extras import needs
+
+ray = needs("ray")
+
+from azul_rules.tournament import run  # noqa: E402
+
+BOTS = "tests.tournament_bots"
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[None]:
+    # "local": a new cluster of our own, whatever RAY_ADDRESS or an earlier `ray start` says
+    ray.init(address="local", num_cpus=2, include_dashboard=False, logging_level="ERROR",
+             log_to_driver=False)  # fmt: skip
+    try:
+        yield
+    finally:
+        ray.shutdown()
+
+
+def test_the_same_seeds_give_the_same_games_on_every_backend(
+    cluster: None, tmp_path: Path
+) -> None:
+    bots = ["greedy", "random", f"{BOTS}:SeededBot", f"{BOTS}:IllegalBot"]
+    files = {b: tmp_path / f"{b}.jsonl" for b in ("local", "process", "ray")}
+    for backend, path in files.items():
+        results = run(bots, games=24, seed=11, backend=backend, batch=5, workers=2,
+                      out=str(path))  # fmt: skip
+        assert (results.played, results.lost, results.balanced) == (24, (), True)
+    local = sorted(files["local"].read_text().splitlines())
+    assert sorted(files["process"].read_text().splitlines()) == local
+    assert sorted(files["ray"].read_text().splitlines()) == local
+
+
+def test_a_batch_whose_ray_worker_dies_is_reported(cluster: None, tmp_path: Path) -> None:
+    out = tmp_path / "games.jsonl"
+    results = run(["random", f"{BOTS}:ExitBot"], games=2, batch=1, retries=0,
+                  backend="ray", out=str(out))  # fmt: skip
+    assert sorted(i for lost in results.lost for i in lost.games) == [0, 1]
+    assert all("games" in lost.error for lost in results.lost)
+    assert results.games == 0 and out.read_text() == ""
