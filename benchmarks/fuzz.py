@@ -36,7 +36,7 @@ from tests.fuzz_inputs import (
 )
 from tests.test_fuzz import COMMANDS
 
-KINDS = ("state", "move", "record")
+KINDS = ("state", "move", "record", "claim", "audit_position", "scoresheet")
 
 
 def scratch(rng: random.Random, depth: int = 0) -> object:
