@@ -9,8 +9,12 @@ True
 Take(source=2, color=Color.BLUE, line=1, player=None)
 """
 
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from azul_rules._hypothesis import _hypothesis_setup_hook
-from azul_rules.audit import Claim, audit
 from azul_rules.board import PatternLine, PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, MARKER, Color, Marker
 from azul_rules.errors import (
@@ -18,23 +22,14 @@ from azul_rules.errors import (
     FormatError,
     IllegalMoveError,
     InvalidStateError,
+    Problem,
     Result,
+    StateProblem,
     Violation,
-)
-from azul_rules.jsonio import (
-    from_dict,
-    from_json,
-    move_from_dict,
-    move_from_json,
-    to_dict,
-    to_json,
 )
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Phase, Variant
-from azul_rules.problems import Problem, StateProblem
-from azul_rules.record import GameRecord, Replay
 from azul_rules.rulebook import rule
-from azul_rules.scoresheet import audit_game
 from azul_rules.scoring import (
     Bonuses,
     Outcome,
@@ -46,6 +41,48 @@ from azul_rules.scoring import (
     score_placement,
 )
 from azul_rules.state import GameState, new_game
+
+if TYPE_CHECKING:
+    from azul_rules.auditing import Claim, audit
+    from azul_rules.jsonio import (
+        from_dict,
+        from_json,
+        move_from_dict,
+        move_from_json,
+        to_dict,
+        to_json,
+    )
+    from azul_rules.record import GameRecord, Replay
+    from azul_rules.scoresheet import audit_game
+
+# The names below come from modules built on cattrs (JSON, records, audits): they are
+# imported on first use (PEP 562), so that ``import azul_rules`` stays fast for programs
+# that never read or write JSON.
+_ON_FIRST_USE = {
+    "Claim": "azul_rules.auditing",
+    "audit": "azul_rules.auditing",
+    "GameRecord": "azul_rules.record",
+    "Replay": "azul_rules.record",
+    "audit_game": "azul_rules.scoresheet",
+    **dict.fromkeys(
+        ("from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"),
+        "azul_rules.jsonio",
+    ),
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _ON_FIRST_USE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'azul_rules' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_ON_FIRST_USE))
+
 
 __all__ = [
     "CENTER",

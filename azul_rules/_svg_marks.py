@@ -15,7 +15,7 @@ from azul_rules._svg_parts import Circle, Layout, Rect, Verdict, circle, el, rec
 from azul_rules.colors import CENTER, FLOOR, Color, Marker
 from azul_rules.errors import ErrorCode
 from azul_rules.moves import Move, PlaceTile, TableTake, Take
-from azul_rules.state import GameState
+from azul_rules.position import Position
 
 MARK_COLORS: Final[Mapping[str, str]] = {
     "source": "#1a7f37",
@@ -46,7 +46,7 @@ class Mark(NamedTuple):
 class _Marks:
     """Collects the marks of a highlight, checking every index against the table."""
 
-    def __init__(self, state: GameState, layout: Layout, move: Move | None) -> None:
+    def __init__(self, state: Position, layout: Layout, move: Move | None) -> None:
         self.state = state
         self.layout = layout
         self.move = move
@@ -114,7 +114,7 @@ class _Marks:
         return ()
 
 
-def collect_marks(state: GameState, layout: Layout, verdict: Verdict) -> list[Mark]:
+def collect_marks(state: Position, layout: Layout, verdict: Verdict) -> list[Mark]:
     """Every mark of a highlight: the move's, then each violation's, then the tiling's."""
     marks = _Marks(state, layout, verdict.move)
     if verdict.move is not None:

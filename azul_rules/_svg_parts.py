@@ -15,8 +15,8 @@ from azul_rules.colors import CENTER, FLOOR_PENALTIES, Color, Marker, wall_color
 from azul_rules.errors import Result
 from azul_rules.moves import Move
 from azul_rules.phases import Phase, Variant
+from azul_rules.position import Position
 from azul_rules.scoring import RoundScoring
-from azul_rules.state import GameState
 
 WIDTH: Final = 600
 """The picture's natural width, in px (user units); ``size`` scales it."""
@@ -236,7 +236,7 @@ def _grid(
 Item = Color | Marker
 
 
-def source_items(state: GameState, source: int) -> tuple[Item, ...]:
+def source_items(state: Position, source: int) -> tuple[Item, ...]:
     """What a source shows, in drawing order: the marker first in the centre."""
     if source == CENTER:
         marker: tuple[Item, ...] = (Marker.MARKER,) if marker_in_center(state) else ()
@@ -246,13 +246,13 @@ def source_items(state: GameState, source: int) -> tuple[Item, ...]:
     return ()
 
 
-def marker_in_center(state: GameState) -> bool:
+def marker_in_center(state: Position) -> bool:
     """T3: the marker lies in the centre until someone takes from there (it stays there
     through a grey tiling if nobody did)."""
     return state.phase in (Phase.FACTORY_OFFER, Phase.WALL_TILING) and state.marker_holder is None
 
 
-def marker_held_by(state: GameState) -> int | None:
+def marker_held_by(state: Position) -> int | None:
     """The player holding the marker off the floor: after the floor (W5, waiting for the
     refill), or when a full floor had no space for it (F4)."""
     if state.phase is Phase.REFILL:
@@ -267,7 +267,7 @@ class Layout:
     """Where everything goes: the header, the ring of factories around the centre, the
     information panel beside them, the verdict's text, then the boards two by two."""
 
-    def __init__(self, state: GameState, order: tuple[int, ...], notes_height: float) -> None:
+    def __init__(self, state: Position, order: tuple[int, ...], notes_height: float) -> None:
         self.state = state
         self.order = order
         self.ring = _ring_radius(len(state.factories))

@@ -15,9 +15,9 @@ from azul_rules.colors import CENTER, FLOOR, Color, Marker
 from azul_rules.errors import Violation
 from azul_rules.messages import color_name, phase_name
 from azul_rules.moves import Move, PlaceTile, TableTake, Take
+from azul_rules.position import Position
 from azul_rules.render import variant_name
 from azul_rules.scoring import RoundScoring
-from azul_rules.state import GameState
 
 _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "title": {"en": "Azul — round {round} · {phase}", "fr": "Azul — manche {round} · {phase}"},
@@ -80,13 +80,13 @@ def word(key: str, lang: str, **params: object) -> str:
     return _WORDS[key][lang].format(**params)
 
 
-def title_of(state: GameState, lang: str) -> str:
+def title_of(state: Position, lang: str) -> str:
     """The ``<title>``: round, phase, players, wall, turn or result, in one line."""
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
     return f"{title} · {subtitle_of(state, lang)}"
 
 
-def subtitle_of(state: GameState, lang: str) -> str:
+def subtitle_of(state: Position, lang: str) -> str:
     """Players, wall variant, and whose turn it is (or who won)."""
     text = word(
         "players", lang, players=len(state.players), variant=variant_name(state.variant, lang)
@@ -96,7 +96,7 @@ def subtitle_of(state: GameState, lang: str) -> str:
     return f"{text} · {word('to_move', lang, player=state.current_player + 1)}"
 
 
-def result_text(state: GameState, lang: str) -> str:
+def result_text(state: Position, lang: str) -> str:
     """The winner, or the players sharing the victory (E4)."""
     outcome = state.outcome
     assert outcome is not None

@@ -12,7 +12,9 @@ Reading is strict: every malformed field is reported with its JSON path in one
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
+from importlib.resources import files
 from typing import Any, Final
 
 import attrs
@@ -164,9 +166,6 @@ def validated(claim: object) -> Claim:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a claim, as shipped in the package."""
-    import json
-    from importlib.resources import files
-
     text = files("azul_rules").joinpath("schemas/claim.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

@@ -10,9 +10,11 @@ import argparse
 import json
 import os
 import sys
+import textwrap
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TypeVar
 
+from azul_rules.auditing import audit, claim_from_json, position_from_json
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
@@ -23,12 +25,14 @@ from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
 from azul_rules.render import render_state, variant_name
-from azul_rules.rulebook import Rule
+from azul_rules.rulebook import SECTIONS, Rule, rule, rules
+from azul_rules.scoresheet import audit_game, scoresheet_from_json
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.state import GameState, new_game
-
-if TYPE_CHECKING:
-    from azul_rules.svg import Highlight
+from azul_rules.svg import Highlight, board
+from azul_rules.svg_game import record_pictures
+from azul_rules.tournament.command import main as tournament_main
+from azul_rules.tournament.lines import load_record
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -168,8 +172,6 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    from azul_rules.tournament.command import main as tournament_main
-
     return tournament_main(args)
 
 
@@ -293,8 +295,6 @@ def _draw(
 ) -> None:
     """``--svg``: the picture of ``state`` (and of ``highlight``) to ``path``."""
     if path is not None:
-        from azul_rules.svg import board
-
         _write(path, board(state, highlight=highlight, lang=lang))
 
 
@@ -302,8 +302,6 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
     """``--svg-dir``: the pictures of a recorded game; returns how many were written."""
     if directory is None:
         return 0
-    from azul_rules.svg import record_pictures
-
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
     try:
@@ -396,8 +394,6 @@ def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> di
 def _print_violations(violations: Sequence[Violation], lang: str, explain: bool,
                       indent: str = "  ") -> None:  # fmt: skip
     """Each violation on a line; with ``explain``, its rule's text beneath it."""
-    from azul_rules.rulebook import rule
-
     for violation in violations:
         print(f"{indent}{violation.code.value} ({violation.rule}): {violation.message_in(lang)}")
         if explain:
@@ -405,8 +401,6 @@ def _print_violations(violations: Sequence[Violation], lang: str, explain: bool,
 
 
 def _wrapped(entry: Rule, lang: str, indent: str) -> str:
-    import textwrap
-
     text = f"{entry.id} {entry.title_in(lang)}. {entry.text(lang)}"
     return textwrap.fill(text, width=92, initial_indent=indent, subsequent_indent=indent)
 
@@ -442,8 +436,6 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    from azul_rules.audit import audit, claim_from_json, position_from_json
-
     state = _from_file(args.state, position_from_json)
     claim = _from_file(args.claim, claim_from_json)
     result = _reading(args.claim, lambda: audit(state, claim))
@@ -462,8 +454,6 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _audit_game(args: argparse.Namespace) -> int:
-    from azul_rules.scoresheet import audit_game, scoresheet_from_json
-
     record = _from_file(args.record, GameRecord.from_json)
     sheet = _from_file(args.sheet, scoresheet_from_json)
     verdict = _reading(args.sheet, lambda: audit_game(record, sheet))
@@ -514,8 +504,6 @@ def _audit_game(args: argparse.Namespace) -> int:
 
 
 def _rules(args: argparse.Namespace) -> int:
-    from azul_rules.rulebook import SECTIONS, rule, rules
-
     lang = args.lang
     if args.rule_id is not None:
         try:
@@ -536,8 +524,6 @@ def _rules(args: argparse.Namespace) -> int:
 
 
 def _text(entry: Rule, lang: str, indent: str = "  ") -> str:
-    import textwrap
-
     return textwrap.fill(entry.text(lang), width=92, initial_indent=indent,
                          subsequent_indent=indent)  # fmt: skip
 
@@ -551,8 +537,6 @@ def _show(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
-        from azul_rules.tournament.lines import load_record
-
         record = _reading(args.record, lambda: load_record(args.record, args.game))
     else:
         record = _from_file(args.record, GameRecord.from_json)
@@ -617,8 +601,6 @@ def _starts_with_game_line(path: str) -> bool:
 
 
 def _tiles(tiles: Sequence[object]) -> str:
-    from azul_rules.colors import Color
-
     return "[" + "".join(t.letter for t in tiles if isinstance(t, Color)) + "]"
 
 

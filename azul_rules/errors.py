@@ -18,6 +18,7 @@ import attrs
 
 from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.messages import render
+from azul_rules.rulebook import rule
 
 __all__ = [
     "OK",
@@ -69,8 +70,6 @@ class Violation:
 
     def rule_text(self, lang: str = "en") -> str:
         """The text of the broken rule (``rule``) from the rule book, in ``lang``."""
-        from azul_rules.rulebook import rule
-
         return rule(self.rule).text(lang)
 
     def __str__(self) -> str:
@@ -133,8 +132,6 @@ class Problem:
 
     def rule_text(self, lang: str = "en") -> str:
         """The text of the contradicted rule (``rule``) from the rule book, in ``lang``."""
-        from azul_rules.rulebook import rule
-
         return rule(self.rule).text(lang)
 
     def __str__(self) -> str:

@@ -29,7 +29,6 @@ raise.  ``raw_env`` alone does the same for an illegal action, without the wrapp
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from typing import Any, Final
 
@@ -39,14 +38,13 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from azul_rules import GameState, IllegalMoveError, Result, Variant, new_game
+from azul_rules import GameState, IllegalMoveError, Result, Variant, new_game, svg
 from azul_rules import actions as codec
 
 __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
 
-RENDER_MODES: Final = ("ansi", "svg") if importlib.util.find_spec("azul_rules.svg") else ("ansi",)
-"""``"ansi"`` (text), and ``"svg"`` when :mod:`azul_rules.svg` is installed with the
-library."""
+RENDER_MODES: Final = ("ansi", "svg")
+"""``"ansi"`` (text) and ``"svg"`` (:func:`azul_rules.svg.board`)."""
 
 
 def env(
@@ -239,8 +237,6 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         if self.render_mode is None:
             return None
         if self.render_mode == "svg":
-            from azul_rules import svg  # type: ignore[attr-defined,unused-ignore]
-
             return str(svg.board(self.game))
         return codec.table_string(self.game)
 

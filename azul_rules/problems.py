@@ -8,7 +8,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
 
 from azul_rules.board import PlayerBoard
 from azul_rules.codes import StateProblem
@@ -16,16 +15,14 @@ from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, wall_color
 from azul_rules.errors import Problem
 from azul_rules.grey import legal_columns, next_line, walls_can_end
 from azul_rules.phases import Phase, Variant
-
-if TYPE_CHECKING:
-    from azul_rules.state import GameState
+from azul_rules.position import Position
 
 __all__ = ["Problem", "StateProblem", "finished_rounds", "least_round", "state_problems"]
 
 _Add = Callable[["StateProblem", str, str, str], None]
 
 
-def state_problems(state: GameState) -> tuple[Problem, ...]:
+def state_problems(state: Position) -> tuple[Problem, ...]:
     """Every problem of ``state`` (empty when it can exist)."""
     found: list[Problem] = []
 
@@ -60,7 +57,7 @@ def state_problems(state: GameState) -> tuple[Problem, ...]:
     return tuple(found)
 
 
-def _check_tile_counts(state: GameState, add: _Add) -> None:
+def _check_tile_counts(state: Position, add: _Add) -> None:
     counts = dict.fromkeys(COLORS, 0)
     everywhere: list[Color] = [*state.bag, *state.lid, *state.center]
     for tiles in state.factories:
@@ -128,7 +125,7 @@ def _check_board(index: int, board: PlayerBoard, variant: Variant, add: _Add) ->
         )  # fmt: skip
 
 
-def _check_turn_and_marker(state: GameState, add: _Add) -> None:
+def _check_turn_and_marker(state: Position, add: _Add) -> None:
     n = len(state.players)
     for name, value in (
         ("current_player", state.current_player),
@@ -164,7 +161,7 @@ def _check_turn_and_marker(state: GameState, add: _Add) -> None:
             )  # fmt: skip
 
 
-def _check_phase(state: GameState, add: _Add) -> None:
+def _check_phase(state: Position, add: _Add) -> None:
     phase = state.phase
     anything_left = bool(state.center) or any(state.factories)
     if phase is Phase.FACTORY_OFFER and not anything_left:
@@ -198,7 +195,7 @@ def _check_phase(state: GameState, add: _Add) -> None:
         )  # fmt: skip
 
 
-def _check_between_rounds(state: GameState, add: _Add) -> None:
+def _check_between_rounds(state: Position, add: _Add) -> None:
     """W1, W5, R2: between two rounds (and at the end) every complete line has been
     tiled and every floor emptied; a seeded game deals itself and never waits for the
     table's draws."""
@@ -243,7 +240,7 @@ def least_round(phase: Phase, boards: Sequence[PlayerBoard]) -> int:
     return tilings + 1
 
 
-def _check_wall_growth(state: GameState, add: _Add) -> None:
+def _check_wall_growth(state: Position, add: _Add) -> None:
     """W1: a tiling puts at most one tile per pattern line, 5 per wall."""
     allowed = 5 * max(0, finished_rounds(state.phase, state.round))
     for index, board in enumerate(state.players):
@@ -256,7 +253,7 @@ def _check_wall_growth(state: GameState, add: _Add) -> None:
             )  # fmt: skip
 
 
-def _check_grey(state: GameState, add: _Add) -> None:
+def _check_grey(state: Position, add: _Add) -> None:
     """R7 between rounds; V3, V4 during the wall tiling."""
     if state.phase in (Phase.FACTORY_OFFER, Phase.REFILL) and not walls_can_end(state.players):
         add(
@@ -272,7 +269,7 @@ def _check_grey(state: GameState, add: _Add) -> None:
     _check_tiling_order(state, add)
 
 
-def _check_tiling_order(state: GameState, add: _Add) -> None:
+def _check_tiling_order(state: Position, add: _Add) -> None:
     """V3, V4: the players before the one deciding (from the round's starting player)
     have tiled every complete line; the one deciding has a line with a legal space."""
     n = len(state.players)

@@ -18,6 +18,7 @@ from azul_rules.errors import FormatError, InvalidStateError, Result
 from azul_rules.jsontext import MAX_REPORTED, check_shape, format_error, load, member_path
 from azul_rules.moves import Move, Take, parse_move
 from azul_rules.phases import Variant
+from azul_rules.serialization import from_dict, move_from_dict, to_dict
 from azul_rules.state import GameState, new_game
 
 __all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
@@ -85,8 +86,6 @@ class GameRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """The record as JSON-ready data (compact notation for compact takes)."""
-        from azul_rules.serialization import to_dict
-
         doc: dict[str, Any] = {"format_version": 1}
         if self.initial_state is not None:
             doc["initial_state"] = to_dict(self.initial_state)
@@ -150,8 +149,6 @@ class GameRecord:
 def _read_moves(raw_moves: list[object], errors: list[tuple[str, str]]) -> list[Move]:
     """Every move of a record, in notation or as JSON; stops once enough problems are
     found to report."""
-    from azul_rules.serialization import move_from_dict
-
     moves: list[Move] = []
     for index, raw in enumerate(raw_moves):
         try:
@@ -177,8 +174,6 @@ _NOTATIONS: Final = {
 
 def _read_initial_state(data: object) -> GameState:
     """The record's starting position, its problems' paths under ``$.initial_state``."""
-    from azul_rules.serialization import from_dict
-
     try:
         return from_dict(data, GameState)
     except FormatError as error:
@@ -195,8 +190,6 @@ def _under(path: str) -> str:
 
 def _notation_or_dict(move: Move) -> str | dict[str, Any]:
     """The compact notation when it says everything about the move, else JSON."""
-    from azul_rules.serialization import to_dict
-
     if type(move) is Take and move.player is None:
         text = str(move)
         try:

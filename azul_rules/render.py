@@ -6,8 +6,8 @@ from azul_rules.board import PlayerBoard
 from azul_rules.colors import FLOOR_PENALTIES, Color, wall_color
 from azul_rules.messages import phase_name, phrase
 from azul_rules.phases import Phase, Variant
+from azul_rules.position import Position
 from azul_rules.scoring import floor_penalty
-from azul_rules.state import GameState
 
 __all__ = ["render_state"]
 
@@ -26,7 +26,7 @@ def variant_name(variant: Variant, lang: str) -> str:
     return _VARIANTS[lang][variant.value]
 
 
-def render_state(state: GameState, lang: str = "en") -> str:
+def render_state(state: Position, lang: str = "en") -> str:
     """The table and every board.  Letters: B blue, Y yellow, R red, K black, W white;
     on the coloured wall an empty space shows its printed colour in lower case; ``M``
     is the starting player marker."""
@@ -55,7 +55,7 @@ def render_state(state: GameState, lang: str = "en") -> str:
     return "\n".join(lines)
 
 
-def _board(index: int, board: PlayerBoard, state: GameState, lang: str) -> list[str]:
+def _board(index: int, board: PlayerBoard, state: Position, lang: str) -> list[str]:
     turn = (
         phrase("board_to_move", lang) if index == state.current_player and not state.is_over else ""
     )

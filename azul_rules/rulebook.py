@@ -15,6 +15,7 @@ True
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Mapping
 from typing import Final
 
@@ -572,8 +573,6 @@ def markdown(lang: str = "en") -> str:
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:
-    import textwrap
-
     return textwrap.wrap(
         text, width=92, subsequent_indent=indent, break_on_hyphens=False, break_long_words=False
     )

@@ -7,17 +7,13 @@ violations it finds, so a ``Result`` lists them all in that order.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, Marker, color_counts
 from azul_rules.errors import OK, ErrorCode, FormatError, Result, Violation
 from azul_rules.grey import check_placement
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import FACTORY_OFFER, Phase
-
-if TYPE_CHECKING:
-    from azul_rules.state import GameState
+from azul_rules.position import Position
 
 __all__ = ["check_refill", "check_table_take", "check_take", "take_is_legal", "validate"]
 
@@ -31,7 +27,7 @@ _PHASE_OF = {
 }
 
 
-def validate(state: GameState, move: Move) -> Result:
+def validate(state: Position, move: Move) -> Result:
     """Every rule ``move`` breaks in ``state`` (an ``OK`` result when legal)."""
     kind = type(move)
     if kind is Take:
@@ -53,7 +49,7 @@ def validate(state: GameState, move: Move) -> Result:
     return Result(tuple(found)) if found else OK
 
 
-def check_turn(state: GameState, move: Move) -> tuple[list[Violation], bool]:
+def check_turn(state: Position, move: Move) -> tuple[list[Violation], bool]:
     """G1, E1, T1: the game goes on, the move fits the phase, and its player is the one
     to move.  Returns the violations and whether the move's content can be judged."""
     if state.phase is Phase.GAME_OVER:
@@ -72,7 +68,7 @@ def check_turn(state: GameState, move: Move) -> tuple[list[Violation], bool]:
 
 
 def _check_source(
-    state: GameState, source: int, color: Color | Marker, found: list[Violation]
+    state: Position, source: int, color: Color | Marker, found: list[Violation]
 ) -> int | None:
     """S2, T2-T4: the source exists, holds tiles, and holds ``color``.  Returns how many
     tiles of ``color`` it holds (``None`` when that cannot be known)."""
@@ -123,7 +119,7 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
     return False
 
 
-def take_is_legal(state: GameState, move: Take) -> bool:
+def take_is_legal(state: Position, move: Take) -> bool:
     """The quick answer for a compact take: True exactly when ``check_take`` finds
     nothing.  Legal moves, the common case, are confirmed without building anything."""
     if state.context.phase is not FACTORY_OFFER:
@@ -150,7 +146,7 @@ def take_is_legal(state: GameState, move: Take) -> bool:
     return bool(packed >> (5 * color + line) & 1)
 
 
-def check_take(state: GameState, move: Take) -> list[Violation]:
+def check_take(state: Position, move: Take) -> list[Violation]:
     """All violations of a compact take (E1, G1, T1-T4, S2, S4, P2-P4)."""
     if take_is_legal(state, move):
         return []
@@ -166,7 +162,7 @@ def check_take(state: GameState, move: Take) -> list[Violation]:
     return found
 
 
-def check_table_take(state: GameState, move: TableTake) -> list[Violation]:
+def check_table_take(state: Position, move: TableTake) -> list[Violation]:
     """All violations of a physical take, naming the documented mistakes (T2, T3, P1,
     P5) beside the checks of a compact take."""
     found, judge = check_turn(state, move)
@@ -224,7 +220,7 @@ def _check_placed_lines(
             )
 
 
-def check_place_tile(state: GameState, move: PlaceTile) -> list[Violation]:
+def check_place_tile(state: Position, move: PlaceTile) -> list[Violation]:
     """All violations of a wall placement.  The coloured wall never waits for one."""
     found, judge = check_turn(state, move)
     if judge:
@@ -232,7 +228,7 @@ def check_place_tile(state: GameState, move: PlaceTile) -> list[Violation]:
     return found
 
 
-def check_refill(state: GameState, move: Refill) -> list[Violation]:
+def check_refill(state: Position, move: Refill) -> list[Violation]:
     """R2: the factories as seen could come from the bag, then the lid, in order."""
     found, judge = check_turn(state, move)
     if not judge:
@@ -261,7 +257,7 @@ def check_refill(state: GameState, move: Refill) -> list[Violation]:
 
 
 def _check_fill_order(
-    state: GameState, seen: tuple[tuple[Color, ...], ...], found: list[Violation]
+    state: Position, seen: tuple[tuple[Color, ...], ...], found: list[Violation]
 ) -> None:
     remaining = len(state.bag) + len(state.lid)
     for index, tiles in enumerate(seen):
@@ -280,7 +276,7 @@ def _check_fill_order(
 
 
 def _check_fill_colors(
-    state: GameState, seen: tuple[tuple[Color, ...], ...], found: list[Violation]
+    state: Position, seen: tuple[tuple[Color, ...], ...], found: list[Violation]
 ) -> None:
     bag, lid = color_counts(state.bag), color_counts(state.lid)
     drawn = color_counts(tuple(t for f in seen for t in f))

@@ -6,19 +6,21 @@ every move (seeded, or with the table's ``Refill`` moves); the referee replays i
 checks the sheet round by round.  Each round is judged from the totals the sheet itself
 had written before it, so a mistake is named once, in the round where it was made (a
 figure carried on from a wrong one is not a new mistake), with the same codes as
-:func:`~azul_rules.audit.audit`.  The JSON form is documented in ``docs/audit.md`` and
+:func:`~azul_rules.auditing.audit`.  The JSON form is documented in ``docs/audit.md`` and
 described by ``azul_rules/schemas/scoresheet.schema.json`` (:func:`schema`).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from importlib.resources import files
 from typing import Any, Final
 
 import attrs
 
 from azul_rules._reading import Reader, load_json, plain
-from azul_rules.audit import audit
+from azul_rules.auditing import audit
 from azul_rules.board import PlayerBoard
 from azul_rules.claims import Claim, ClaimedBoard
 from azul_rules.colors import COLORS
@@ -153,9 +155,6 @@ def scoresheet_from_json(text: str | bytes) -> Scoresheet:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a scoresheet, as shipped in the package."""
-    import json
-    from importlib.resources import files
-
     text = files("azul_rules").joinpath("schemas/scoresheet.schema.json").read_text("utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded

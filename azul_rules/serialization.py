@@ -28,7 +28,7 @@ from cattrs.cols import (
 )
 from cattrs.gen import make_dict_structure_fn
 
-from azul_rules.board import PatternLine, PlayerBoard
+from azul_rules.board import PatternLine, PlayerBoard, pattern_line
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
 from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
@@ -37,6 +37,7 @@ from azul_rules.phases import Phase, Variant
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
+from azul_rules.state import GameState
 
 __all__ = [
     "FORMAT_VERSION",
@@ -389,8 +390,6 @@ def _state_to_dict(state: Any) -> dict[str, Any]:
 def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     """Read a state.  ``offer_ended`` accepts a factory offer with no tile left: the
     moment an audit starts from, which ``apply`` never rests at (P7)."""
-    from azul_rules.state import GameState
-
     check_shape(data)
     doc = _structure(data, _StateDoc, "$")
     errors: list[tuple[str, str]] = []
@@ -506,8 +505,6 @@ def _tiles(counts: dict[Color, _TileCount]) -> tuple[Color, ...]:
 def _board(
     index: int, doc: _BoardDoc, errors: list[tuple[str, str]], problems: list[Problem]
 ) -> PlayerBoard:
-    from azul_rules.board import pattern_line
-
     path = f"$.players[{index}]"
     if len(doc.pattern_lines) != 5:
         errors.append(
@@ -633,35 +630,25 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 
 def to_dict(obj: object) -> dict[str, Any]:
-    """A ``GameState``, a move or a ``GameRecord`` as plain JSON-ready data.  Raises
-    ``TypeError`` for anything else."""
-    from azul_rules.record import GameRecord
-    from azul_rules.state import GameState
-
+    """A ``GameState`` or a move as plain JSON-ready data (``azul_rules.to_dict`` also
+    takes a ``GameRecord``).  Raises ``TypeError`` for anything else."""
     if isinstance(obj, GameState):
         return _state_to_dict(obj)
     if type(obj) in _MOVE_TAGS:
         return _move_to_dict(cast(Move, obj))
-    if isinstance(obj, GameRecord):
-        return obj.to_dict()
     raise TypeError(f"cannot serialise {type(obj).__name__}: a GameState, a move or a GameRecord")
 
 
 def from_dict(data: object, cls: type[T]) -> T:
-    """Read ``cls`` (``GameState``, ``GameRecord``, a move class, or ``Move`` for any
-    move) from plain data.  Raises ``FormatError`` or ``InvalidStateError`` for bad
-    data, ``TypeError`` for another ``cls``."""
-    from azul_rules.record import GameRecord
-    from azul_rules.state import GameState
-
+    """Read ``cls`` (``GameState``, a move class, or ``Move`` for any move) from plain
+    data.  Raises ``FormatError`` or ``InvalidStateError`` for bad data, ``TypeError``
+    for another ``cls``."""
     if cls is GameState:
         return cast(T, _state_from_dict(data))
     if cls in _MOVE_TAGS:
         return cast(T, _move_from_dict(data, cls))
     if cls == Move:
         return cast(T, _move_from_dict(data))
-    if cls is GameRecord:
-        return cast(T, GameRecord.from_dict(data))
     raise TypeError(f"cannot read {cls!r}: GameState, GameRecord, Move or a move class")
 
 

@@ -7,13 +7,12 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable
-from typing import Any, Final, cast
+from functools import partial
+from typing import Final, cast
 
 import attrs
 
 from azul_rules import rules
-from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import (
     CENTER,
@@ -32,9 +31,11 @@ from azul_rules.colors import (
 from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.grey import legal_columns, line_to_floor, next_line, placements_of, walls_can_end
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Phase, Variant
+from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Variant
+from azul_rules.position import Position, RoundContext, build, new_context
 from azul_rules.problems import Problem, state_problems
-from azul_rules.rng import MASK, below, seed_state
+from azul_rules.render import render_state
+from azul_rules.rng import below, seed_state
 from azul_rules.rounds import (
     draw_factories,
     finish_game,
@@ -42,9 +43,9 @@ from azul_rules.rounds import (
     settle_floor,
     tile_colored,
 )
-from azul_rules.scoring import Outcome, PlayerTiling, RoundScoring, new_tiling
+from azul_rules.scoring import PlayerTiling, RoundScoring, new_tiling
 
-__all__ = ["FACTORY_COUNTS", "GameState", "new_game"]
+__all__ = ["FACTORY_COUNTS", "GameState", "RoundContext", "new_game"]
 
 
 FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
@@ -78,179 +79,23 @@ _CENTER_PLANS: Final[dict[frozenset[Color], _Plan]] = {
 }
 
 
-def _tile_multiset(value: object) -> Tiles:
-    """A multiset of tiles as the referee keeps it: a sorted tuple of colours.  Public
-    construction (the constructor, ``attrs.evolve``) goes through here; the referee's
-    own successors are built sorted, through the slots."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"a multiset of tiles is a sequence of Colors, got {value!r:.60}")
-    tiles = tuple(value)
-    for tile in tiles:
-        if not isinstance(tile, Color):
-            raise FormatError(f"a multiset of tiles holds Colors only, got {tile!r:.60}")
-    return tuple(sorted(tiles))
-
-
-def _factories(value: object) -> tuple[Tiles, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"factories is a sequence of tile multisets, got {value!r:.60}")
-    return tuple([_tile_multiset(tiles) for tiles in value])
-
-
-def _boards(value: object) -> tuple[PlayerBoard, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"players is a sequence of PlayerBoards, got {value!r:.60}")
-    boards = tuple(value)
-    for board in boards:
-        if not isinstance(board, PlayerBoard):
-            raise FormatError(f"players holds PlayerBoards only, got {board!r:.60}")
-    return boards
-
-
-def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
-    """An attrs validator: the value is exactly of ``kind`` (``bool`` is no ``int``)."""
-
-    def check(_: object, attribute: Any, value: object) -> None:
-        if optional and value is None:
-            return
-        if type(value) is not kind and not (kind is not int and isinstance(value, kind)):
-            raise FormatError(f"{attribute.name} must be {kind.__name__}, got {value!r:.60}")
-
-    return check
-
-
-def _check_rng_state(_: object, attribute: Any, value: object) -> None:
-    _of_type(int, optional=True)(_, attribute, value)
-    if value is not None and not 0 <= value <= MASK:  # type: ignore[operator]
-        raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {value!r:.60}")
-
-
 @attrs.frozen
-class RoundContext:
-    """The parts of a position that takes leave alone: the bag, the lid (except when a
-    full floor spills into it, F2), who started the round, the phase, the round number,
-    the variant, the generator state, the outcome and the last tiling's record.
+class GameState(Position):
+    """A position of the game, between two moves, with the referee's entry points:
+    :meth:`legal_moves`, :meth:`validate`, :meth:`apply` and :meth:`problems`.
 
-    Kept apart so that each take builds a small successor and shares this whole part
-    with its parent.  Read these through the ``GameState`` properties of the same names.
-    """
-
-    bag: Tiles = attrs.field(converter=_tile_multiset)
-    lid: Tiles = attrs.field(converter=_tile_multiset)
-    start_player: int = attrs.field(validator=_of_type(int))
-    phase: Phase = attrs.field(validator=_of_type(Phase))
-    round: int = attrs.field(default=1, validator=_of_type(int))
-    variant: Variant = attrs.field(default=Variant.COLORED, validator=_of_type(Variant))
-    rng_state: int | None = attrs.field(default=None, validator=_check_rng_state)
-    outcome: Outcome | None = attrs.field(default=None, validator=_of_type(Outcome, True))
-    last_scoring: RoundScoring | None = attrs.field(
-        default=None, eq=False, validator=_of_type(RoundScoring, True)
-    )
-
-
-@attrs.frozen
-class GameState:
-    """A position of the game, between two moves.
-
-    ``marker_holder`` is the player who took the starting player marker from the centre
-    this round (``None`` while it lies in the centre, T3); ``start_player`` started the
-    round (R4, R5).  ``rng_state`` is the seeded generator's state, ``None`` when the
-    table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
-    most recent wall tiling; it is history, not position, so it takes no part in
-    equality or hashing.  Build states with :func:`new_game`, :meth:`GameState.make`
-    or ``from_json``.  The constructor and ``attrs.evolve`` check the types of the parts
+    Its parts and what can be read from them are those of :class:`Position` (see there:
+    ``players``, ``factories``, ``center``, ``bag``, ``lid``, ``current_player``,
+    ``phase``, ``round``...).  Build states with :func:`new_game`, :meth:`make` or
+    ``from_json``.  The constructor and ``attrs.evolve`` check the types of the parts
     (``FormatError``) and store tile multisets sorted; whether the position can exist
     is :meth:`problems`' question (``from_json`` asks it).
     """
-
-    players: tuple[PlayerBoard, ...] = attrs.field(converter=_boards)
-    factories: tuple[Tiles, ...] = attrs.field(converter=_factories)
-    center: Tiles = attrs.field(converter=_tile_multiset)
-    current_player: int = attrs.field(validator=_of_type(int))
-    marker_holder: int | None = attrs.field(validator=_of_type(int, True))
-    context: RoundContext = attrs.field(validator=_of_type(RoundContext))
-
-    @classmethod
-    def make(
-        cls,
-        *,
-        players: tuple[PlayerBoard, ...],
-        factories: tuple[Tiles, ...],
-        center: Tiles,
-        bag: Tiles,
-        lid: Tiles,
-        current_player: int,
-        start_player: int,
-        phase: Phase,
-        round: int = 1,
-        variant: Variant = Variant.COLORED,
-        marker_holder: int | None = None,
-        rng_state: int | None = None,
-        outcome: Outcome | None = None,
-        last_scoring: RoundScoring | None = None,
-    ) -> GameState:
-        """A state from every one of its parts, by name.  The tile multisets (factories,
-        centre, bag, lid) may come in any order: they are stored sorted, the form the
-        referee relies on and equality compares."""
-        context = _context(
-            _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state,
-            outcome, last_scoring,
-        )  # fmt: skip
-        factories = tuple([_sorted(tiles) for tiles in factories])
-        return _state(players, factories, _sorted(center), current_player, marker_holder, context)
-
-    @property
-    def bag(self) -> Tiles:
-        """The tiles in the bag (a sorted tuple of colours)."""
-        return self.context.bag
-
-    @property
-    def lid(self) -> Tiles:
-        """The tiles in the box lid, the discard (a sorted tuple of colours)."""
-        return self.context.lid
-
-    @property
-    def start_player(self) -> int:
-        """The player who started this round (R4, R5)."""
-        return self.context.start_player
-
-    @property
-    def phase(self) -> Phase:
-        """What the game waits for (G1)."""
-        return self.context.phase
-
-    @property
-    def round(self) -> int:
-        """The round number, from 1."""
-        return self.context.round
-
-    @property
-    def variant(self) -> Variant:
-        """The wall variant."""
-        return self.context.variant
-
-    @property
-    def rng_state(self) -> int | None:
-        """The seeded generator's state, ``None`` with external draws."""
-        return self.context.rng_state
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """The winners and final scores once the game is over (E4), else ``None``."""
-        return self.context.outcome
-
-    @property
-    def last_scoring(self) -> RoundScoring | None:
-        """The record of the most recent wall tiling (W1-W5, and E2 at the end).  During
-        the grey wall tiling it holds the placements made so far in this round."""
-        return self.context.last_scoring
 
     # -- showing ---------------------------------------------------------------------
 
     def __str__(self) -> str:
         """The table as readable text, in English (``azul-rules show``)."""
-        from azul_rules.render import render_state
-
         return render_state(self)
 
     def __repr__(self) -> str:
@@ -270,28 +115,6 @@ class GameState:
         from azul_rules.svg import board
 
         return str(board(self))
-
-    # -- reading ---------------------------------------------------------------------
-
-    @property
-    def is_over(self) -> bool:
-        """True once the game has ended (E1, R6)."""
-        return self.context.phase is GAME_OVER
-
-    @property
-    def num_players(self) -> int:
-        """2, 3 or 4 (S1)."""
-        return len(self.players)
-
-    @property
-    def marker_in_center(self) -> bool:
-        """True while nobody has taken from the centre this round (T3)."""
-        return self.marker_holder is None
-
-    @property
-    def external_draws(self) -> bool:
-        """True when refills are entered as :class:`Refill` moves."""
-        return self.rng_state is None
 
     # -- the referee -----------------------------------------------------------------
 
@@ -656,56 +479,9 @@ class GameState:
         )
 
 
-# Building states on the hot path, through the slots (see azul_rules._slots).
-_set_players, _set_factories, _set_center, _set_current, _set_marker, _set_context = slot_setters(
-    GameState
-)
-(_set_bag, _set_lid, _set_start, _set_phase, _set_round, _set_variant, _set_rng,
- _set_outcome, _set_scoring) = slot_setters(RoundContext)  # fmt: skip
-
-
-def _state(
-    players: tuple[PlayerBoard, ...],
-    factories: tuple[Tiles, ...],
-    center: Tiles,
-    current_player: int,
-    marker_holder: int | None,
-    context: RoundContext,
-) -> GameState:
-    """``GameState(...)``, built faster (the same object, fields in declaration order)."""
-    state: GameState = new_instance(GameState)
-    _set_players(state, players)
-    _set_factories(state, factories)
-    _set_center(state, center)
-    _set_current(state, current_player)
-    _set_marker(state, marker_holder)
-    _set_context(state, context)
-    return state
-
-
-def _context(
-    bag: Tiles,
-    lid: Tiles,
-    start_player: int,
-    phase: Phase,
-    round: int,
-    variant: Variant,
-    rng_state: int | None,
-    outcome: Outcome | None,
-    last_scoring: RoundScoring | None,
-) -> RoundContext:
-    """``RoundContext(...)``, built faster (see :func:`_state`)."""
-    context: RoundContext = new_instance(RoundContext)
-    _set_bag(context, bag)
-    _set_lid(context, lid)
-    _set_start(context, start_player)
-    _set_phase(context, phase)
-    _set_round(context, round)
-    _set_variant(context, variant)
-    _set_rng(context, rng_state)
-    _set_outcome(context, outcome)
-    _set_scoring(context, last_scoring)
-    return context
+# Building states on the hot path, through the slots (see azul_rules.position.build).
+_state: Final = partial(build, GameState)
+_context: Final = new_context
 
 
 def _sorted(tiles: Tiles) -> Tiles:

@@ -63,13 +63,13 @@ from azul_rules.colors import CENTER, FLOOR_PENALTIES, Color
 from azul_rules.errors import FormatError, Result
 from azul_rules.messages import LANGUAGES, color_name, phase_name
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import Phase, Variant
-from azul_rules.record import GameRecord
+from azul_rules.phases import Variant
+from azul_rules.position import Position
 from azul_rules.render import render_state
+from azul_rules.rules import validate
 from azul_rules.scoring import RoundScoring, floor_penalty
-from azul_rules.state import GameState
 
-__all__ = ["WIDTH", "Highlight", "Svg", "board", "record_pictures"]
+__all__ = ["WIDTH", "Highlight", "Svg", "board"]
 
 Highlight = Move | Result | RoundScoring | tuple[Move, Result]
 """What ``board(highlight=...)`` accepts: a move (judged in the position), a verdict,
@@ -86,7 +86,7 @@ class Svg(str):
 
 
 def board(
-    state: GameState,
+    state: Position,
     *,
     player: int | None = None,
     highlight: Highlight | None = None,
@@ -125,68 +125,11 @@ def board(
     return Svg(ET.tostring(root, encoding="unicode"))
 
 
-def record_pictures(
-    record: GameRecord, *, lang: str = "en", size: int | None = None
-) -> list[tuple[str, Svg]]:
-    """Pictures of a recorded game, each with a file name, in the order of play.
-
-    ``round-NN-start.svg``: the table when round NN's factory offer begins (a record
-    starting in another phase starts with ``round-NN-refill.svg`` or
-    ``round-NN-wall-tiling.svg``); ``round-NN-tiled.svg``: the table after round
-    NN's wall tiling, the tiles it placed marked and its points written under the
-    table; ``move-NNN-illegal.svg``: the first illegal move (numbered from 1), drawn
-    with its verdict, where the replay stops.  Raises like :func:`board`, and
-    ``FormatError`` for a record whose start cannot be built.
-    """
-    board(record.start(), lang=lang, size=size)  # checks the arguments once, early
-    replay = record.replay()
-    pictures: list[tuple[str, Svg]] = []
-    for index, state in enumerate(replay.states):
-        before = replay.states[index - 1] if index else None
-        scoring = _tiling_done(before, state)
-        if scoring is not None:
-            name = f"round-{scoring.round:02d}-tiled.svg"
-            pictures.append((name, board(state, highlight=scoring, lang=lang, size=size)))
-        start = _start_name(before, state)
-        if start is not None:
-            pictures.append((start, board(state, lang=lang, size=size)))
-    if replay.failed_at is not None and replay.failure is not None:
-        move = record.moves[replay.failed_at]
-        name = f"move-{replay.failed_at + 1:03d}-illegal.svg"
-        pictures.append(
-            (name, board(replay.final, highlight=(move, replay.failure), lang=lang, size=size))
-        )
-    return pictures
-
-
-def _start_name(before: GameState | None, state: GameState) -> str | None:
-    """``round-NN-start.svg`` when a round's factory offer begins (R4); the position a
-    record starts from in another phase is pictured too (``round-NN-refill.svg``...)."""
-    offer = Phase.FACTORY_OFFER
-    if state.phase is offer and (
-        before is None or before.phase is not offer or before.round != state.round
-    ):
-        return f"round-{state.round:02d}-start.svg"
-    if before is None:
-        return f"round-{state.round:02d}-{state.phase.value.replace('_', '-')}.svg"
-    return None
-
-
-def _tiling_done(before: GameState | None, state: GameState) -> RoundScoring | None:
-    """The record of a wall tiling that ``state`` has just finished (W1-W5), if any."""
-    if before is None or state.phase is Phase.WALL_TILING:
-        return None
-    scoring = state.last_scoring
-    if scoring is None or scoring is before.last_scoring:
-        return None
-    return scoring
-
-
 # -- arguments -----------------------------------------------------------------------
 
 
 def _check_arguments(state: object, player: object, lang: object, size: object) -> None:
-    if not isinstance(state, GameState):
+    if not isinstance(state, Position):
         raise FormatError(f"board() draws a GameState, not {type(state).__name__}")
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
@@ -207,7 +150,7 @@ def _check_arguments(state: object, player: object, lang: object, size: object) 
 _MOVES: Final = (Take, TableTake, PlaceTile, Refill)
 
 
-def _verdict_of(state: GameState, highlight: object) -> Verdict:
+def _verdict_of(state: Position, highlight: object) -> Verdict:
     """What ``highlight`` asks to mark; a move alone is judged in ``state``."""
     if highlight is None:
         return Verdict()
@@ -216,7 +159,7 @@ def _verdict_of(state: GameState, highlight: object) -> Verdict:
     if isinstance(highlight, RoundScoring):
         return Verdict(scoring=highlight)
     if isinstance(highlight, _MOVES):
-        return Verdict(highlight, state.validate(highlight))
+        return Verdict(highlight, validate(state, highlight))
     if isinstance(highlight, tuple) and len(highlight) == 2:
         move, result = highlight
         if isinstance(move, _MOVES) and isinstance(result, Result):
@@ -253,14 +196,14 @@ def _root(layout: Layout, size: int | None) -> ET.Element:
 # -- drawing ---------------------------------------------------------------------------
 
 
-def _draw_header(root: ET.Element, state: GameState, lang: str) -> None:
+def _draw_header(root: ET.Element, state: Position, lang: str) -> None:
     group = el(root, "g", "header")
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
     write(group, MARGIN, 22, title, "title", font_size=17, bold=True)
     write(group, MARGIN, 41, subtitle_of(state, lang), "subtitle", font_size=12)
 
 
-def _draw_table(root: ET.Element, state: GameState, layout: Layout, lang: str) -> None:
+def _draw_table(root: ET.Element, state: Position, layout: Layout, lang: str) -> None:
     table = el(root, "g", "table")
     for index in range(len(state.factories)):
         group = el(table, "g", "factory", data_index=index)
@@ -300,7 +243,7 @@ def _draw_items(group: ET.Element, boxes: Sequence[tuple[Item, Rect]]) -> None:
             draw_marker(group, box)
 
 
-def _draw_info(root: ET.Element, state: GameState, layout: Layout, lang: str) -> None:
+def _draw_info(root: ET.Element, state: Position, layout: Layout, lang: str) -> None:
     """Beside the table: the round, the phase, the turn or the result, bag, lid, legend."""
     group = el(root, "g", "info")
     x = MARGIN + layout.table + 10
@@ -359,14 +302,14 @@ def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict
 
 
 def _draw_boards(
-    root: ET.Element, state: GameState, layout: Layout, player: int | None, lang: str
+    root: ET.Element, state: Position, layout: Layout, player: int | None, lang: str
 ) -> None:
     group = el(root, "g", "boards")
     for seat in layout.order:
         _draw_board(group, state, layout, seat, seat == player, lang)
 
 
-def _board_classes(state: GameState, seat: int, selected: bool) -> str:
+def _board_classes(state: Position, seat: int, selected: bool) -> str:
     classes = ["board"]
     if seat == state.current_player and state.outcome is None:
         classes.append("to-move")
@@ -378,7 +321,7 @@ def _board_classes(state: GameState, seat: int, selected: bool) -> str:
 
 
 def _draw_board(
-    parent: ET.Element, state: GameState, layout: Layout, seat: int, selected: bool, lang: str
+    parent: ET.Element, state: Position, layout: Layout, seat: int, selected: bool, lang: str
 ) -> None:
     """One player's board: name and score, pattern lines, wall, floor line (S4)."""
     group = el(parent, "g", _board_classes(state, seat, selected), data_player=seat)
@@ -400,7 +343,7 @@ def _draw_board(
 
 
 def _draw_board_header(
-    group: ET.Element, state: GameState, layout: Layout, seat: int, lang: str
+    group: ET.Element, state: Position, layout: Layout, seat: int, lang: str
 ) -> None:
     frame = layout.board(seat)
     name = word("player", lang, player=seat + 1)

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Final
 
 import azul_rules as az
-from azul_rules.audit import position_from_json
+from azul_rules.auditing import position_from_json
 from azul_rules.claims import claim_from_json
 from azul_rules.scoresheet import scoresheet_from_json
 from azul_rules.testing import tile_counts

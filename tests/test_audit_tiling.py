@@ -8,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.audit import expected_boards
+from azul_rules.auditing import expected_boards
 from azul_rules.claims import Claim, ClaimedBoard, claim_from_dict, claim_from_json
 from tests.builders import board, colored_wall, state, wall
 

@@ -26,7 +26,7 @@ def table() -> az.GameState:
 
 
 def audited(folder: str) -> az.Result:
-    from azul_rules.audit import position_from_json
+    from azul_rules.auditing import position_from_json
 
     path = AUDITS / folder
     position = position_from_json((path / "position.json").read_text())

@@ -17,7 +17,7 @@ import azul_rules as az
 from azul_rules import CENTER, FLOOR
 from azul_rules import Color as C
 from azul_rules import StateProblem as P
-from azul_rules.audit import position_from_json
+from azul_rules.auditing import position_from_json
 from azul_rules.cli import main
 from tests.builders import board, state, wall
 

@@ -43,6 +43,7 @@ from azul_rules.miscount import Tiling, counted_with, explain
 from azul_rules.phases import Variant
 from azul_rules.rounds import place_on_wall, tile_colored
 from azul_rules.scoring import WallPlacement, decide_outcome, end_bonuses, floor_penalty, runs
+from azul_rules.serialization import position_at_offer_end
 from azul_rules.state import GameState
 
 __all__ = [
@@ -472,8 +473,6 @@ def _unknown_columns(state: GameState, claim: Claim) -> list[tuple[str, str]]:
 def position_from_json(text: str | bytes) -> GameState:
     """Read the position an audit starts from: a state whose factory offer has just
     ended (every factory and the centre empty) is accepted here."""
-    from azul_rules.serialization import position_at_offer_end
-
     state: GameState = position_at_offer_end(text)
     return state
 

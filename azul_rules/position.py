@@ -1,0 +1,276 @@
+"""A position of the game: its parts (boards, factories, centre, bag, lid, whose turn,
+the round's context) and what can be read from them, with no referee.
+
+The checks (``rules``, ``problems``) and the views (``render``, ``svg``) read a
+:class:`Position`; :class:`~azul_rules.GameState` (in ``state``) is a ``Position`` with
+the referee's entry points.  Tile multisets are sorted tuples of colours: public
+construction (the constructor, ``attrs.evolve``, :meth:`Position.make`) sorts and checks
+them; the referee's successors are built through the slots (:func:`build`,
+:func:`new_context`), already sorted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, Final, Self, TypeVar
+
+import attrs
+
+from azul_rules._slots import new_instance, slot_setters
+from azul_rules.board import PlayerBoard
+from azul_rules.colors import Color, Tiles
+from azul_rules.errors import FormatError
+from azul_rules.phases import GAME_OVER, Phase, Variant
+from azul_rules.rng import MASK
+from azul_rules.scoring import Outcome, RoundScoring
+
+__all__ = ["Position", "RoundContext", "build", "new_context"]
+
+P = TypeVar("P", bound="Position")
+
+
+def _tile_multiset(value: object) -> Tiles:
+    """A multiset of tiles as the referee keeps it: a sorted tuple of colours.  Public
+    construction (the constructor, ``attrs.evolve``) goes through here; the referee's
+    own successors are built sorted, through the slots."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"a multiset of tiles is a sequence of Colors, got {value!r:.60}")
+    tiles = tuple(value)
+    for tile in tiles:
+        if not isinstance(tile, Color):
+            raise FormatError(f"a multiset of tiles holds Colors only, got {tile!r:.60}")
+    return tuple(sorted(tiles))
+
+
+def _factories(value: object) -> tuple[Tiles, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"factories is a sequence of tile multisets, got {value!r:.60}")
+    return tuple([_tile_multiset(tiles) for tiles in value])
+
+
+def _boards(value: object) -> tuple[PlayerBoard, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"players is a sequence of PlayerBoards, got {value!r:.60}")
+    boards = tuple(value)
+    for board in boards:
+        if not isinstance(board, PlayerBoard):
+            raise FormatError(f"players holds PlayerBoards only, got {board!r:.60}")
+    return boards
+
+
+def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
+    """An attrs validator: the value is exactly of ``kind`` (``bool`` is no ``int``)."""
+
+    def check(_: object, attribute: Any, value: object) -> None:
+        if optional and value is None:
+            return
+        if type(value) is not kind and not (kind is not int and isinstance(value, kind)):
+            raise FormatError(f"{attribute.name} must be {kind.__name__}, got {value!r:.60}")
+
+    return check
+
+
+def _check_rng_state(_: object, attribute: Any, value: object) -> None:
+    _of_type(int, optional=True)(_, attribute, value)
+    if value is not None and not 0 <= value <= MASK:  # type: ignore[operator]
+        raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {value!r:.60}")
+
+
+@attrs.frozen
+class RoundContext:
+    """The parts of a position that takes leave alone: the bag, the lid (except when a
+    full floor spills into it, F2), who started the round, the phase, the round number,
+    the variant, the generator state, the outcome and the last tiling's record.
+
+    Kept apart so that each take builds a small successor and shares this whole part
+    with its parent.  Read these through the ``GameState`` properties of the same names.
+    """
+
+    bag: Tiles = attrs.field(converter=_tile_multiset)
+    lid: Tiles = attrs.field(converter=_tile_multiset)
+    start_player: int = attrs.field(validator=_of_type(int))
+    phase: Phase = attrs.field(validator=_of_type(Phase))
+    round: int = attrs.field(default=1, validator=_of_type(int))
+    variant: Variant = attrs.field(default=Variant.COLORED, validator=_of_type(Variant))
+    rng_state: int | None = attrs.field(default=None, validator=_check_rng_state)
+    outcome: Outcome | None = attrs.field(default=None, validator=_of_type(Outcome, True))
+    last_scoring: RoundScoring | None = attrs.field(
+        default=None, eq=False, validator=_of_type(RoundScoring, True)
+    )
+
+
+@attrs.frozen
+class Position:
+    """A position of the game, between two moves: its parts and what can be read from
+    them.  :class:`~azul_rules.GameState` adds the referee (``legal_moves``,
+    ``validate``, ``apply``, ``problems``); the checks of lower layers read a
+    ``Position``.
+
+    ``marker_holder`` is the player who took the starting player marker from the centre
+    this round (``None`` while it lies in the centre, T3); ``start_player`` started the
+    round (R4, R5).  ``rng_state`` is the seeded generator's state, ``None`` when the
+    table's draws are entered with :class:`Refill` moves.  ``last_scoring`` records the
+    most recent wall tiling; it is history, not position, so it takes no part in
+    equality or hashing.  The constructor and ``attrs.evolve`` check the types of the
+    parts (``FormatError``) and store tile multisets sorted.
+    """
+
+    players: tuple[PlayerBoard, ...] = attrs.field(converter=_boards)
+    factories: tuple[Tiles, ...] = attrs.field(converter=_factories)
+    center: Tiles = attrs.field(converter=_tile_multiset)
+    current_player: int = attrs.field(validator=_of_type(int))
+    marker_holder: int | None = attrs.field(validator=_of_type(int, True))
+    context: RoundContext = attrs.field(validator=_of_type(RoundContext))
+
+    @classmethod
+    def make(
+        cls,
+        *,
+        players: tuple[PlayerBoard, ...],
+        factories: tuple[Tiles, ...],
+        center: Tiles,
+        bag: Tiles,
+        lid: Tiles,
+        current_player: int,
+        start_player: int,
+        phase: Phase,
+        round: int = 1,
+        variant: Variant = Variant.COLORED,
+        marker_holder: int | None = None,
+        rng_state: int | None = None,
+        outcome: Outcome | None = None,
+        last_scoring: RoundScoring | None = None,
+    ) -> Self:
+        """A state from every one of its parts, by name.  The tile multisets (factories,
+        centre, bag, lid) may come in any order: they are stored sorted, the form the
+        referee relies on and equality compares."""
+        context = new_context(
+            _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state,
+            outcome, last_scoring,
+        )  # fmt: skip
+        factories = tuple([_sorted(tiles) for tiles in factories])
+        center = _sorted(center)
+        return build(cls, players, factories, center, current_player, marker_holder, context)
+
+    @property
+    def bag(self) -> Tiles:
+        """The tiles in the bag (a sorted tuple of colours)."""
+        return self.context.bag
+
+    @property
+    def lid(self) -> Tiles:
+        """The tiles in the box lid, the discard (a sorted tuple of colours)."""
+        return self.context.lid
+
+    @property
+    def start_player(self) -> int:
+        """The player who started this round (R4, R5)."""
+        return self.context.start_player
+
+    @property
+    def phase(self) -> Phase:
+        """What the game waits for (G1)."""
+        return self.context.phase
+
+    @property
+    def round(self) -> int:
+        """The round number, from 1."""
+        return self.context.round
+
+    @property
+    def variant(self) -> Variant:
+        """The wall variant."""
+        return self.context.variant
+
+    @property
+    def rng_state(self) -> int | None:
+        """The seeded generator's state, ``None`` with external draws."""
+        return self.context.rng_state
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """The winners and final scores once the game is over (E4), else ``None``."""
+        return self.context.outcome
+
+    @property
+    def last_scoring(self) -> RoundScoring | None:
+        """The record of the most recent wall tiling (W1-W5, and E2 at the end).  During
+        the grey wall tiling it holds the placements made so far in this round."""
+        return self.context.last_scoring
+
+    @property
+    def is_over(self) -> bool:
+        """True once the game has ended (E1, R6)."""
+        return self.context.phase is GAME_OVER
+
+    @property
+    def num_players(self) -> int:
+        """2, 3 or 4 (S1)."""
+        return len(self.players)
+
+    @property
+    def marker_in_center(self) -> bool:
+        """True while nobody has taken from the centre this round (T3)."""
+        return self.marker_holder is None
+
+    @property
+    def external_draws(self) -> bool:
+        """True when refills are entered as :class:`Refill` moves."""
+        return self.rng_state is None
+
+
+
+_SETTERS: Final = slot_setters(Position)
+(_set_bag, _set_lid, _set_start, _set_phase, _set_round, _set_variant, _set_rng,
+ _set_outcome, _set_scoring) = slot_setters(RoundContext)  # fmt: skip
+
+
+def build(
+    cls: type[P],
+    players: tuple[PlayerBoard, ...],
+    factories: tuple[Tiles, ...],
+    center: Tiles,
+    current_player: int,
+    marker_holder: int | None,
+    context: RoundContext,
+) -> P:
+    """``cls(...)`` built through the slots, without the constructor's checks: for
+    parts the library computed itself (the same object, fields in declaration order)."""
+    position: P = new_instance(cls)
+    set_players, set_factories, set_center, set_current, set_marker, set_context = _SETTERS
+    set_players(position, players)
+    set_factories(position, factories)
+    set_center(position, center)
+    set_current(position, current_player)
+    set_marker(position, marker_holder)
+    set_context(position, context)
+    return position
+
+
+def new_context(
+    bag: Tiles,
+    lid: Tiles,
+    start_player: int,
+    phase: Phase,
+    round: int,
+    variant: Variant,
+    rng_state: int | None,
+    outcome: Outcome | None,
+    last_scoring: RoundScoring | None,
+) -> RoundContext:
+    """``RoundContext(...)``, built through the slots (see :func:`build`)."""
+    context: RoundContext = new_instance(RoundContext)
+    _set_bag(context, bag)
+    _set_lid(context, lid)
+    _set_start(context, start_player)
+    _set_phase(context, phase)
+    _set_round(context, round)
+    _set_variant(context, variant)
+    _set_rng(context, rng_state)
+    _set_outcome(context, outcome)
+    _set_scoring(context, last_scoring)
+    return context
+
+
+def _sorted(tiles: Iterable[Color]) -> Tiles:
+    return tuple(sorted(tiles))
