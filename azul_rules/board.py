@@ -7,13 +7,18 @@ table look-up.
 
 from __future__ import annotations
 
-from typing import Final, NamedTuple
+from typing import Any, Final
 
 import attrs
 
-from azul_rules.colors import COLORS, Color, FloorItem
+from azul_rules._slots import new_instance, slot_setters
+from azul_rules.colors import COLORS, Color, FloorItem, Marker
+from azul_rules.errors import FormatError
 
-__all__ = ["EMPTY_WALL", "LINES", "PatternLine", "PlayerBoard", "Wall", "pattern_line"]
+__all__ = [
+    "ACCEPT_EMPTY", "EMPTY_WALL", "LINES", "PatternLine", "PlayerBoard", "Wall", "new_board",
+    "pattern_line",
+]
 
 Wall = tuple[tuple[Color | None, ...], ...]
 """``wall[row][column]``: the colour of the tile there, or ``None``."""
@@ -68,10 +73,28 @@ _ROOM_BIT: Final = tuple(
     tuple(tuple(1 << (5 * c + i) if n <= i else 0 for n in range(i + 2)) for c in COLORS)
     for i in range(5)
 )
-_tuple_new: Final = tuple.__new__
 
 # _NOT_LINE[i]: every packed accepting bit except those of pattern line i.
 _NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
+
+
+class _AcceptEmpty(dict[tuple[Color | None, ...], int]):
+    """For an empty pattern line ``index``: the accepting bits of the colours its wall
+    row lacks (P3), by wall row; filled on demand."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__()
+        self.index = index
+
+    def __missing__(self, row: tuple[Color | None, ...]) -> int:
+        bits = sum(1 << (5 * c + self.index) for c in COLORS if c not in row)
+        self[row] = bits
+        return bits
+
+
+ACCEPT_EMPTY: Final = tuple(_AcceptEmpty(i) for i in range(5))
+"""``ACCEPT_EMPTY[line][wall_row]``: the accepting bits of empty pattern line ``line``
+beside that wall row (P2, P3); see :meth:`PlayerBoard.accepting_lines`."""
 
 
 def _accepting_of(lines: tuple[PatternLine, ...], wall: Wall) -> int:
@@ -88,43 +111,65 @@ def _accepting_of(lines: tuple[PatternLine, ...], wall: Wall) -> int:
     return packed
 
 
-class _BoardFields(NamedTuple):
-    score: int
-    pattern_lines: tuple[PatternLine, ...]
-    wall: Wall
-    floor: tuple[FloorItem, ...]
-    accepting: int
+def _lines(value: object) -> tuple[PatternLine, ...]:
+    lines = _sequence(value, "pattern_lines", 5)
+    for line in lines:
+        if not isinstance(line, PatternLine):
+            raise FormatError(f"PlayerBoard.pattern_lines holds PatternLines, got {line!r:.60}")
+    return lines
 
 
-class PlayerBoard(_BoardFields):
-    """One player's board: ``score``, ``pattern_lines``, ``wall``, ``floor``.
+def _wall(value: object) -> Wall:
+    rows = tuple(_sequence(row, "wall", 5) for row in _sequence(value, "wall", 5))
+    for row in rows:
+        for space in row:
+            if space is not None and not isinstance(space, Color):
+                raise FormatError(f"PlayerBoard.wall holds Colors or None, got {space!r:.60}")
+    return rows
+
+
+def _floor(value: object) -> tuple[FloorItem, ...]:
+    items = _sequence(value, "floor", None)
+    for item in items:
+        if not isinstance(item, (Color, Marker)):
+            raise FormatError(f"PlayerBoard.floor holds Colors and MARKER, got {item!r:.60}")
+    return items
+
+
+def _sequence(value: object, name: str, length: int | None) -> tuple[Any, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
+        raise FormatError(f"PlayerBoard.{name} must be a sequence, got {value!r:.60}")
+    if length is not None and len(value) != length:
+        raise FormatError(f"PlayerBoard.{name} needs {length} entries, got {len(value)}")
+    return tuple(value)
+
+
+def _check_score(_: object, __: object, value: object) -> None:
+    if type(value) is not int:
+        raise FormatError(f"PlayerBoard.score must be an int, got {value!r:.60}")
+
+
+@attrs.frozen
+class PlayerBoard:
+    """One player's board: ``score``, ``pattern_lines``, ``wall``, ``floor`` (S4).
 
     ``floor`` lists the occupied floor spaces from left to right: colours, and
     :data:`~azul_rules.MARKER` where the starting player marker lies (F1, F3).
-    ``accepting`` is derived from the lines and the wall (see :meth:`accepting_lines`);
-    leave it out when building a board.  An immutable named tuple: a new board is built
-    at every take, and a tuple is the cheapest immutable value Python builds.
+    ``accepting`` is derived from the lines and the wall (see :meth:`accepting_lines`):
+    it is computed at construction, and takes no part in equality.  The constructor
+    and ``attrs.evolve`` check the parts' types and shapes (``FormatError``); whether
+    the board can exist is ``GameState.problems``' question.  The referee builds its
+    successors through the slots (:func:`new_board`).
     """
 
-    __slots__ = ()
+    score: int = attrs.field(default=0, validator=_check_score)
+    pattern_lines: tuple[PatternLine, ...] = attrs.field(default=_EMPTY_LINES, converter=_lines)
+    wall: Wall = attrs.field(default=EMPTY_WALL, converter=_wall)
+    floor: tuple[FloorItem, ...] = attrs.field(default=(), converter=_floor)
+    accepting: int = attrs.field(init=False, eq=False, repr=False)
 
-    def __new__(
-        cls,
-        score: int = 0,
-        pattern_lines: tuple[PatternLine, ...] = _EMPTY_LINES,
-        wall: Wall = EMPTY_WALL,
-        floor: tuple[FloorItem, ...] = (),
-        accepting: int | None = None,
-    ) -> PlayerBoard:
-        if accepting is None:
-            accepting = _accepting_of(pattern_lines, wall)
-        return tuple.__new__(cls, (score, pattern_lines, wall, floor, accepting))
-
-    def __repr__(self) -> str:
-        return (
-            f"PlayerBoard(score={self.score!r}, pattern_lines={self.pattern_lines!r}, "
-            f"wall={self.wall!r}, floor={self.floor!r})"
-        )
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "accepting", _accepting_of(self.pattern_lines, self.wall))
 
     def accepting_lines(self, color: Color) -> int:
         """Bit mask of the pattern lines that may receive ``color`` (P2, P3, P4)."""
@@ -139,13 +184,11 @@ class PlayerBoard(_BoardFields):
         lines = list(self.pattern_lines)  # faster than slicing and concatenating
         lines[index] = LINES[index][color][count]
         packed = self.accepting & _NOT_LINE[index] | _ROOM_BIT[index][color][count]
-        return _tuple_new(PlayerBoard, (self.score, tuple(lines), self.wall, floor, packed))
+        return new_board(self.score, tuple(lines), self.wall, floor, packed)
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
         """This board with a new floor (the accepting lines are unchanged)."""
-        return _tuple_new(
-            PlayerBoard, (self.score, self.pattern_lines, self.wall, floor, self.accepting)
-        )
+        return new_board(self.score, self.pattern_lines, self.wall, floor, self.accepting)
 
     def complete_rows(self) -> int:
         """The number of complete horizontal wall rows (R1, E2, E4)."""
@@ -158,3 +201,24 @@ class PlayerBoard(_BoardFields):
             if None not in row:
                 return True
         return False
+
+
+_set_score, _set_lines, _set_wall, _set_floor, _set_accepting = slot_setters(PlayerBoard)
+
+
+def new_board(
+    score: int,
+    pattern_lines: tuple[PatternLine, ...],
+    wall: Wall,
+    floor: tuple[FloorItem, ...],
+    accepting: int,
+) -> PlayerBoard:
+    """``PlayerBoard(...)`` built through its slots, for parts the referee computed itself,
+    with their ``accepting`` lines already known (the same object, in half the time)."""
+    board: PlayerBoard = new_instance(PlayerBoard)
+    _set_score(board, score)
+    _set_lines(board, pattern_lines)
+    _set_wall(board, wall)
+    _set_floor(board, floor)
+    _set_accepting(board, accepting)
+    return board

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from azul_rules.board import PlayerBoard, pattern_line
+from azul_rules.board import ACCEPT_EMPTY, PlayerBoard, new_board, pattern_line
 from azul_rules.codes import ErrorCode
 from azul_rules.colors import COLORS, FLOOR_SIZE, Color
 from azul_rules.errors import Violation
@@ -106,7 +106,8 @@ def line_to_floor(board: PlayerBoard, row: int, lid: list[Color]) -> PlayerBoard
     lines = list(board.pattern_lines)
     lines[row] = pattern_line(row, None, 0)
     floor = board.floor + (line.color,) * kept
-    return PlayerBoard(board.score, tuple(lines), board.wall, floor)
+    accepting = board.accepting | ACCEPT_EMPTY[row][board.wall[row]]  # it accepted none
+    return new_board(board.score, tuple(lines), board.wall, floor, accepting)
 
 
 def row_can_be_completed(board: PlayerBoard, row: int) -> bool:

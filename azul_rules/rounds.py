@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Sequence
 from typing import Final, cast
 
-from azul_rules.board import PatternLine, PlayerBoard, pattern_line
+from azul_rules.board import ACCEPT_EMPTY, PatternLine, PlayerBoard, new_board, pattern_line
 from azul_rules.colors import COLORS, MARKER, Color, Tiles
 from azul_rules.rng import GAMMA, MASK, MIX_1, MIX_2, step
 from azul_rules.scoring import (
@@ -40,9 +40,10 @@ def place_on_wall(
     rows[row] = rows[row][:column] + (color,) + rows[row][column + 1 :]
     horizontal, vertical, points = runs(rows, row, column)
     lid.extend([color] * (line.capacity - 1))
-    lines = board.pattern_lines
-    lines = lines[:row] + (pattern_line(row, None, 0),) + lines[row + 1 :]
-    placed = PlayerBoard(board.score + points, lines, tuple(rows), board.floor)
+    lines = list(board.pattern_lines)
+    lines[row] = _EMPTY_LINES[row]
+    accepting = board.accepting | ACCEPT_EMPTY[row][rows[row]]  # a full line accepted none
+    placed = new_board(board.score + points, tuple(lines), tuple(rows), board.floor, accepting)
     return placed, WallPlacement(row, column, color, horizontal, vertical, points)
 
 
@@ -78,7 +79,7 @@ def tile_colored(
             score += points
             lid.extend((color,) * index)  # a line of capacity index + 1 keeps one tile
             lines[index] = _EMPTY_LINES[index]
-            accepting |= _ACCEPT_EMPTY[index][row]  # the emptied line (P2, P3)
+            accepting |= ACCEPT_EMPTY[index][row]  # the emptied line (P2, P3)
     floor = board.floor
     penalty = 0
     if floor:
@@ -93,28 +94,11 @@ def tile_colored(
         fields = (score, tuple(lines), tuple(rows), (), accepting)
     else:
         fields = (score, board.pattern_lines, board.wall, (), accepting)
-    return _tuple_new(PlayerBoard, fields), tiling
+    return new_board(*fields), tiling
 
 
 _tuple_new: Final = tuple.__new__
 _EMPTY_LINES: Final = tuple(pattern_line(index, None, 0) for index in range(5))
-
-
-class _AcceptEmpty(dict[tuple[Color | None, ...], int]):
-    """For an empty pattern line ``index``: the accepting bits of the colours its wall
-    row lacks (P3), by wall row; filled on demand."""
-
-    def __init__(self, index: int) -> None:
-        super().__init__()
-        self.index = index
-
-    def __missing__(self, row: tuple[Color | None, ...]) -> int:
-        bits = sum(1 << (5 * c + self.index) for c in Color if c not in row)
-        self[row] = bits
-        return bits
-
-
-_ACCEPT_EMPTY: Final = tuple(_AcceptEmpty(i) for i in range(5))
 
 
 def settle_floor(
@@ -129,7 +113,7 @@ def settle_floor(
     penalty = floor_penalty(len(floor))
     score = max(0, board.score - penalty)
     lid.extend([t for t in floor if t is not MARKER])
-    settled = PlayerBoard(score, board.pattern_lines, board.wall, ())
+    settled = new_board(score, board.pattern_lines, board.wall, (), board.accepting)
     return settled, PlayerTiling(
         tiling.player, tiling.score_before, tiling.placements, penalty, score,
         tiling.bonuses, tiling.floor_lines,
@@ -145,7 +129,9 @@ def finish_game(
     for board, tiling in zip(boards, tilings, strict=True):
         bonuses = end_bonuses(board.wall)
         score = board.score + bonuses.points
-        final_boards.append(_tuple_new(PlayerBoard, (score, *board[1:])))
+        final_boards.append(
+            new_board(score, board.pattern_lines, board.wall, board.floor, board.accepting)
+        )
         final_tilings.append(
             new_tiling(
                 tiling.player,
