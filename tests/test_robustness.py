@@ -505,3 +505,19 @@ def test_the_quick_reading_of_a_take_agrees_with_the_strict_reader(
         strict = None
     assert quick is None or quick == strict
     assert az.move_from_dict(data) == strict if strict is not None else quick is None
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([2, 3, 4]), st.randoms(use_true_random=False))
+def test_r7_a_grey_game_ends_or_keeps_a_completable_row(
+    seed: int, players: int, rng: random.Random
+) -> None:
+    """R7, E1: driven by random moves from ``new_game``, a grey game is over, or some
+    player can still complete a wall row: it never goes on with every row dead."""
+    from azul_rules.grey import walls_can_end
+
+    state = az.new_game(players, seed=seed, variant=az.Variant.GREY)
+    for _ in range(400):
+        assert state.is_over or walls_can_end(state.players)
+        if state.is_over:
+            break
+        state = state.apply(rng.choice(state.legal_moves()))
