@@ -12,7 +12,7 @@ them; the referee's successors are built through the slots (:func:`build`,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import attrs
 
@@ -220,7 +220,8 @@ class Position:
 
 
 
-_SETTERS: Final = slot_setters(Position)
+(_set_players, _set_factories, _set_center, _set_current, _set_marker,
+ _set_context) = slot_setters(Position)  # fmt: skip
 (_set_bag, _set_lid, _set_start, _set_phase, _set_round, _set_variant, _set_rng,
  _set_outcome, _set_scoring) = slot_setters(RoundContext)  # fmt: skip
 
@@ -237,13 +238,12 @@ def build(
     """``cls(...)`` built through the slots, without the constructor's checks: for
     parts the library computed itself (the same object, fields in declaration order)."""
     position: P = new_instance(cls)
-    set_players, set_factories, set_center, set_current, set_marker, set_context = _SETTERS
-    set_players(position, players)
-    set_factories(position, factories)
-    set_center(position, center)
-    set_current(position, current_player)
-    set_marker(position, marker_holder)
-    set_context(position, context)
+    _set_players(position, players)
+    _set_factories(position, factories)
+    _set_center(position, center)
+    _set_current(position, current_player)
+    _set_marker(position, marker_holder)
+    _set_context(position, context)
     return position
 
 

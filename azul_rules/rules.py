@@ -121,7 +121,14 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
 
 def take_is_legal(state: Position, move: Take) -> bool:
     """The quick answer for a compact take: True exactly when ``check_take`` finds
-    nothing.  Legal moves, the common case, are confirmed without building anything."""
+    nothing.  Legal moves, the common case, are confirmed without building anything.
+
+    The same legality is decided a second time, on the way, by ``GameState._take``
+    (``apply``'s hot path), which needs the source's tiles and the board's accepting
+    lines anyway and would pay to look them up twice.  The two are written apart on
+    purpose, for speed; ``tests/test_invariants.py::
+    test_apply_accepts_exactly_the_moves_validate_accepts`` holds them together over
+    the whole space of compact moves (off-table numbers and the marker included)."""
     if state.context.phase is not FACTORY_OFFER:
         return False
     player = move.player

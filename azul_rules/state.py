@@ -7,7 +7,6 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 from __future__ import annotations
 
 import itertools
-from functools import partial
 from typing import Final, cast
 
 import attrs
@@ -197,6 +196,9 @@ class GameState(Position):
 
         ``None`` when the take is illegal: the checks of ``rules.take_is_legal`` (E1, G1,
         T1-T4, S2, S4, P2-P4), made on the way with the values the take needs anyway.
+        This is the second place the legality of a compact take is written (the first,
+        ``rules.take_is_legal``, answers ``validate``); a property test holds the two
+        together (see ``take_is_legal``).
         """
         context = self.context
         player = self.current_player
@@ -256,8 +258,14 @@ class GameState(Position):
         boards[player] = new_board
         players = tuple(boards)
         if center or factories.count(()) != len(factories):
-            return _state(
-                players, factories, center, (player + 1) % len(players), marker_holder, context
+            return build(
+                GameState,
+                players,
+                factories,
+                center,
+                (player + 1) % len(players),
+                marker_holder,
+                context,
             )
         return self._end_offer(players, context.lid, marker_holder)
 
@@ -348,7 +356,9 @@ class GameState(Position):
                     context.variant, context.rng_state, None, scoring,
                 )  # fmt: skip
                 factories = ((),) * len(self.factories)
-                return _state(tuple(players), factories, (), player, marker_holder, waiting)
+                return build(
+                    GameState, tuple(players), factories, (), player, marker_holder, waiting
+                )
             player = (player + 1) % len(players)
             if player == start:
                 return self._settle_grey_round(tuple(players), tuple(records), lid, marker_holder)
@@ -416,7 +426,7 @@ class GameState(Position):
         factories, bag, lid, rng = draw_factories(len(self.factories), context.bag, lid, rng)
         if not any(factories):
             return self._game_over(boards, tilings, bag, lid, starter, rng)
-        return _state(
+        return build(GameState,
             boards,
             factories,
             (),
@@ -442,7 +452,7 @@ class GameState(Position):
         context = self.context
         round = context.round if context.phase is not REFILL else max(1, context.round - 1)
         scoring = RoundScoring(round, tilings, True)
-        return _state(
+        return build(GameState,
             final,
             ((),) * len(self.factories),
             (),
@@ -480,7 +490,6 @@ class GameState(Position):
 
 
 # Building states on the hot path, through the slots (see azul_rules.position.build).
-_state: Final = partial(build, GameState)
 _context: Final = new_context
 
 
@@ -558,4 +567,4 @@ def new_game(
         )
     factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)  # sorted
     context = _context(bag, lid, first_player, FACTORY_OFFER, 1, variant, rng, None, None)
-    return _state(boards, factories, (), first_player, None, context)
+    return build(GameState, boards, factories, (), first_player, None, context)
