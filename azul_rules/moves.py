@@ -34,6 +34,7 @@ __all__ = [
     "TableTake",
     "Take",
     "parse_move",
+    "tile_multiset",
 ]
 
 
@@ -262,19 +263,24 @@ class PlaceTile:
         return f"place line {self.line + 1} at column {self.column + 1}"
 
 
+def tile_multiset(value: object, where: str) -> tuple[Color, ...]:
+    """``value`` (any sequence of :class:`Color`) as the referee keeps a multiset of
+    tiles: a sorted tuple.  ``FormatError`` naming ``where`` for anything else."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"{where} must be a sequence of Colors, got {_shown(value)}")
+    tiles = tuple(value)
+    for tile in tiles:
+        if not isinstance(tile, Color):
+            raise FormatError(f"{where} holds {_shown(tile)}, not a Color")
+    return tuple(sorted(tiles))
+
+
 def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise FormatError(f"Refill.factories must be a sequence of factories, got {_shown(value)}")
-    factories = []
-    for index, factory in enumerate(value):
-        if isinstance(factory, (str, bytes)) or not isinstance(factory, Iterable):
-            raise FormatError(f"Refill.factories[{index}] must be a sequence of colours")
-        tiles = tuple(factory)
-        for tile in tiles:
-            if not isinstance(tile, Color):
-                raise FormatError(f"Refill.factories[{index}] holds {_shown(tile)}, not a Color")
-        factories.append(tuple(sorted(tiles)))
-    return tuple(factories)
+    return tuple(
+        tile_multiset(factory, f"Refill.factories[{index}]") for index, factory in enumerate(value)
+    )
 
 
 @attrs.frozen

@@ -20,6 +20,7 @@ from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard
 from azul_rules.colors import Color, Tiles
 from azul_rules.errors import FormatError
+from azul_rules.moves import tile_multiset
 from azul_rules.phases import GAME_OVER, Phase, Variant
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
@@ -33,19 +34,13 @@ def _tile_multiset(value: object) -> Tiles:
     """A multiset of tiles as the referee keeps it: a sorted tuple of colours.  Public
     construction (the constructor, ``attrs.evolve``) goes through here; the referee's
     own successors are built sorted, through the slots."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"a multiset of tiles is a sequence of Colors, got {value!r:.60}")
-    tiles = tuple(value)
-    for tile in tiles:
-        if not isinstance(tile, Color):
-            raise FormatError(f"a multiset of tiles holds Colors only, got {tile!r:.60}")
-    return tuple(sorted(tiles))
+    return tile_multiset(value, "a multiset of tiles")
 
 
 def _factories(value: object) -> tuple[Tiles, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise FormatError(f"factories is a sequence of tile multisets, got {value!r:.60}")
-    return tuple([_tile_multiset(tiles) for tiles in value])
+    return tuple([tile_multiset(tiles, f"factories[{i}]") for i, tiles in enumerate(value)])
 
 
 def _boards(value: object) -> tuple[PlayerBoard, ...]:

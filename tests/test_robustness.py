@@ -273,7 +273,7 @@ def test_t3_evolve_and_the_constructor_store_multisets_sorted() -> None:
 
 def test_the_constructor_refuses_parts_of_the_wrong_type() -> None:
     s = az.new_game(2, seed=5)
-    with pytest.raises(az.FormatError, match="Colors only"):
+    with pytest.raises(az.FormatError, match="holds 0, not a Color"):
         attrs.evolve(s, center=(0, 1))
     with pytest.raises(az.FormatError, match="current_player must be int"):
         attrs.evolve(s, current_player=True)
