@@ -95,23 +95,28 @@ def wall_column(row: int, color: Color) -> int:
     return (color + row) % 5
 
 
-# A memo table for splitting a source's lot from the rest: factory contents repeat
-# (there are 70 possible); it is cleared if it grows.  (Merging into the centre is not
-# memoised: centres vary too much for the look-up to pay.)
-_MEMO_LIMIT: Final = 100_000
-_SPLIT: dict[tuple[Tiles, Color], tuple[int, Tiles]] = {}
+class _Splits(dict[Tiles, tuple[tuple[int, Tiles], ...]]):
+    """For a factory's tiles, by colour: how many of that colour, and the others (T2: the
+    lot taken and what goes to the centre).  Factories hold at most 4 tiles, so there
+    are at most 126 keys; filled on demand."""
+
+    def __missing__(self, tiles: Tiles) -> tuple[tuple[int, Tiles], ...]:
+        if len(self) > 10_000:  # only oversized factories built by hand get here
+            self.clear()
+        found = self[tiles] = tuple(
+            (tiles.count(color), tuple([t for t in tiles if t != color])) for color in COLORS
+        )
+        return found
+
+
+SPLITS: Final = _Splits()
+"""``SPLITS[tiles][color]``: ``(count of color, the other tiles)`` of a factory."""
 
 
 def split_color(tiles: Tiles, color: Color) -> tuple[int, Tiles]:
     """How many tiles of ``color`` there are, and the others (T2: a factory's lot and
     what goes to the centre)."""
-    key = (tiles, color)
-    found = _SPLIT.get(key)
-    if found is None:
-        if len(_SPLIT) > _MEMO_LIMIT:
-            _SPLIT.clear()
-        found = _SPLIT[key] = (tiles.count(color), tuple([t for t in tiles if t != color]))
-    return found
+    return SPLITS[tiles][color]
 
 
 def merge(a: Tiles, b: Tiles) -> Tiles:

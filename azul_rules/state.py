@@ -19,12 +19,12 @@ from azul_rules.colors import (
     FLOOR,
     FLOOR_SIZE,
     MARKER,
+    SPLITS,
     Color,
     FloorItem,
     Tiles,
     color_counts,
     merge,
-    split_color,
     subtract,
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
@@ -69,13 +69,21 @@ def _plan(source: int, tiles: Tiles) -> _Plan:
     return found
 
 
-# The centre's plans, by the set of colours it holds (31 of them): centres vary too much
-# to key them by content.
+# The centre's plans, by the set of colours it holds (31 of them), and a memo of them by
+# the centre's tiles (a set costs more to build than a look-up; cleared when it grows).
 _CENTER_PLANS: Final[dict[frozenset[Color], _Plan]] = {
     frozenset(colors): tuple((TAKE_OPTIONS[CENTER][c], 5 * c) for c in colors)
     for n in range(1, 6)
     for colors in itertools.combinations(COLORS, n)
 }
+_CENTER_BY_TILES: Final[dict[Tiles, _Plan]] = {}
+
+
+def _center_plan(center: Tiles) -> _Plan:
+    if len(_CENTER_BY_TILES) > 50_000:
+        _CENTER_BY_TILES.clear()
+    found = _CENTER_BY_TILES[center] = _CENTER_PLANS[frozenset(center)]
+    return found
 
 
 @attrs.frozen
@@ -138,7 +146,7 @@ class GameState(Position):
                     add(by_mask[packed >> shift & 31])
         center = self.center
         if center:
-            for by_mask, shift in _CENTER_PLANS[frozenset(center)]:
+            for by_mask, shift in _CENTER_BY_TILES.get(center) or _center_plan(center):
                 add(by_mask[packed >> shift & 31])
         return tuple(moves)
 
@@ -223,7 +231,7 @@ class GameState(Position):
                 takes_marker = True
                 marker_holder = player
         elif 0 <= source < len(factories):
-            taken, rest = split_color(factories[source], color)
+            taken, rest = SPLITS[factories[source]][color]
             if not taken:
                 return None
             center = merge(self.center, rest)
