@@ -104,7 +104,8 @@ def claim_from_dict(data: object) -> Claim:
     if doc is None:
         reader.done()
         raise AssertionError("unreachable")
-    if "format_version" in doc and doc["format_version"] != 1:
+    if "format_version" in doc and (type(doc["format_version"]) is not int
+                                    or doc["format_version"] != 1):  # true is not 1
         reader.fail("$.format_version", f"expected 1, got {doc['format_version']!r}")
     fields: dict[str, Any] = {}
     for name in ("scores", "bonuses"):

@@ -120,7 +120,8 @@ def scoresheet_from_dict(data: object) -> Scoresheet:
     if doc is None:
         reader.done()
         raise AssertionError("unreachable")
-    if "format_version" in doc and doc["format_version"] != 1:
+    if "format_version" in doc and (type(doc["format_version"]) is not int
+                                    or doc["format_version"] != 1):  # true is not 1
         reader.fail("$.format_version", f"expected 1, got {doc['format_version']!r}")
     rounds: list[tuple[int, ...]] = []
     raw = reader.array(doc.get("rounds"), "$.rounds", most=1000) if "rounds" in doc else None
