@@ -87,6 +87,7 @@ def _parser() -> argparse.ArgumentParser:
         "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
     )
     _add_rulebook_commands(commands, (check, audit, replay))
+    _add_serve_command(commands)
     return parser
 
 
@@ -118,6 +119,41 @@ def _add_rulebook_commands(commands: Any, verdicts: tuple[argparse.ArgumentParse
     for command in (*verdicts, sheet):
         command.add_argument("--explain", action="store_true",
                              help="print the broken rule's text under each violation")
+
+
+def _add_serve_command(commands: Any) -> None:
+    """``serve`` (issue 15: the web judge, with the ``web`` extra)."""
+    serve = commands.add_parser("serve", help="the web judge: a page and a JSON API")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 for a free one")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
+    serve.add_argument("--log-level", default="info",
+                       choices=("critical", "error", "warning", "info", "debug"))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """``serve``: bind first (a taken port is one line, exit 2), then run uvicorn."""
+    try:
+        from azul_rules.web import app
+    except ImportError as error:
+        raise UsageError(f"serve needs the web extra ({error.name or error} is missing): "
+                         "pip install 'azul_rules[web]'") from None
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: expected 0 to 65535")
+    try:
+        sock = app.bind(args.host, args.port)
+    except (OSError, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise UsageError(f"cannot listen on {_printable(args.host)} port {args.port}: "
+                         f"{reason}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"azul-rules: the web judge is at http://{shown}:{port}/ (Ctrl+C stops it)",
+          flush=True)
+    app.serve(sock, allow_origins=args.allow_origin, log_level=args.log_level)
+    return 0
 
 
 def _bots(spec: str | None, players: int, seed: int) -> list[GreedyBot | RandomBot]:
@@ -541,7 +577,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exit_.code or 0) and 2
     commands = {
         "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
-        "audit-game": _audit_game, "rules": _rules,
+        "audit-game": _audit_game, "rules": _rules, "serve": _serve,
     }  # fmt: skip
     try:
         return commands[args.command](args)
