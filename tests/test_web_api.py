@@ -559,7 +559,6 @@ def test_a_bug_of_ours_is_a_logged_500_without_its_details(
     def broken(_: bytes) -> object:
         raise RuntimeError("secret internals")
 
-    app = create_app()
     monkeypatch.setattr(web_judge, "check", broken)
     app = create_app()
     with TestClient(app) as local, caplog.at_level(logging.ERROR, logger="azul_rules.web"):
