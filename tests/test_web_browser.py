@@ -221,7 +221,7 @@ def test_an_illegal_record_stops_at_its_illegal_move(page: WebDriver) -> None:
         str((EXAMPLES / "disputed-game.json").resolve())
     )
     wait(page, lambda d: "LINE_COLOR_MISMATCH" in verdict_text(d))
-    assert "Move 7 is illegal" in verdict_text(page)
+    assert "Move 7 (player 1) is illegal" in verdict_text(page)
     page.find_element(By.ID, "record-last").click()
     wait(page, lambda d: "Move 6 of" in d.find_element(By.ID, "record-step").text)
     assert not page.find_element(By.ID, "record-next").is_enabled()

@@ -276,7 +276,7 @@ def violation_document(violation: Violation, lang: str) -> Document:
         "code": violation.code.value,
         "rule": violation.rule,
         "rule_title": entry.title_in(lang),
-        "rule_text": entry.text(lang),
+        "rule_text": violation.rule_text(lang),
         "message": violation.message_in(lang),
         "params": {name: plain(value) for name, value in violation.params},
     }

@@ -57,7 +57,7 @@
       recordIntro: "Open a record (JSON) with the button above, then step through it.",
       first: "Start", back: "Back", next: "Next", last: "End",
       stepAt: "Move {k} of {n}", nextMove: "next: {m}", atStart: "the start", recordOk: "Every move is legal.",
-      recordBad: "Move {k} is illegal:", loaded: "Loaded {what}.", aRecord: "a game record",
+      recordBad: "Move {k} (player {p}) is illegal:", loaded: "Loaded {what}.", aRecord: "a game record",
       aPosition: "a position", jsonLoad: "Load this JSON", download: "Download", jsonLabel: "The position (JSON)",
       bagCount: "{color} in the bag", lidCount: "{color} in the lid", whyTurn: "player {p}",
       refillWait: "the table's draws (fill the factories by clicking, then set the phase to factory offer)",
@@ -108,7 +108,7 @@
       recordIntro: "Ouvrez une partie enregistrée (JSON) avec le bouton ci-dessus, puis parcourez-la.",
       first: "Début", back: "Reculer", next: "Avancer", last: "Fin",
       stepAt: "Coup {k} sur {n}", nextMove: "suivant : {m}", atStart: "le début", recordOk: "Tous les coups sont légaux.",
-      recordBad: "Le coup {k} est illégal :", loaded: "{what} chargée.", aRecord: "Partie enregistrée",
+      recordBad: "Le coup {k} (joueur {p}) est illégal :", loaded: "{what} chargée.", aRecord: "Partie enregistrée",
       aPosition: "Position", jsonLoad: "Charger ce JSON", download: "Télécharger", jsonLabel: "La position (JSON)",
       bagCount: "{color} dans le sac", lidCount: "{color} dans le couvercle", whyTurn: "joueur {p}",
       refillWait: "les tirages de la table (remplissez les fabriques en cliquant, puis passez à l'offre des fabriques)",
@@ -757,7 +757,7 @@
   const showRecordVerdict = () => {
     const data = record.reply;
     const bad = data.illegal_move;
-    const nodes = [h("p", { class: bad ? "bad heading" : "good heading", text: bad ? t("recordBad", { k: bad.number }) : t("recordOk") })];
+    const nodes = [h("p", { class: bad ? "bad heading" : "good heading", text: bad ? t("recordBad", { k: bad.number, p: bad.player + 1 }) : t("recordOk") })];
     if (bad) nodes.push(h("p", { class: "summary", text: t("moveSays", { text: bad.notation ?? moveWords(bad.move) }) }), bad.violations.map(violationCard));
     else if (data.outcome && data.at === data.total) nodes.push(h("p", { text: tilingWords({ outcome: data.outcome }) }));
     showVerdict(...nodes);
@@ -777,7 +777,7 @@
       step(t("next"), data.at + 1, "record-next"),
       step(t("last"), data.legal, "record-last")),
     h("ol", { class: "record-moves" }, data.moves.slice(0, 500).map((m, i) => h("li", { class: i < data.at ? "done" : i === data.at ? "current" : "" },
-      m.notation ?? moveWords(m.move))))];
+      h("span", { class: "number", text: `${i + 1}.` }), " ", m.notation ?? moveWords(m.move))))];
   });
 
   // -- JSON in and out ---------------------------------------------------------------------
