@@ -12,13 +12,12 @@ Reading is strict: every malformed field is reported with its JSON path in one
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from importlib.resources import files
 from typing import Any, Final
 
 import attrs
 
+from azul_rules import schemas
 from azul_rules._reading import Reader, load_json, plain
 from azul_rules.board import Wall
 from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, FloorItem
@@ -106,7 +105,8 @@ def claim_from_dict(data: object) -> Claim:
     if doc is None:
         reader.done()
         raise AssertionError("unreachable")
-    if "format_version" in doc and doc["format_version"] != 1:
+    if "format_version" in doc and (type(doc["format_version"]) is not int
+                                    or doc["format_version"] != 1):  # true is not 1
         reader.fail("$.format_version", f"expected 1, got {doc['format_version']!r}")
     fields: dict[str, Any] = {}
     for name in ("scores", "bonuses"):
@@ -166,9 +166,7 @@ def validated(claim: object) -> Claim:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a claim, as shipped in the package."""
-    text = files("azul_rules").joinpath("schemas/claim.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return schemas.schema("claim")
 
 
 def _board_to_dict(board: object) -> object:

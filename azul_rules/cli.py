@@ -98,6 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_rulebook_commands(commands, (check, audit, replay))
     _differential_parser(commands)
     _tournament_parser(commands)
+    _add_serve_command(commands)
     return parser
 
 
@@ -173,6 +174,43 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 def _tournament(args: argparse.Namespace) -> int:
     return tournament_main(args)
+
+
+def _add_serve_command(commands: Any) -> None:
+    """``serve`` (issue 15: the web judge, with the ``web`` extra)."""
+    serve = commands.add_parser("serve", help="the web judge: a page and a JSON API")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
+    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 for a free one")
+    serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                       help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
+    serve.add_argument("--log-level", default="info",
+                       choices=("critical", "error", "warning", "info", "debug"))
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """``serve``: bind first (a taken port is one line, exit 2), then run uvicorn."""
+    try:
+        from azul_rules.web import app
+    except ImportError as error:
+        raise UsageError(f"serve needs the web extra ({error.name or error} is missing): "
+                         "pip install 'azul_rules[web]'") from None
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port}: expected 0 to 65535")
+    try:
+        sock = app.bind(args.host, args.port)
+    except (OSError, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise UsageError(f"cannot listen on {_printable(args.host)} port {args.port}: "
+                         f"{reason}") from None
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"azul-rules: the web judge is at http://{shown}:{port}/ (Ctrl+C stops it)",
+          flush=True)
+    app.serve(sock, allow_origins=args.allow_origin, log_level=args.log_level)
+    return 0
+
+
 
 
 def _bot_names(spec: str | None, players: int) -> list[str]:
@@ -614,7 +652,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     commands = {
         "play": _play, "check": _check, "show": _show, "replay": _replay, "audit": _audit,
         "audit-game": _audit_game, "rules": _rules, "tournament": _tournament,
-        "differential": _differential,
+        "differential": _differential, "serve": _serve,
     }  # fmt: skip
     try:
         return commands[args.command](args)
@@ -626,6 +664,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("azul-rules: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (``| head``): run() ends quietly
+        raise
     except Exception as error:  # a bug of ours: still one line, never a traceback
         print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
               f"{_printable(str(error)[:200])}", file=sys.stderr)  # fmt: skip

@@ -13,13 +13,12 @@ the strict reading of the engine's replies (:func:`read_hello`, :func:`read_move
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
-from importlib import resources
 from typing import Any, Final
 
 import attrs
 
+from azul_rules import schemas
 from azul_rules.colors import COLORS, Color
 from azul_rules.errors import FormatError
 from azul_rules.jsonio import move_from_dict, to_dict
@@ -97,9 +96,7 @@ class EngineInfo:
 def schema() -> dict[str, Any]:
     """The protocol's JSON Schema (draft 2020-12), shipped in the package as
     ``azul_rules/schemas/engine-protocol.schema.json``."""
-    text = resources.files("azul_rules").joinpath("schemas/engine-protocol.schema.json")
-    loaded: dict[str, Any] = json.loads(text.read_text(encoding="utf-8"))
-    return loaded
+    return schemas.schema(schemas.PROTOCOL)
 
 
 def factories_doc(factories: Sequence[Sequence[Color]]) -> list[list[str]]:

@@ -114,7 +114,7 @@ class GameRecord:
         errors: list[tuple[str, str]] = []
         for key in sorted(set(data) - allowed, key=str)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
-        if data.get("format_version") != 1:
+        if type(data.get("format_version")) is not int or data["format_version"] != 1:
             errors.append(("$.format_version", "expected 1"))
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):

@@ -12,13 +12,12 @@ described by ``azul_rules/schemas/scoresheet.schema.json`` (:func:`schema`).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from importlib.resources import files
 from typing import Any, Final
 
 import attrs
 
+from azul_rules import schemas
 from azul_rules._reading import Reader, load_json, plain
 from azul_rules.auditing import audit
 from azul_rules.board import PlayerBoard
@@ -122,7 +121,8 @@ def scoresheet_from_dict(data: object) -> Scoresheet:
     if doc is None:
         reader.done()
         raise AssertionError("unreachable")
-    if "format_version" in doc and doc["format_version"] != 1:
+    if "format_version" in doc and (type(doc["format_version"]) is not int
+                                    or doc["format_version"] != 1):  # true is not 1
         reader.fail("$.format_version", f"expected 1, got {doc['format_version']!r}")
     rounds: list[tuple[int, ...]] = []
     raw = reader.array(doc.get("rounds"), "$.rounds", most=1000) if "rounds" in doc else None
@@ -155,9 +155,7 @@ def scoresheet_from_json(text: str | bytes) -> Scoresheet:
 
 def schema() -> dict[str, Any]:
     """The JSON Schema (draft 2020-12) of a scoresheet, as shipped in the package."""
-    text = files("azul_rules").joinpath("schemas/scoresheet.schema.json").read_text("utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return schemas.schema("scoresheet")
 
 
 def _validated(sheet: object) -> Scoresheet:

@@ -57,6 +57,7 @@ _COLOR_LIST: Final = ", ".join(_BY_NAME)
 
 _Source = NewType("_Source", int)
 _LineRef = NewType("_LineRef", int)
+_LineKey = NewType("_LineKey", int)  # a pattern line as an object key: "2" or "floor"
 _Count = NewType("_Count", int)
 _TileCount = NewType("_TileCount", int)
 _Index = NewType("_Index", int)
@@ -108,7 +109,7 @@ class _TableTakeDoc:
     source: _Source
     color: _TableColor
     count: _Count
-    placements: dict[_LineRef, _Count]
+    placements: dict[_LineKey, _Count]
     player: _Index | None = None
 
 
@@ -218,10 +219,17 @@ _KEY_NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,8}")
 def _line_ref(value: object, _: object) -> int:
     if value == "floor":
         return FLOOR
-    if isinstance(value, str) and _KEY_NUMBER.fullmatch(value):  # an object key
-        return int(value)
     if type(value) is int and value >= 0:
         return value
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {value!r}")
+
+
+def _line_key(value: object, _: object) -> int:
+    """A key of ``placements``: JSON object keys are strings (``"2"``, ``"floor"``)."""
+    if isinstance(value, str) and _KEY_NUMBER.fullmatch(value):
+        return int(value)
+    if value == "floor":
+        return FLOOR
     raise ValueError(f"expected a pattern line (from 0) or 'floor', got {value!r}")
 
 
@@ -290,6 +298,7 @@ def _make_converter() -> cattrs.Converter:
     converter.register_structure_hook(_Source, _source)
     converter.register_structure_hook(_TableColor, _table_color)
     converter.register_structure_hook(_LineRef, _line_ref)
+    converter.register_structure_hook(_LineKey, _line_key)
     converter.register_structure_hook(Color, _color)
     converter.register_structure_hook_func(lambda t: t == (Color | Marker), _floor_item)
     converter.register_structure_hook(Phase, _enum_hook(Phase))

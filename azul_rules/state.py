@@ -230,7 +230,7 @@ class GameState(Position):
             if marker_holder is None:
                 takes_marker = True
                 marker_holder = player
-        elif 0 <= source < len(factories) and color is not MARKER:  # never a tile (T4)
+        elif 0 <= source < len(factories) and move.color is not MARKER:  # never a tile (T4)
             taken, rest = SPLITS[factories[source]][color]
             if not taken:
                 return None

@@ -1,0 +1,19 @@
+"""The web judge (``azul-rules serve``, with the ``web`` extra): a page where people
+build the position they see at the table and ask about a move, and a JSON API that any
+program can call, in English or French.
+
+* :func:`create_app` — the ASGI application (Starlette): ``uvicorn
+  'azul_rules.web:create_app' --factory`` serves it as well as ``azul-rules serve``.
+* :mod:`azul_rules.web.judge` — the work of each endpoint, without HTTP.
+* :mod:`azul_rules.web.errors` — RFC 9457 problem details.
+* :mod:`azul_rules.web.openapi` — the OpenAPI 3.1 description.
+
+Everything is documented in ``docs/web.md``.
+"""
+
+from __future__ import annotations
+
+from azul_rules.web.app import create_app
+from azul_rules.web.judge import MAX_BODY_BYTES
+
+__all__ = ["MAX_BODY_BYTES", "create_app"]

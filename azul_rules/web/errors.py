@@ -1,0 +1,160 @@
+"""The web judge's errors: RFC 9457 problem details (``application/problem+json``).
+
+Every refusal is an :class:`ApiProblem`: an HTTP status, a problem ``type`` (a URN of
+:data:`TYPES`), a ``title`` and a ``detail`` in the request's language, and ``errors``:
+one entry per thing wrong, each with the JSON ``path`` inside the request body and the
+``problem`` in words (an impossible position's entries add the ``code``, the ``rule`` id
+and the rule's title and text).  Standard library only: the HTTP layer
+(:mod:`azul_rules.web.app`) turns a problem into a response.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from azul_rules.errors import FormatError, InvalidStateError
+from azul_rules.rulebook import rule
+
+__all__ = [
+    "PROBLEM_MEDIA_TYPE",
+    "TYPES",
+    "ApiProblem",
+    "from_format_error",
+    "from_invalid_state",
+    "problem_entry",
+    "rebased",
+    "unreadable",
+]
+
+PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
+
+_URN: Final = "urn:azul-rules:problem:"
+
+# slug -> (status, English title, French title)
+TYPES: Final[Mapping[str, tuple[int, str, str]]] = {
+    "unreadable-input": (400, "Unreadable input", "Entrée illisible"),
+    "not-found": (404, "Not found", "Introuvable"),
+    "method-not-allowed": (405, "Method not allowed", "Méthode non permise"),
+    "too-large": (413, "Request too large", "Requête trop grande"),
+    "unsupported-media-type": (415, "Unsupported media type", "Type de contenu non pris en charge"),
+    "impossible-position": (422, "Impossible position", "Position impossible"),
+    "illegal-move": (422, "Illegal move", "Coup illégal"),
+    "internal-error": (500, "Internal error", "Erreur interne"),
+}
+"""Every problem type the service answers with: its status and its title in English and
+French.  The ``type`` member is ``urn:azul-rules:problem:<slug>``."""
+
+_MAX_DETAIL_ITEMS: Final = 3
+
+
+class ApiProblem(Exception):
+    """A request the judge refuses, as RFC 9457 problem details.
+
+    ``errors`` lists ``{"path": ..., "problem": ...}`` entries (paths inside the request
+    body, ``$`` for the whole of it); ``extra`` adds members (``violations`` of an
+    illegal move).
+    """
+
+    def __init__(
+        self,
+        slug: str,
+        detail: str,
+        errors: Iterable[Mapping[str, object]] = (),
+        *,
+        lang: str = "en",
+        extra: Mapping[str, object] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(detail)
+        if slug not in TYPES:
+            raise ValueError(f"no problem type {slug!r}")
+        self.slug = slug
+        self.detail = detail
+        self.errors = [dict(e) for e in errors]
+        self.lang = lang
+        self.extra = dict(extra or {})
+        self.headers = dict(headers or {})
+
+    @property
+    def status(self) -> int:
+        """The HTTP status."""
+        return TYPES[self.slug][0]
+
+    def document(self, instance: str | None = None) -> dict[str, object]:
+        """The problem details as JSON-ready data (``instance``: the request's path)."""
+        status, english, french = TYPES[self.slug]
+        doc: dict[str, object] = {
+            "type": _URN + self.slug,
+            "title": french if self.lang == "fr" else english,
+            "status": status,
+            "detail": self.detail,
+        }
+        if instance is not None:
+            doc["instance"] = instance
+        if self.errors:
+            doc["errors"] = self.errors
+        doc.update(self.extra)
+        return doc
+
+
+def rebased(path: str, under: str) -> str:
+    """A library path (``$.players[1]``) made a path inside the request body, where the
+    document lies at ``under`` (``$.state`` gives ``$.state.players[1]``)."""
+    return under + path.removeprefix("$") if path.startswith("$") else f"{under} ({path})"
+
+
+def from_format_error(error: FormatError, under: str, lang: str) -> ApiProblem:
+    """400 for an unreadable document found at ``under`` in the request."""
+    errors: list[dict[str, object]] = [
+        {"path": rebased(path, under), "problem": what} for path, what in error.errors
+    ]
+    return unreadable(errors, lang)
+
+
+def unreadable(errors: list[dict[str, object]], lang: str) -> ApiProblem:
+    """400 listing ``errors`` (``path`` and ``problem`` each)."""
+    shown = "; ".join(f"{e['path']}: {e['problem']}" for e in errors[:_MAX_DETAIL_ITEMS])
+    more = len(errors) - _MAX_DETAIL_ITEMS
+    if more > 0:
+        shown += f" (+{more})"
+    return ApiProblem("unreadable-input", shown, errors, lang=lang)
+
+
+def problem_entry(code: str, rule_id: str, path: str, message: str, lang: str) -> dict[str, object]:
+    """One reason a position cannot exist, as the service writes it: the ``code``, the
+    ``rule`` with its title and text in ``lang``, the ``path`` inside the request and
+    the ``message`` (in English: the library words these in English only)."""
+    entry = rule(rule_id)
+    return {
+        "code": code,
+        "rule": rule_id,
+        "rule_title": entry.title_in(lang),
+        "rule_text": entry.text(lang),
+        "path": path,
+        "message": message,
+    }
+
+
+def from_invalid_state(error: InvalidStateError, under: str, lang: str) -> ApiProblem:
+    """422 for a readable position, found at ``under`` in the request, that cannot
+    exist: every problem with its code, rule and path."""
+    errors = [
+        {
+            "path": rebased(p.path, under),
+            "problem": p.message,
+            **problem_entry(p.code.value, p.rule, rebased(p.path, under), p.message, lang),
+        }
+        for p in error.problems
+    ]
+    count = len(errors)
+    if lang == "fr":
+        detail = (
+            f"cette position ne peut pas exister ({count} problème"
+            f"{'s' if count > 1 else ''}) : voir errors"
+        )
+    else:
+        detail = (
+            f"this position cannot exist ({count} problem{'s' if count > 1 else ''}): see errors"
+        )
+    return ApiProblem("impossible-position", detail, errors, lang=lang)

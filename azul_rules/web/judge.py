@@ -1,0 +1,587 @@
+"""The web judge's work: one function per endpoint, from a request body to a reply.
+
+Each function takes the raw body (``bytes``, at most :data:`MAX_BODY_BYTES`, already
+counted by the HTTP layer) and returns JSON-ready data (``render``: an SVG document), or
+raises :class:`~azul_rules.web.errors.ApiProblem`.  Nothing here is validated twice:
+bodies are parsed by :func:`azul_rules.jsontext.load` (size, repeated keys, integer
+digits, nesting), positions by ``az.from_dict``, moves by ``az.move_from_dict`` and
+``az.parse_move``, records by ``GameRecord.from_dict``, claims and scoresheets by their
+readers; their errors only have their JSON paths moved under the request's member
+(``$.players[1]`` of the ``state`` is ``$.state.players[1]``).  Standard library and the
+core only: no web framework is imported here.
+
+Every request is a JSON object holding everything the answer depends on (the service
+keeps no state between requests) and an optional ``lang``, ``"en"`` (default) or
+``"fr"``, for the messages, the rule texts and the problems' titles.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeVar
+
+from azul_rules.actions import action_id
+from azul_rules.auditing import audit as audit_claim
+from azul_rules.auditing import position_from_json
+from azul_rules.claims import claim_from_dict
+from azul_rules.colors import Color, Marker
+from azul_rules.errors import FormatError, InvalidStateError, Result, Violation
+from azul_rules.jsonio import from_dict, move_from_dict, to_dict
+from azul_rules.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
+from azul_rules.moves import Move, Take, parse_move
+from azul_rules.phases import Phase
+from azul_rules.record import MAX_RECORD_MOVES, GameRecord
+from azul_rules.rulebook import LANGUAGES, SECTIONS, rule, rules
+from azul_rules.scoresheet import audit_game as audit_sheet
+from azul_rules.scoresheet import scoresheet_from_dict
+from azul_rules.scoring import Outcome
+from azul_rules.state import GameState
+from azul_rules.svg import Highlight, board
+from azul_rules.web.errors import (
+    ApiProblem,
+    from_format_error,
+    from_invalid_state,
+    problem_entry,
+    rebased,
+    unreadable,
+)
+
+__all__ = [
+    "MAX_BODY_BYTES",
+    "apply",
+    "audit",
+    "audit_game",
+    "check",
+    "legal_moves",
+    "problems",
+    "render",
+    "replay",
+    "rule_document",
+    "rules_document",
+]
+
+MAX_BODY_BYTES: Final = 256 * 1024
+"""The largest request body read, in bytes (256 KiB): a position takes about 2 KB, a
+whole recorded game in notation a few KB."""
+
+MIN_PICTURE_SIZE: Final = 64
+MAX_PICTURE_SIZE: Final = 4096
+"""The widths, in px, a picture may be asked for (``render``'s ``size``)."""
+
+T = TypeVar("T")
+Document = dict[str, Any]
+
+
+# -- reading a request ---------------------------------------------------------------------
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _kind(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return f"the string {_short(json.dumps(value, ensure_ascii=False), 40)}"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def read_request(raw: bytes, fields: Mapping[str, bool]) -> tuple[Document, str]:
+    """The request body as a JSON object whose members are ``fields`` (name: required),
+    and its language.  Every problem of the envelope is reported at once (400)."""
+    try:
+        doc = load(raw)
+    except FormatError as error:
+        raise from_format_error(error, "$", "en") from None
+    if not isinstance(doc, dict):
+        names = ", ".join(f'"{name}"' for name in fields)
+        raise unreadable(
+            [{"path": "$", "problem": f"expected a JSON object with {names}, got {_kind(doc)}"}],
+            "en",
+        )
+    errors: list[dict[str, object]] = []
+    lang = doc.get("lang", "en")
+    if lang not in LANGUAGES:
+        errors.append({"path": "$.lang", "problem": f'expected "en" or "fr", got {_kind(lang)}'})
+        lang = "en"
+    for key in repeated_keys(doc):
+        errors.append({"path": _short(member_path("$", key)), "problem": "given twice"})
+    known = ", ".join(fields)
+    for key in list(doc)[: MAX_REPORTED + 1]:
+        if key not in fields and key != "lang":
+            errors.append(
+                {
+                    "path": _short(member_path("$", key)),
+                    "problem": f"unknown member (expected {known}, lang)",
+                }
+            )
+    for name, required in fields.items():
+        if required and name not in doc:
+            errors.append({"path": f"$.{name}", "problem": "required member missing"})
+    if errors:
+        raise unreadable(errors[:MAX_REPORTED], lang)
+    return doc, lang
+
+
+def query_language(params: Mapping[str, str]) -> str:
+    """The ``lang`` query parameter of a GET request (``"en"`` when absent)."""
+    lang = params.get("lang", "en")
+    if lang not in LANGUAGES:
+        shown = _short(json.dumps(lang, ensure_ascii=False), 40)
+        raise unreadable([{"path": "?lang", "problem": f"expected en or fr, got {shown}"}], "en")
+    return lang
+
+
+class _Gathered:
+    """Reads the members of a request one by one, so that every unreadable member is
+    reported in one 400 (and an impossible position, 422, only when all are readable)."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        self.errors: list[dict[str, object]] = []
+        self.impossible: ApiProblem | None = None
+
+    def read(self, reader: Callable[[], T]) -> T | None:
+        try:
+            return reader()
+        except ApiProblem as problem:
+            if problem.status == 400:
+                self.errors.extend(problem.errors)
+            elif self.impossible is None:
+                self.impossible = problem
+            return None
+
+    def done(self) -> None:
+        if self.errors:
+            raise unreadable(self.errors[:MAX_REPORTED], self.lang)
+        if self.impossible is not None:
+            raise self.impossible
+
+
+def _state(doc: Document, lang: str, key: str = "state") -> GameState:
+    try:
+        return from_dict(doc[key], GameState)
+    except FormatError as error:
+        raise from_format_error(error, f"$.{key}", lang) from None
+    except InvalidStateError as error:
+        raise from_invalid_state(error, f"$.{key}", lang) from None
+
+
+def _offer_end_position(doc: Document, lang: str) -> GameState:
+    """A position an audit starts from: the factory offer may have just ended."""
+    value = doc["state"]
+    try:
+        check_shape(value)  # repeated keys are seen here; the text below no longer has them
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+        return position_from_json(text)
+    except FormatError as error:
+        raise from_format_error(error, "$.state", lang) from None
+    except InvalidStateError as error:
+        raise from_invalid_state(error, "$.state", lang) from None
+
+
+def _move(doc: Document, lang: str, key: str = "move") -> Move:
+    value = doc[key]
+    try:
+        if isinstance(value, str):
+            return parse_move(value)
+        if isinstance(value, dict):
+            return move_from_dict(value)
+    except FormatError as error:
+        raise from_format_error(error, f"$.{key}", lang) from None
+    raise unreadable(
+        [
+            {
+                "path": f"$.{key}",
+                "problem": "expected a move object or the notation "
+                f'such as "3B2", got {_kind(value)}',
+            }
+        ],
+        lang,
+    )
+
+
+def _record(doc: Document, lang: str) -> GameRecord:
+    try:
+        return GameRecord.from_dict(doc["record"])
+    except FormatError as error:
+        raise from_format_error(error, "$.record", lang) from None
+    except InvalidStateError as error:
+        raise from_invalid_state(error, "$.record", lang) from None
+
+
+def _read_with(reader: Callable[[object], T], doc: Document, key: str, lang: str) -> T:
+    """A claim or a scoresheet: the library's shape check, then its reader."""
+    try:
+        check_shape(doc[key])
+        return reader(doc[key])
+    except FormatError as error:
+        raise from_format_error(error, f"$.{key}", lang) from None
+
+
+def _integer(doc: Document, key: str, low: int, high: int, lang: str) -> int | None:
+    value = doc.get(key)
+    if value is None:
+        return None
+    if type(value) is not int or not low <= value <= high:
+        raise unreadable(
+            [
+                {
+                    "path": f"$.{key}",
+                    "problem": f"expected an integer from {low} to {high}, got {_kind(value)}",
+                }
+            ],
+            lang,
+        )
+    return value
+
+
+def _boolean(doc: Document, key: str, lang: str) -> bool:
+    value = doc.get(key, False)
+    if not isinstance(value, bool):
+        raise unreadable(
+            [{"path": f"$.{key}", "problem": f"expected true or false, got {_kind(value)}"}], lang
+        )
+    return value
+
+
+# -- writing a reply -----------------------------------------------------------------------
+
+
+def plain(value: object) -> object:
+    """A violation's parameter as JSON: colours by name, the marker as ``"marker"``,
+    other enumerations by value, tuples as arrays."""
+    if isinstance(value, Color):
+        return value.name.lower()
+    if isinstance(value, Marker):
+        return "marker"
+    if isinstance(value, enum.Enum):
+        return plain(value.value)
+    if isinstance(value, (tuple, list)):
+        return [plain(v) for v in value]
+    if isinstance(value, Mapping):
+        return {str(k): plain(v) for k, v in value.items()}
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    return str(value)
+
+
+def violation_document(violation: Violation, lang: str) -> Document:
+    """One broken rule: ``code``, ``rule`` (its id, title and text) and ``message`` in
+    ``lang``, and the figures of the case (``params``, indices from 0)."""
+    entry = rule(violation.rule)
+    return {
+        "code": violation.code.value,
+        "rule": violation.rule,
+        "rule_title": entry.title_in(lang),
+        "rule_text": violation.rule_text(lang),
+        "message": violation.message_in(lang),
+        "params": {name: plain(value) for name, value in violation.params},
+    }
+
+
+def _violations(result: Result | tuple[Violation, ...], lang: str) -> list[Document]:
+    found = result.violations if isinstance(result, Result) else result
+    return [violation_document(v, lang) for v in found]
+
+
+def _notation(move: Move) -> str | None:
+    """The compact notation of a take that names no player (``"3B2"``), else ``None``."""
+    return str(move) if type(move) is Take and move.player is None else None
+
+
+def _move_document(move: Move) -> Document:
+    return {"move": to_dict(move), "notation": _notation(move)}
+
+
+def _outcome(outcome: Outcome | None) -> Document | None:
+    if outcome is None:
+        return None
+    return {"winners": list(outcome.winners), "scores": list(outcome.scores)}
+
+
+def _ended_round(before: GameState, after: GameState) -> bool:
+    """True when the move from ``before`` to ``after`` finished a round's wall tiling."""
+    return (
+        after.last_scoring is not None
+        and after.last_scoring != before.last_scoring
+        and after.phase is not Phase.WALL_TILING
+    )
+
+
+# -- the endpoints -------------------------------------------------------------------------
+
+
+def check(raw: bytes) -> Document:
+    """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
+    doc, lang = read_request(raw, {"state": True, "move": True})
+    gathered = _Gathered(lang)
+    state = gathered.read(lambda: _state(doc, lang))
+    move = gathered.read(lambda: _move(doc, lang))
+    gathered.done()
+    assert state is not None and move is not None
+    result = state.validate(move)
+    return {
+        "ok": result.ok,
+        "lang": lang,
+        **_move_document(move),
+        "violations": _violations(result, lang),
+    }
+
+
+def legal_moves(raw: bytes) -> Document:
+    """``POST /api/v1/legal-moves``: every legal compact move of ``state``, with its
+    action id (``azul_rules.actions``)."""
+    doc, lang = read_request(raw, {"state": True})
+    state = _state(doc, lang)
+    players = len(state.players)
+    moves = [{**_move_document(m), "action": action_id(m, players)} for m in state.legal_moves()]
+    return {
+        "count": len(moves),
+        "phase": state.phase.value,
+        "current_player": state.current_player,
+        "moves": moves,
+    }
+
+
+def apply(raw: bytes) -> Document:
+    """``POST /api/v1/apply``: the position after ``move`` (422 ``illegal-move`` with the
+    violations when it is illegal), and the wall tiling when the move ended a round."""
+    doc, lang = read_request(raw, {"state": True, "move": True})
+    gathered = _Gathered(lang)
+    state = gathered.read(lambda: _state(doc, lang))
+    move = gathered.read(lambda: _move(doc, lang))
+    gathered.done()
+    assert state is not None and move is not None
+    result = state.validate(move)
+    if not result.ok:
+        first = result.violations[0]
+        detail = f"{first.code.value} ({first.rule}): {first.message_in(lang)}"
+        raise ApiProblem(
+            "illegal-move",
+            detail,
+            lang=lang,
+            extra={"move": to_dict(move), "violations": _violations(result, lang)},
+        )
+    after = state.apply(move)
+    ended = _ended_round(state, after)
+    scoring = to_dict(after).get("last_scoring") if ended else None
+    return {
+        "lang": lang,
+        **_move_document(move),
+        "state": to_dict(after),
+        "round_ended": ended,
+        "last_scoring": scoring,
+        "game_over": after.is_over,
+        "outcome": _outcome(after.outcome),
+    }
+
+
+def problems(raw: bytes) -> Document:
+    """``POST /api/v1/problems``: every reason ``state`` cannot exist (an empty list
+    when it can); 400 only when it cannot be read."""
+    doc, lang = read_request(raw, {"state": True})
+    try:
+        from_dict(doc["state"], GameState)
+        found: list[Document] = []
+    except FormatError as error:
+        raise from_format_error(error, "$.state", lang) from None
+    except InvalidStateError as error:
+        found = [
+            problem_entry(p.code.value, p.rule, rebased(p.path, "$.state"), p.message, lang)
+            for p in error.problems
+        ]
+    return {"possible": not found, "lang": lang, "problems": found}
+
+
+def audit(raw: bytes) -> Document:
+    """``POST /api/v1/audit``: the mistakes of ``claim`` about the wall tiling that
+    follows ``state`` (the position when the factory offer has just ended)."""
+
+    doc, lang = read_request(raw, {"state": True, "claim": True})
+    gathered = _Gathered(lang)
+    state = gathered.read(lambda: _offer_end_position(doc, lang))
+    claim = gathered.read(lambda: _read_with(claim_from_dict, doc, "claim", lang))
+    gathered.done()
+    assert state is not None and claim is not None
+    try:
+        result = audit_claim(state, claim)
+    except FormatError as error:  # the claim does not fit the position
+        raise _unfit(error, lang) from None
+    return {"correct": result.ok, "lang": lang, "violations": _violations(result, lang)}
+
+
+def _unfit(error: FormatError, lang: str) -> ApiProblem:
+    """An audit's refusal: ``$.factories`` is the position's, anything else the claim's."""
+    errors: list[dict[str, object]] = []
+    for path, what in error.errors:
+        under = "$.state" if path.startswith("$.factories") else "$.claim"
+        errors.append({"path": rebased(path, under), "problem": what})
+    return unreadable(errors, lang)
+
+
+def audit_game(raw: bytes) -> Document:
+    """``POST /api/v1/audit-game``: a whole game's ``scoresheet`` checked against its
+    ``record``, round by round."""
+
+    doc, lang = read_request(raw, {"record": True, "scoresheet": True})
+    gathered = _Gathered(lang)
+    record = gathered.read(lambda: _record(doc, lang))
+    sheet = gathered.read(lambda: _read_with(scoresheet_from_dict, doc, "scoresheet", lang))
+    gathered.done()
+    assert record is not None and sheet is not None
+    try:
+        verdict = audit_sheet(record, sheet)
+    except FormatError as error:  # the sheet does not fit the record
+        raise from_format_error(error, "$.scoresheet", lang) from None
+    illegal = None
+    if verdict.failure is not None and verdict.failed_at is not None:
+        illegal = {
+            "number": verdict.failed_at + 1,
+            **_move_document(record.moves[verdict.failed_at]),
+            "violations": _violations(verdict.failure, lang),
+        }
+    return {
+        "correct": verdict.ok,
+        "lang": lang,
+        "first_wrong": list(verdict.first_wrong) if verdict.first_wrong else None,
+        "rounds": [
+            {
+                "round": r.round,
+                "written": list(r.written),
+                "correct": list(r.correct),
+                "violations": _violations(r.violations, lang),
+            }
+            for r in verdict.rounds
+        ],
+        "end": _violations(verdict.end, lang),
+        "final_scores": list(verdict.final_scores) if verdict.final_scores else None,
+        "winners": list(verdict.winners) if verdict.winners is not None else None,
+        "illegal_move": illegal,
+    }
+
+
+def render(raw: bytes) -> str:
+    """``POST /api/v1/render``: the picture of ``state`` (SVG), with ``move`` and its
+    verdict marked when given, or the last wall tiling's placements with ``tiling``.
+    A position whose factory offer has just ended is drawn too (what an audit is
+    about)."""
+    fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False}
+    doc, lang = read_request(raw, fields)
+    gathered = _Gathered(lang)
+    state = gathered.read(lambda: _offer_end_position(doc, lang))  # audits draw it too
+    move = gathered.read(lambda: _move(doc, lang)) if "move" in doc else None
+    size = gathered.read(lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang))
+    player = gathered.read(lambda: _integer(doc, "player", 0, 3, lang))
+    tiling = gathered.read(lambda: _boolean(doc, "tiling", lang))
+    gathered.done()
+    assert state is not None
+    if player is not None and player >= len(state.players):
+        raise unreadable(
+            [
+                {
+                    "path": "$.player",
+                    "problem": f"players are numbered 0 to {len(state.players) - 1}",
+                }
+            ],
+            lang,
+        )
+    highlight: Highlight | None = None
+    if move is not None:
+        highlight = (move, state.validate(move))
+    elif tiling:
+        if state.last_scoring is None:
+            raise unreadable(
+                [
+                    {
+                        "path": "$.tiling",
+                        "problem": "this position records no wall tiling (no last_scoring) to mark",
+                    }
+                ],
+                lang,
+            )
+        highlight = state.last_scoring
+    return str(board(state, player=player, highlight=highlight, lang=lang, size=size))
+
+
+def replay(raw: bytes) -> Document:
+    """``POST /api/v1/replay``: a recorded game re-refereed; the position after ``at``
+    moves (0: the start), the moves, and the first illegal one if any."""
+    doc, lang = read_request(raw, {"record": True, "at": False})
+    gathered = _Gathered(lang)
+    record = gathered.read(lambda: _record(doc, lang))
+    at = gathered.read(lambda: _integer(doc, "at", 0, MAX_RECORD_MOVES, lang))
+    gathered.done()
+    assert record is not None
+    at = at or 0
+    if at > len(record.moves):
+        raise unreadable(
+            [{"path": "$.at", "problem": f"the record holds {len(record.moves)} moves"}], lang
+        )
+    played = record.replay()
+    shown = min(at, len(played.states) - 1)
+    state = played.states[shown]
+    illegal = None
+    if played.failure is not None and played.failed_at is not None:
+        illegal = {
+            "number": played.failed_at + 1,
+            "player": played.states[-1].current_player,
+            **_move_document(record.moves[played.failed_at]),
+            "violations": _violations(played.failure, lang),
+        }
+    ended = shown > 0 and _ended_round(played.states[shown - 1], state)
+    return {
+        "lang": lang,
+        "total": len(record.moves),
+        "legal": len(played.states) - 1,
+        "ok": played.ok,
+        "at": shown,
+        "state": to_dict(state),
+        "moves": [_move_document(m) for m in record.moves],
+        "round_ended": ended,
+        "last_scoring": to_dict(state).get("last_scoring") if ended else None,
+        "outcome": _outcome(state.outcome),
+        "illegal_move": illegal,
+    }
+
+
+def rules_document(lang: str) -> Document:
+    """``GET /api/v1/rules``: the whole rule book in ``lang``, section by section."""
+    return {
+        "lang": lang,
+        "sections": [
+            {
+                "letter": letter,
+                "title": titles[0] if lang == "en" else titles[1],
+                "rules": [_rule_document(r.id, lang) for r in rules(letter)],
+            }
+            for letter, titles in SECTIONS.items()
+        ],
+    }
+
+
+def rule_document(rule_id: str, lang: str) -> Document:
+    """``GET /api/v1/rules/{id}``: one rule (404 when the book has no such id)."""
+    try:
+        rule(rule_id)
+    except ValueError as error:
+        raise ApiProblem("not-found", _short(str(error), 400), lang=lang) from None
+    return {"lang": lang, **_rule_document(rule_id, lang)}
+
+
+def _rule_document(rule_id: str, lang: str) -> Document:
+    entry = rule(rule_id)
+    return {
+        "id": entry.id,
+        "section": entry.section,
+        "ruling": entry.ruling,
+        "title": entry.title_in(lang),
+        "text": entry.text(lang),
+    }

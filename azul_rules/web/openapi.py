@@ -1,0 +1,467 @@
+"""The OpenAPI 3.1 description of the web judge (``GET /api/v1/openapi.json``).
+
+The documents' own schemas (position, move, record, claim, scoresheet) are not copied
+here: the description refers to them where the service publishes them
+(``schemas/position.json``, relative to the description's own address), so there is one
+source for each format, :mod:`azul_rules.schemas`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
+from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
+
+__all__ = ["document"]
+
+Doc = dict[str, Any]
+
+_NOTATION: Final = r"^\s*[1-9Cc][BbYyRrKkWw][1-5Ff]\s*$"
+
+
+def _ref(name: str) -> Doc:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _file(name: str) -> Doc:
+    return {"$ref": f"schemas/{name}.json"}
+
+
+def _json(schema: Doc, description: str) -> Doc:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _problem(description: str) -> Doc:
+    return {
+        "description": description,
+        "content": {PROBLEM_MEDIA_TYPE: {"schema": _ref("Problem")}},
+    }
+
+
+_LANG: Final = {
+    "enum": ["en", "fr"],
+    "default": "en",
+    "description": "The language of messages, rule texts and problem titles.",
+}
+
+_ERRORS: Final[Doc] = {
+    "400": _problem(
+        "Unreadable input: not JSON, a wrong member, a malformed document or "
+        "an unknown lang; errors lists every problem with its JSON path."
+    ),
+    "413": _problem(f"The body is over {MAX_BODY_BYTES} bytes (refused before parsing)."),
+    "415": _problem("The body is not sent as application/json (UTF-8)."),
+}
+
+
+def _post(
+    summary: str, request: Doc, reply: Doc, *, impossible: bool = True, extra: Doc | None = None
+) -> Doc:
+    responses: Doc = {"200": reply, **_ERRORS}
+    if impossible:
+        responses["422"] = _problem(
+            "A readable position that cannot exist: errors lists "
+            "every problem with its code, rule and path."
+        )
+    responses.update(extra or {})
+    return {
+        "post": {
+            "summary": summary,
+            "operationId": summary.split(":")[0].strip().replace(" ", "_").replace("-", "_"),
+            "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
+            "responses": responses,
+        }
+    }
+
+
+def _request(required: list[str], **members: Doc) -> Doc:
+    return {
+        "type": "object",
+        "additionalProperties": False,
+        "required": required,
+        "properties": {**members, "lang": _LANG},
+    }
+
+
+def _components() -> Doc:
+    violation = {
+        "type": "object",
+        "required": ["code", "rule", "rule_title", "rule_text", "message", "params"],
+        "properties": {
+            "code": {"type": "string", "description": "The stable error code (PARTIAL_TAKE...)."},
+            "rule": {"type": "string", "description": "The rule's id in the rule book (T2...)."},
+            "rule_title": {"type": "string"},
+            "rule_text": {"type": "string", "description": "The rule's text, in lang."},
+            "message": {"type": "string", "description": "This case in words, in lang."},
+            "params": {"type": "object", "description": "The case's figures (indices from 0)."},
+        },
+    }
+    position_problem = {
+        "type": "object",
+        "required": ["code", "rule", "rule_title", "rule_text", "path", "message"],
+        "properties": {
+            "code": {"type": "string", "description": "TILE_COUNT, LINE_OVER_CAPACITY..."},
+            "rule": {"type": "string"},
+            "rule_title": {"type": "string"},
+            "rule_text": {"type": "string"},
+            "path": {"type": "string", "description": "JSON path inside the request body."},
+            "message": {"type": "string", "description": "In English."},
+        },
+    }
+    problem = {
+        "type": "object",
+        "description": "RFC 9457 problem details.",
+        "required": ["type", "title", "status", "detail"],
+        "properties": {
+            "type": {"enum": [f"urn:azul-rules:problem:{slug}" for slug in TYPES]},
+            "title": {"type": "string"},
+            "status": {"type": "integer"},
+            "detail": {"type": "string"},
+            "instance": {"type": "string"},
+            "errors": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["path", "problem"],
+                    "properties": {
+                        "path": {"type": "string"},
+                        "problem": {"type": "string"},
+                        "code": {"type": "string"},
+                        "rule": {"type": "string"},
+                        "rule_title": {"type": "string"},
+                        "rule_text": {"type": "string"},
+                    },
+                },
+            },
+            "violations": {
+                "type": "array",
+                "items": _ref("Violation"),
+                "description": "illegal-move: why the move is illegal.",
+            },
+            "move": _file("move"),
+        },
+    }
+    move_or_notation = {
+        "oneOf": [_file("move"), {"type": "string", "pattern": _NOTATION}],
+        "description": 'A move object, or a take in notation ("3B2").',
+    }
+    move_entry = {
+        "type": "object",
+        "required": ["move", "notation"],
+        "properties": {
+            "move": _file("move"),
+            "notation": {
+                "type": ["string", "null"],
+                "description": "The compact notation of a take naming no player.",
+            },
+        },
+    }
+    outcome = {
+        "type": ["object", "null"],
+        "properties": {
+            "winners": {"type": "array", "items": {"type": "integer"}},
+            "scores": {"type": "array", "items": {"type": "integer"}},
+        },
+    }
+    return {
+        "schemas": {
+            "Violation": violation,
+            "PositionProblem": position_problem,
+            "Problem": problem,
+            "MoveOrNotation": move_or_notation,
+            "MoveEntry": move_entry,
+            "Outcome": outcome,
+        }
+    }
+
+
+def _violations() -> Doc:
+    return {"type": "array", "items": _ref("Violation")}
+
+
+def _paths() -> Doc:
+    state, move = _file("position"), _ref("MoveOrNotation")
+    scoring = {
+        "description": "The wall tiling the move ended (as the position's last_scoring), or null."
+    }
+    return {
+        "/api/v1/check": _post(
+            "check: the verdict on a move in a position",
+            _request(["state", "move"], state=state, move=move),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["ok", "violations"],
+                    "properties": {
+                        "ok": {"type": "boolean"},
+                        "lang": _LANG,
+                        "move": _file("move"),
+                        "notation": {"type": ["string", "null"]},
+                        "violations": _violations(),
+                    },
+                },
+                "The verdict: ok, or every violation from the most fundamental.",
+            ),
+        ),
+        "/api/v1/legal-moves": _post(
+            "legal-moves: every legal compact move of a position",
+            _request(["state"], state=state),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "count": {"type": "integer"},
+                        "phase": {"type": "string"},
+                        "current_player": {"type": "integer"},
+                        "moves": {
+                            "type": "array",
+                            "items": {
+                                "allOf": [
+                                    _ref("MoveEntry"),
+                                    {
+                                        "properties": {
+                                            "action": {
+                                                "type": "integer",
+                                                "description": "The shared action id.",
+                                            }
+                                        }
+                                    },
+                                ]
+                            },
+                        },
+                    },
+                },
+                "The legal moves (none while the game waits for the table's draws).",
+            ),
+        ),
+        "/api/v1/apply": _post(
+            "apply: the position after a legal move",
+            _request(["state", "move"], state=state, move=move),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "state": state,
+                        "move": _file("move"),
+                        "notation": {"type": ["string", "null"]},
+                        "round_ended": {"type": "boolean"},
+                        "last_scoring": scoring,
+                        "game_over": {"type": "boolean"},
+                        "outcome": _ref("Outcome"),
+                    },
+                },
+                "The next position; with round_ended, the wall tiling that followed.",
+            ),
+            extra={
+                "422": _problem(
+                    "An impossible position (impossible-position), or an "
+                    "illegal move (illegal-move, with violations)."
+                )
+            },
+        ),
+        "/api/v1/problems": _post(
+            "problems: why a position cannot exist",
+            _request(["state"], state=state),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "possible": {"type": "boolean"},
+                        "problems": {"type": "array", "items": _ref("PositionProblem")},
+                    },
+                },
+                "Every problem (an empty list for a possible position).",
+            ),
+            impossible=False,
+        ),
+        "/api/v1/audit": _post(
+            "audit: the mistakes of claimed scores after a wall tiling",
+            _request(["state", "claim"], state=state, claim=_file("claim")),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {"correct": {"type": "boolean"}, "violations": _violations()},
+                },
+                "Every mistake of the claim, named.",
+            ),
+        ),
+        "/api/v1/audit-game": _post(
+            "audit-game: a whole game's scoresheet against its record",
+            _request(
+                ["record", "scoresheet"], record=_file("record"), scoresheet=_file("scoresheet")
+            ),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "correct": {"type": "boolean"},
+                        "first_wrong": {"type": ["array", "null"], "items": {"type": "integer"}},
+                        "rounds": {"type": "array"},
+                        "end": _violations(),
+                        "final_scores": {"type": ["array", "null"]},
+                        "winners": {"type": ["array", "null"]},
+                        "illegal_move": {"type": ["object", "null"]},
+                    },
+                },
+                "Each round's verdict, then the end's.",
+            ),
+        ),
+        "/api/v1/render": _post(
+            "render: the picture of a position",
+            _request(
+                ["state"],
+                state=state,
+                move=move,
+                player={
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 3,
+                    "description": "Draw from this player's seat.",
+                },
+                size={
+                    "type": "integer",
+                    "minimum": MIN_PICTURE_SIZE,
+                    "maximum": MAX_PICTURE_SIZE,
+                    "description": "Width in px.",
+                },
+                tiling={
+                    "type": "boolean",
+                    "description": "Mark the last wall tiling's placements.",
+                },
+            ),
+            {
+                "description": "An SVG document; the move and its verdict marked when given.",
+                "content": {"image/svg+xml": {"schema": {"type": "string"}}},
+            },
+        ),
+        "/api/v1/replay": _post(
+            "replay: a recorded game, move by move",
+            _request(
+                ["record"],
+                record=_file("record"),
+                at={
+                    "type": "integer",
+                    "minimum": 0,
+                    "maximum": 10000,
+                    "description": "How many moves to play (0: the start).",
+                },
+            ),
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "total": {"type": "integer"},
+                        "legal": {"type": "integer"},
+                        "ok": {"type": "boolean"},
+                        "at": {"type": "integer"},
+                        "state": state,
+                        "moves": {"type": "array", "items": _ref("MoveEntry")},
+                        "round_ended": {"type": "boolean"},
+                        "last_scoring": scoring,
+                        "outcome": _ref("Outcome"),
+                        "illegal_move": {"type": ["object", "null"]},
+                    },
+                },
+                "The position after `at` moves (at most the last legal one).",
+            ),
+        ),
+        "/api/v1/rules": {
+            "get": {
+                "summary": "rules: the rule book",
+                "operationId": "rules",
+                "parameters": [{"name": "lang", "in": "query", "schema": _LANG}],
+                "responses": {
+                    "200": _json({"type": "object"}, "Every rule, by section."),
+                    "400": _problem("An unknown lang."),
+                },
+            }
+        },
+        "/api/v1/rules/{rule_id}": {
+            "get": {
+                "summary": "rule: one rule of the book",
+                "operationId": "rule",
+                "parameters": [
+                    {
+                        "name": "rule_id",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string"},
+                        "example": "P3",
+                    },
+                    {"name": "lang", "in": "query", "schema": _LANG},
+                ],
+                "responses": {
+                    "200": _json(
+                        {
+                            "type": "object",
+                            "properties": {
+                                "id": {"type": "string"},
+                                "section": {"type": "string"},
+                                "ruling": {"type": "boolean"},
+                                "title": {"type": "string"},
+                                "text": {"type": "string"},
+                            },
+                        },
+                        "The rule.",
+                    ),
+                    "400": _problem("An unknown lang."),
+                    "404": _problem("No such rule."),
+                },
+            }
+        },
+        "/api/v1/schemas/{name}.json": {
+            "get": {
+                "summary": "schema: a document format as JSON Schema",
+                "operationId": "schema",
+                "parameters": [
+                    {
+                        "name": "name",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"enum": ["position", "move", "record", "claim", "scoresheet"]},
+                    }
+                ],
+                "responses": {
+                    "200": _json({"type": "object"}, "A JSON Schema (2020-12)."),
+                    "404": _problem("No such schema."),
+                },
+            }
+        },
+        "/api/v1/openapi.json": {
+            "get": {
+                "summary": "openapi: this description",
+                "operationId": "openapi",
+                "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")},
+            }
+        },
+        "/api/v1/health": {
+            "get": {
+                "summary": "health: for load balancers",
+                "operationId": "health",
+                "responses": {"200": _json({"type": "object"}, "The service answers.")},
+            }
+        },
+    }
+
+
+def document(version: str) -> Doc:
+    """The OpenAPI 3.1 description of the service (``version``: the library's)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "azul_rules web judge",
+            "version": version,
+            "summary": "A strict referee for the board game Azul, over HTTP.",
+            "description": (
+                "Stateless: every request carries its position. Bodies are JSON "
+                f"(application/json, UTF-8), at most {MAX_BODY_BYTES} bytes. Errors are RFC "
+                "9457 problem details (application/problem+json) whose errors give JSON "
+                "paths inside the request body. Indices count from 0."
+            ),
+            "license": {"name": "MIT", "identifier": "MIT"},
+        },
+        "jsonSchemaDialect": "https://json-schema.org/draft/2020-12/schema",
+        "paths": _paths(),
+        "components": _components(),
+    }

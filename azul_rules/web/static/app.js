@@ -1,0 +1,830 @@
+// The Azul judge's page: build a position by clicking, ask about a move, audit claimed
+// scores, replay a recorded game.  Plain JavaScript, no build step, no outside resource:
+// every answer comes from the JSON API beside the page (api/v1/...), which is the judge.
+// The editor's model is the position in the library's JSON format (docs/json-format.md).
+"use strict";
+
+(() => {
+  const COLORS = ["blue", "yellow", "red", "black", "white"];
+  const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
+  const FACTORIES = { 2: 5, 3: 7, 4: 9 };
+  const FLOOR_SIZE = 7;
+  const PHASES = ["factory_offer", "wall_tiling", "refill", "game_over"];
+
+  // -- words ------------------------------------------------------------------------------
+  const WORDS = {
+    en: {
+      title: "Azul judge", skip: "Skip to the question",
+      intro: "Build the position you see on the table, then ask about a move. Every answer names the rule.",
+      position: "The position", ask: "Ask the judge", answer: "The judge's answer",
+      picture: "The table as the judge sees it", auditTitle: "Scores after a wall tiling",
+      recordTitle: "A recorded game", jsonTitle: "The position as JSON",
+      footer: "A strict referee for Azul. The same answers for programs:", rulesLink: "the rule book",
+      open: "Open a position or a game record (JSON file)", clear: "Empty table",
+      settings: "The game", players: "Players", variant: "Wall", colored: "coloured wall", grey: "grey wall",
+      phase: "Phase", factory_offer: "factory offer", wall_tiling: "wall tiling (grey wall)",
+      refill: "refill (the table's draws)", game_over: "game over",
+      round: "Round", roundAuto: "the least the walls allow", toMove: "To move", started: "Started the round",
+      markerTaken: "Starting player marker", inCentre: "still in the centre", takenBy: "taken by player {p}",
+      player: "Player {p}", brush: "Tile to add", marker: "marker",
+      blue: "blue", yellow: "yellow", red: "red", black: "black", white: "white",
+      table: "Factories and centre", factory: "Factory {n}", centre: "Centre",
+      addTo: "Add a {tile} to {place}", removeFrom: "Remove the {tile} from {place}",
+      tileOf: "{color} tile", markerTile: "starting player marker", full: "full",
+      supply: "Bag and lid", lid: "Lid (discarded tiles)", bag: "Bag", bagRest: "The bag holds every other tile",
+      board: "Player {p}", score: "Score", lines: "Pattern lines", line: "line {n}", wall: "Wall",
+      floor: "Floor line", toMoveBadge: "to move", wallSpace: "wall row {r}, column {c} ({color} space)",
+      wallGrey: "wall row {r}, column {c}", emptySpace: "empty", placeTile: "place a tile",
+      who: "Who moved", whoTurn: "whoever's turn it is",
+      kind: "What happened", kindTake: "Took all tiles of a colour, to one line",
+      kindTable: "As laid on the table: count the tiles", kindPlace: "Grey wall: a line's tile to a column",
+      kindText: "Type the move", source: "From", colour: "Colour", destination: "To",
+      floorDest: "floor line", taken: "Tiles taken", placed: "Tiles put in each place",
+      more: "One more to {place}", fewer: "One fewer on {place}", column: "column {n}",
+      typed: "Notation (3B2: factory 3, blue, line 2) or a move in JSON", askButton: "Ask the judge",
+      play: "Play it", legalList: "Show the legal moves", noLegal: "No legal move: the game waits for {what}.",
+      legalTitle: "{n} legal moves (choose one to ask about it)",
+      moveSays: "The move: {text}", incomplete: "Choose {what}.", aSource: "a source", aColour: "a colour",
+      aDestination: "a destination", aLine: "a line", aColumn: "a column", aMove: "a move", someTiles: "where the tiles went",
+      legal: "Legal move", illegal: "Illegal move", rule: "Rule {id}: {title}",
+      unreadable: "The judge cannot read this", impossible: "This position cannot exist",
+      at: "at", unreachable: "The judge cannot be reached: {why}",
+      played: "Played. ", roundEnded: "Round {r} is tiled: ", gameOver: "The game is over. Winner: {w}. ",
+      scoreLine: "player {p}: {before} → {after}",
+      claimIntro: "When the factory offer is over (no tile left on the factories or in the centre), enter the scores the players wrote after the wall tiling.",
+      claimed: "Score written by player {p}", auditButton: "Check the scores",
+      correct: "The scores are right.", wrong: "The scores are wrong:",
+      recordIntro: "Open a record (JSON) with the button above, then step through it.",
+      first: "Start", back: "Back", next: "Next", last: "End",
+      stepAt: "Move {k} of {n}", nextMove: "next: {m}", atStart: "the start", recordOk: "Every move is legal.",
+      recordBad: "Move {k} (player {p}) is illegal:", loaded: "Loaded {what}.", aRecord: "a game record",
+      aPosition: "a position", jsonLoad: "Load this JSON", download: "Download", jsonLabel: "The position (JSON)",
+      bagCount: "{color} in the bag", lidCount: "{color} in the lid", whyTurn: "player {p}",
+      refillWait: "the table's draws (fill the factories by clicking, then set the phase to factory offer)",
+      overWait: "nobody: the game is over",
+      offerOver: "Loaded a position whose factory offer is over: check the scores written after the wall tiling below.",
+    },
+    fr: {
+      title: "Juge d'Azul", skip: "Aller à la question",
+      intro: "Construisez la position que vous voyez sur la table, puis interrogez le juge sur un coup. Chaque réponse cite la règle.",
+      position: "La position", ask: "Interroger le juge", answer: "La réponse du juge",
+      picture: "La table telle que le juge la voit", auditTitle: "Les scores après la décoration du mur",
+      recordTitle: "Une partie enregistrée", jsonTitle: "La position en JSON",
+      footer: "Un arbitre strict pour Azul. Les mêmes réponses pour les programmes :", rulesLink: "le livre des règles",
+      open: "Ouvrir une position ou une partie enregistrée (fichier JSON)", clear: "Table vide",
+      settings: "La partie", players: "Joueurs", variant: "Mur", colored: "mur coloré", grey: "mur gris",
+      phase: "Phase", factory_offer: "offre des fabriques", wall_tiling: "décoration du mur (mur gris)",
+      refill: "remplissage (tirages de la table)", game_over: "partie terminée",
+      round: "Manche", roundAuto: "la plus petite que les murs permettent", toMove: "Au tour de", started: "A commencé la manche",
+      markerTaken: "Marqueur premier joueur", inCentre: "encore au centre", takenBy: "pris par le joueur {p}",
+      player: "Joueur {p}", brush: "Carreau à poser", marker: "marqueur",
+      blue: "bleu", yellow: "jaune", red: "rouge", black: "noir", white: "blanc",
+      table: "Fabriques et centre", factory: "Fabrique {n}", centre: "Centre",
+      addTo: "Ajouter un {tile} à {place}", removeFrom: "Retirer le {tile} de {place}",
+      tileOf: "carreau {color}", markerTile: "marqueur premier joueur", full: "pleine",
+      supply: "Sac et couvercle", lid: "Couvercle (carreaux défaussés)", bag: "Sac", bagRest: "Le sac contient tous les autres carreaux",
+      board: "Joueur {p}", score: "Score", lines: "Lignes de préparation", line: "ligne {n}", wall: "Mur",
+      floor: "Plancher", toMoveBadge: "à jouer", wallSpace: "mur, rangée {r}, colonne {c} (case {color})",
+      wallGrey: "mur, rangée {r}, colonne {c}", emptySpace: "vide", placeTile: "poser un carreau",
+      who: "Qui a joué", whoTurn: "le joueur dont c'est le tour",
+      kind: "Ce qui s'est passé", kindTake: "A pris tous les carreaux d'une couleur, vers une ligne",
+      kindTable: "Comme sur la table : compter les carreaux", kindPlace: "Mur gris : le carreau d'une ligne vers une colonne",
+      kindText: "Taper le coup", source: "Depuis", colour: "Couleur", destination: "Vers",
+      floorDest: "plancher", taken: "Carreaux pris", placed: "Carreaux posés à chaque endroit",
+      more: "Un de plus vers {place}", fewer: "Un de moins sur {place}", column: "colonne {n}",
+      typed: "Notation (3B2 : fabrique 3, bleu, ligne 2) ou un coup en JSON", askButton: "Interroger le juge",
+      play: "Jouer ce coup", legalList: "Voir les coups légaux", noLegal: "Aucun coup légal : la partie attend {what}.",
+      legalTitle: "{n} coups légaux (choisissez-en un pour interroger le juge)",
+      moveSays: "Le coup : {text}", incomplete: "Choisissez {what}.", aSource: "une source", aColour: "une couleur",
+      aDestination: "une destination", aLine: "une ligne", aColumn: "une colonne", aMove: "un coup", someTiles: "où sont allés les carreaux",
+      legal: "Coup légal", illegal: "Coup illégal", rule: "Règle {id} : {title}",
+      unreadable: "Le juge ne peut pas lire ceci", impossible: "Cette position ne peut pas exister",
+      at: "à", unreachable: "Le juge ne répond pas : {why}",
+      played: "Coup joué. ", roundEnded: "La manche {r} est décorée : ", gameOver: "La partie est terminée. Vainqueur : {w}. ",
+      scoreLine: "joueur {p} : {before} → {after}",
+      claimIntro: "Quand l'offre des fabriques est finie (plus aucun carreau sur les fabriques ni au centre), entrez les scores notés par les joueurs après la décoration du mur.",
+      claimed: "Score noté par le joueur {p}", auditButton: "Vérifier les scores",
+      correct: "Les scores sont justes.", wrong: "Les scores sont faux :",
+      recordIntro: "Ouvrez une partie enregistrée (JSON) avec le bouton ci-dessus, puis parcourez-la.",
+      first: "Début", back: "Reculer", next: "Avancer", last: "Fin",
+      stepAt: "Coup {k} sur {n}", nextMove: "suivant : {m}", atStart: "le début", recordOk: "Tous les coups sont légaux.",
+      recordBad: "Le coup {k} (joueur {p}) est illégal :", loaded: "{what} chargée.", aRecord: "Partie enregistrée",
+      aPosition: "Position", jsonLoad: "Charger ce JSON", download: "Télécharger", jsonLabel: "La position (JSON)",
+      bagCount: "{color} dans le sac", lidCount: "{color} dans le couvercle", whyTurn: "joueur {p}",
+      refillWait: "les tirages de la table (remplissez les fabriques en cliquant, puis passez à l'offre des fabriques)",
+      overWait: "personne : la partie est terminée",
+      offerOver: "Position chargée, l'offre des fabriques est finie : vérifiez plus bas les scores notés après la décoration du mur.",
+    },
+  };
+
+  let lang = "en";
+  const t = (key, params = {}) => {
+    const text = (WORDS[lang][key] ?? WORDS.en[key] ?? key);
+    return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+  };
+  const colorWord = (c) => (c === "marker" ? t("markerTile") : t("tileOf", { color: t(c) }));
+
+  // -- the model ---------------------------------------------------------------------------
+  const blankBoard = () => ({
+    score: 0, pattern_lines: [[], [], [], [], []],
+    wall: Array.from({ length: 5 }, () => Array(5).fill(null)), floor: [],
+  });
+  const blankPosition = (players = 2) => ({
+    format_version: 1, variant: "colored", phase: "factory_offer", round: 1,
+    current_player: 0, start_player: 0, marker_holder: null,
+    factories: Array.from({ length: FACTORIES[players] }, () => []), center: [],
+    bag: {}, lid: {}, rng_state: null,
+    players: Array.from({ length: players }, blankBoard),
+  });
+
+  let pos = blankPosition();
+  let bagIsRest = true;       // the bag is worked out: 20 of each colour less the rest
+  let brush = "blue";
+  let focusAfter = null;      // the data-key to focus after the next drawing
+  const move = { who: "", kind: "take", source: null, color: null, line: null,
+                 counts: {}, taken: 0, takenEdited: false, column: null, text: "" };
+  let verdictOf = null;       // {kind: "check"|"audit"|"apply"|"record", request, response}
+  let record = null;          // {doc, at, reply}
+
+  const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
+
+  // JSON numbers are doubles in JavaScript: a 64-bit generator state or a large seed would
+  // lose its last digits.  They are carried as tagged strings inside the page, and written
+  // back as the same digits.
+  const TAG = "#integer:";
+  const parseJson = (text) => JSON.parse(text.replace(/"(rng_state|seed)"(\s*):(\s*)(-?\d+)(?![\d.eE])/g, `"$1"$2:$3"${TAG}$4"`));
+  const toJson = (value, indent) => JSON.stringify(value, null, indent)
+    .replace(new RegExp(`"${TAG}(-?\\d+)"`, "g"), "$1");
+
+  const usedTiles = (doc) => {
+    const used = Object.fromEntries(COLORS.map((c) => [c, 0]));
+    const count = (tile) => { if (tile in used) used[tile] += 1; };
+    doc.factories.forEach((f) => f.forEach(count));
+    doc.center.forEach(count);
+    for (const board of doc.players) {
+      board.pattern_lines.forEach((l) => l.forEach(count));
+      board.wall.forEach((row) => row.forEach((tile) => tile && count(tile)));
+      board.floor.forEach(count);
+    }
+    COLORS.forEach((c) => { used[c] += doc.lid[c] ?? 0; });
+    return used;
+  };
+  const restOfBag = () => {
+    const used = usedTiles(pos);
+    const bag = {};
+    COLORS.forEach((c) => { if (20 - used[c] > 0) bag[c] = 20 - used[c]; });
+    return bag;
+  };
+  const positionDocument = () => {
+    const doc = structuredClone(pos);
+    if (bagIsRest) doc.bag = restOfBag();
+    return doc;
+  };
+
+  // A position read back from the server (or a file the server accepted): every field
+  // the editor shows is filled in with the format's defaults.
+  const adopt = (doc, rest = false) => {
+    const players = doc.players.length;
+    pos = {
+      format_version: 1, variant: doc.variant ?? "colored", phase: doc.phase ?? "factory_offer",
+      round: doc.round ?? null, current_player: doc.current_player,
+      start_player: doc.start_player ?? doc.current_player, marker_holder: doc.marker_holder ?? null,
+      factories: doc.factories, center: doc.center ?? [], bag: doc.bag ?? {}, lid: doc.lid ?? {},
+      rng_state: doc.rng_state ?? null,
+      players: doc.players.map((b) => ({ score: b.score, pattern_lines: b.pattern_lines, wall: b.wall, floor: b.floor ?? [] })),
+    };
+    if (doc.last_scoring) pos.last_scoring = doc.last_scoring;
+    bagIsRest = rest;
+    if (![2, 3, 4].includes(players)) bagIsRest = false;
+  };
+
+  // Every edit goes through here: the history (last_scoring) no longer fits a changed table.
+  const edit = (change, key = null) => {
+    change();
+    delete pos.last_scoring;
+    focusAfter = key;
+    drawEditor();
+    drawMove();
+    drawAudit();
+    drawJson();
+    focusAfter = null;
+    schedulePicture();
+  };
+
+  // A typed value (a score, the round, the lid): the controls stay as they are, so that
+  // moving on with Tab is never disturbed; only what follows from the value is redrawn.
+  const quietly = (change) => {
+    change();
+    delete pos.last_scoring;
+    if (bagIsRest) {
+      const rest = restOfBag();
+      COLORS.forEach((c) => {
+        const box = document.querySelector(`[data-key="bag:${c}"]`);
+        if (box) box.value = String(rest[c] ?? 0);
+      });
+    }
+    drawJson();
+    schedulePicture();
+  };
+
+  // -- talking to the judge ----------------------------------------------------------------
+  const api = async (path, body) => {
+    const response = await fetch(`api/v1/${path}`, {
+      method: "POST", headers: { "Content-Type": "application/json" }, body: toJson(body),
+    });
+    const type = response.headers.get("Content-Type") ?? "";
+    if (type.startsWith("image/svg+xml")) return { status: response.status, svg: await response.text() };
+    return { status: response.status, data: parseJson(await response.text()) };
+  };
+
+  // -- building the page -------------------------------------------------------------------
+  const h = (tag, props = {}, ...children) => {
+    const el = document.createElement(tag);
+    for (const [name, value] of Object.entries(props)) {
+      if (value === null || value === undefined || value === false) continue;
+      if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+      else if (name === "text") el.textContent = value;
+      else if (name === "class") el.className = value;
+      else if (name === "key") el.dataset.key = value;
+      else if (name === "value") el.value = value;
+      else if (name === "checked") el.checked = value;
+      else el.setAttribute(name, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child !== null && child !== undefined && child !== false) {
+        el.append(typeof child === "string" ? document.createTextNode(child) : child);
+      }
+    }
+    return el;
+  };
+  const button = (label, onclick, props = {}) => h("button", { type: "button", onclick, ...props }, label);
+  const pressed = (on) => (on ? "true" : "false");
+  const uid = (() => { let n = 0; return (stem) => `${stem}-${++n}`; })();
+
+  const labelled = (label, control) => {
+    const id = control.id || uid("f");
+    control.id = id;
+    return h("div", { class: "field" }, h("label", { for: id, text: label }), control);
+  };
+  const select = (key, options, current, onchange) => h("select", { key, onchange },
+    options.map(([value, label]) => h("option", { value: String(value), selected: String(value) === String(current) }, label)));
+
+  // Redraws a container, keeping the keyboard focus where it was (or where asked).
+  const redraw = (container, build) => {
+    const active = document.activeElement;
+    const held = container.contains(active) ? active?.dataset?.key : null;
+    container.replaceChildren(...[build()].flat());
+    for (const key of [focusAfter, held]) {
+      const target = key ? container.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+      if (!target) continue;
+      if (!target.disabled) target.focus();
+      else (target.closest("[data-group]")?.querySelector("button:not([disabled])") ?? container.querySelector("button:not([disabled])"))?.focus();
+      if (key === focusAfter) focusAfter = null;
+      break;
+    }
+  };
+
+  const tileButton = (tile, place, remove, key) => button("", remove, {
+    class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
+    title: colorWord(tile),
+  }, h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }));
+
+  const addButton = (place, add, key, allowed = true) => {
+    return button("+", add, { class: `add ${brush}`, key, disabled: !allowed,
+      "aria-label": t("addTo", { tile: colorWord(brush), place }), title: t("addTo", { tile: colorWord(brush), place }) });
+  };
+
+  // The game's settings.
+  const settingsPart = () => {
+    const players = pos.players.length;
+    const who = Array.from({ length: players }, (_, p) => [p, t("player", { p: p + 1 })]);
+    const round = h("input", { type: "number", min: "1", max: "999", key: "round", value: pos.round ?? "",
+      placeholder: t("roundAuto"), inputmode: "numeric",
+      onchange: (e) => quietly(() => { const v = parseInt(e.target.value, 10); pos.round = Number.isFinite(v) ? v : null; }) });
+    return h("fieldset", { class: "settings" }, h("legend", { text: t("settings") }),
+      labelled(t("players"), select("players", [[2, "2"], [3, "3"], [4, "4"]], players,
+        (e) => edit(() => resize(parseInt(e.target.value, 10)), "players"))),
+      labelled(t("variant"), select("variant", [["colored", t("colored")], ["grey", t("grey")]], pos.variant,
+        (e) => edit(() => { pos.variant = e.target.value; }, "variant"))),
+      labelled(t("phase"), select("phase", PHASES.map((p) => [p, t(p)]), pos.phase,
+        (e) => edit(() => { pos.phase = e.target.value; }, "phase"))),
+      labelled(t("round"), round),
+      labelled(t("toMove"), select("current", who, pos.current_player,
+        (e) => edit(() => { pos.current_player = parseInt(e.target.value, 10); }, "current"))),
+      labelled(t("started"), select("start", who, pos.start_player,
+        (e) => edit(() => { pos.start_player = parseInt(e.target.value, 10); }, "start"))),
+      labelled(t("markerTaken"), select("holder", [["", t("inCentre")], ...who.map(([p]) => [p, t("takenBy", { p: p + 1 })])],
+        pos.marker_holder ?? "", (e) => edit(() => { pos.marker_holder = e.target.value === "" ? null : parseInt(e.target.value, 10); }, "holder"))));
+  };
+
+  const resize = (players) => {
+    const old = pos.players;
+    pos.players = Array.from({ length: players }, (_, p) => old[p] ?? blankBoard());
+    const count = FACTORIES[players];
+    pos.factories = Array.from({ length: count }, (_, f) => pos.factories[f] ?? []);
+    for (const key of ["current_player", "start_player"]) if (pos[key] >= players) pos[key] = 0;
+    if (pos.marker_holder !== null && pos.marker_holder >= players) pos.marker_holder = null;
+  };
+
+  const brushPart = () => h("fieldset", { class: "brush", "data-group": "brush" }, h("legend", { text: t("brush") }),
+    [...COLORS, "marker"].map((c) => button(h("span", { class: "glyph", "aria-hidden": "true", text: c === "marker" ? "1" : LETTERS[c] }),
+      () => { brush = c; focusAfter = `brush:${c}`; drawEditor(); },
+      { class: `tile ${c} brush-choice`, key: `brush:${c}`, "aria-pressed": pressed(brush === c),
+        "aria-label": c === "marker" ? t("markerTile") : t(c), title: c === "marker" ? t("markerTile") : t(c) })));
+
+  // A place holding tiles (a factory, the centre, a pattern line, a floor).
+  const tilesPlace = (name, tiles, keyStem, { limit = Infinity, markerOk = false, onAdd = null } = {}) => {
+    const group = h("div", { class: "tiles", "data-group": keyStem });
+    tiles.forEach((tile, i) => group.append(tileButton(tile, name, () => edit(() => {
+      tiles.splice(i, 1);
+      if (tile === "marker") pos.marker_holder = null;
+    }, `add:${keyStem}`), `tile:${keyStem}:${i}`)));
+    const room = tiles.length < limit && (brush !== "marker" || markerOk);
+    group.append(addButton(name, () => edit(() => (onAdd ? onAdd() : tiles.push(brush)), `add:${keyStem}`), `add:${keyStem}`, room));
+    return group;
+  };
+
+  const tablePart = () => {
+    const players = pos.players.length;
+    const factories = pos.factories.map((tiles, f) => {
+      const name = t("factory", { n: f + 1 });
+      return h("div", { class: "factory" }, h("h4", { text: name }), tilesPlace(name, tiles, `factory:${f}`, { limit: 4 }));
+    });
+    const centreName = t("centre");
+    const centre = h("div", { class: "factory centre" }, h("h4", { text: centreName }),
+      pos.marker_holder === null && !pos.players.some((b) => b.floor.includes("marker"))
+        ? h("p", { class: "note", text: `${t("markerTile")}: ${t("inCentre")}` }) : null,
+      tilesPlace(centreName, pos.center, "center", { markerOk: true, onAdd: () => {
+        if (brush === "marker") {
+          pos.players.forEach((b) => { b.floor = b.floor.filter((x) => x !== "marker"); });
+          pos.marker_holder = null;
+        } else pos.center.push(brush);
+      } }));
+    return h("fieldset", { class: "table", "data-players": players }, h("legend", { text: t("table") }), ...factories, centre);
+  };
+
+  const supplyPart = () => {
+    const rest = restOfBag();
+    const counter = (which, c) => {
+      const value = which === "bag" && bagIsRest ? rest[c] ?? 0 : pos[which][c] ?? 0;
+      const input = h("input", { type: "number", min: "0", max: "20", value: String(value), key: `${which}:${c}`,
+          disabled: which === "bag" && bagIsRest, class: `count ${c}`, inputmode: "numeric",
+          onchange: (e) => quietly(() => {
+            const v = Math.max(0, Math.min(20, parseInt(e.target.value, 10) || 0));
+            if (v) pos[which][c] = v; else delete pos[which][c];
+          }) });
+      input.id = uid(which);
+      return h("div", { class: "count-field" },
+        h("label", { for: input.id }, h("span", { class: `mini tile ${c}`, "aria-hidden": "true", text: LETTERS[c] }),
+          h("span", { class: "sr", text: t(which === "bag" ? "bagCount" : "lidCount", { color: t(c) }) })), input);
+    };
+    const restBox = h("input", { type: "checkbox", key: "bag-rest", checked: bagIsRest,
+      onchange: (e) => edit(() => { bagIsRest = e.target.checked; if (!bagIsRest) pos.bag = rest; }, "bag-rest") });
+    return h("fieldset", { class: "supply" }, h("legend", { text: t("supply") }),
+      h("div", { class: "counts" }, h("h4", { text: t("lid") }), h("div", { class: "count-row" }, COLORS.map((c) => counter("lid", c)))),
+      h("div", { class: "counts" }, h("h4", { text: t("bag") }),
+        h("div", { class: "field check" }, restBox, h("label", { for: (restBox.id = uid("rest")), text: t("bagRest") })),
+        h("div", { class: "count-row" }, COLORS.map((c) => counter("bag", c)))));
+  };
+
+  const boardPart = (board, p) => {
+    const title = t("board", { p: p + 1 });
+    const score = h("input", { type: "number", min: "0", max: "999", value: String(board.score), key: `score:${p}`,
+      inputmode: "numeric", onchange: (e) => quietly(() => { board.score = parseInt(e.target.value, 10) || 0; }) });
+    const lines = board.pattern_lines.map((tiles, i) => {
+      const name = `${title}, ${t("line", { n: i + 1 })}`;
+      return h("div", { class: "line", "data-capacity": i + 1 }, h("span", { class: "line-number", text: String(i + 1), "aria-hidden": "true" }),
+        tilesPlace(name, tiles, `line:${p}:${i}`, { limit: i + 1 }));
+    });
+    const grey = pos.variant === "grey";
+    const wall = h("div", { class: "wall", role: "group", "aria-label": `${title}, ${t("wall")}` });
+    board.wall.forEach((row, r) => row.forEach((tile, c) => {
+      const printed = wallColor(r, c);
+      const where = grey ? t("wallGrey", { r: r + 1, c: c + 1 }) : t("wallSpace", { r: r + 1, c: c + 1, color: t(printed) });
+      const state = tile ? colorWord(tile) : `${t("emptySpace")}, ${t("placeTile")}`;
+      wall.append(button(h("span", { class: "glyph", "aria-hidden": "true", text: tile ? LETTERS[tile] : "" }), () => edit(() => {
+        if (tile) board.wall[r][c] = null;
+        else if (!grey) board.wall[r][c] = printed;
+        else if (brush !== "marker") board.wall[r][c] = brush;
+      }, `wall:${p}:${r}:${c}`), {
+        class: `space ${tile ? `tile ${tile}` : "empty"} ${grey ? "grey" : `space-${printed}`}`,
+        key: `wall:${p}:${r}:${c}`, "aria-pressed": pressed(Boolean(tile)), "aria-label": `${title}, ${where}: ${state}`,
+      }));
+    }));
+    const floorName = `${title}, ${t("floor")}`;
+    const floor = tilesPlace(floorName, board.floor, `floor:${p}`, { limit: FLOOR_SIZE, markerOk: true, onAdd: () => {
+      if (brush === "marker") {
+        pos.players.forEach((b) => { b.floor = b.floor.filter((x) => x !== "marker"); });
+        board.floor.push("marker");
+        pos.marker_holder = p;
+      } else board.floor.push(brush);
+    } });
+    const moving = pos.current_player === p;
+    return h("fieldset", { class: `board${moving ? " moving" : ""}` },
+      h("legend", {}, title, moving ? h("span", { class: "badge", text: t("toMoveBadge") }) : null),
+      labelled(t("score"), score),
+      h("div", { class: "board-grid" },
+        h("div", { class: "lines" }, h("h4", { text: t("lines") }), lines),
+        h("div", {}, h("h4", { text: t("wall") }), wall)),
+      h("div", { class: "floor" }, h("h4", { text: t("floor") }), floor));
+  };
+
+  const drawEditor = () => redraw(document.getElementById("editor"), () => [
+    settingsPart(), brushPart(), tablePart(), supplyPart(),
+    h("div", { class: "boards" }, pos.players.map(boardPart)),
+  ]);
+
+  // -- the files bar -----------------------------------------------------------------------
+  const drawFiles = () => {
+    const input = h("input", { type: "file", accept: "application/json,.json", id: "open-file", key: "open-file",
+      onchange: async (e) => { const file = e.target.files?.[0]; if (file) await openText(await file.text()); e.target.value = ""; } });
+    redraw(document.getElementById("files"), () => [
+      h("div", { class: "field file" }, h("label", { for: "open-file", text: t("open") }), input),
+      button(t("clear"), () => { record = null; adopt(blankPosition(pos.players.length), true); edit(() => {}, "clear"); drawRecord(); },
+        { key: "clear" }),
+    ]);
+  };
+
+  // A file or pasted text: a record (it has "moves") or a position.
+  const openText = async (text) => {
+    let doc;
+    try { doc = parseJson(text.replace(/^\ufeff/, "")); } catch (error) {
+      showProblem({ status: 400, data: { title: t("unreadable"), errors: [{ path: "$", problem: String(error.message) }] } });
+      return;
+    }
+    if (doc && typeof doc === "object" && !Array.isArray(doc) && "moves" in doc) await openRecord(doc);
+    else await openPosition(doc);
+  };
+
+  const openPosition = async (doc) => {
+    const reply = await call("problems", { state: doc, lang });
+    if (!reply) return;
+    if (reply.status !== 200) { showProblem(reply); return; }
+    record = null;
+    adopt(doc, false);
+    focusAfter = null;
+    drawAll();
+    say(t("loaded", { what: t("aPosition") }));
+    const problems = reply.data.problems;
+    if (problems.length && problems.every((p) => p.code === "PHASE_MISMATCH" && p.rule === "P7")) say(t("offerOver"));
+    else if (problems.length) showProblem({ status: 422, data: { title: t("impossible"), errors: problems } });
+  };
+
+  // -- asking about a move -----------------------------------------------------------------
+  const currentMove = () => {
+    const player = move.who === "" ? {} : { player: parseInt(move.who, 10) };
+    if (move.kind === "text") return move.text.trim() ? parseTyped(move.text) : null;
+    if (move.kind === "place") {
+      if (move.line === null || move.column === null) return null;
+      return { type: "place_tile", line: move.line, column: move.column, ...player };
+    }
+    if (move.source === null || move.color === null) return null;
+    const source = move.source === "center" ? "center" : move.source;
+    if (move.kind === "take") {
+      if (move.line === null) return null;
+      return { type: "take", source, color: move.color, line: move.line, ...player };
+    }
+    const placements = Object.fromEntries(Object.entries(move.counts).filter(([, n]) => n > 0));
+    if (!Object.keys(placements).length && !move.taken) return null;
+    return { type: "table_take", source, color: move.color, count: move.taken, placements, ...player };
+  };
+  const parseTyped = (text) => {
+    const trimmed = text.trim();
+    if (trimmed.startsWith("{")) { try { return parseJson(trimmed); } catch { return trimmed; } }
+    return trimmed;
+  };
+
+  const missing = () => {
+    if (move.kind === "text") return t("aMove");
+    if (move.kind === "place") return move.line === null ? t("aLine") : t("aColumn");
+    if (move.source === null) return t("aSource");
+    if (move.color === null) return t("aColour");
+    return move.kind === "take" ? t("aDestination") : t("someTiles");
+  };
+
+  const placeName = (line) => (line === "floor" ? t("floorDest") : t("line", { n: line + 1 }));
+  const moveWords = (m) => {
+    if (typeof m === "string") return m;
+    if (m.type === "place_tile") return `${t("line", { n: m.line + 1 })} → ${t("column", { n: m.column + 1 })}`;
+    const from = m.source === "center" ? t("centre") : t("factory", { n: m.source + 1 });
+    if (m.type === "take") return `${from}, ${t(m.color)}, → ${placeName(m.line)}`;
+    if (m.type === "table_take") {
+      const where = Object.entries(m.placements).map(([k, n]) => `${n} → ${placeName(k === "floor" ? k : parseInt(k, 10))}`);
+      return `${from}, ${m.count} × ${t(m.color)}: ${where.join(", ") || "—"}`;
+    }
+    return JSON.stringify(m);
+  };
+
+  const choice = (group, value, label, current, onpick, extra = {}) => button(label, () => { focusAfter = `${group}:${value}`; onpick(); drawMove(); },
+    { key: `${group}:${value}`, "aria-pressed": pressed(current === value), class: `choice ${extra.class ?? ""}`, ...extra.props });
+
+  const drawMove = () => redraw(document.getElementById("move"), () => {
+    const players = pos.players.length;
+    const who = labelled(t("who"), select("who", [["", t("whoTurn")], ...Array.from({ length: players }, (_, p) => [p, t("player", { p: p + 1 })])],
+      move.who, (e) => { move.who = e.target.value; focusAfter = "who"; drawMove(); }));
+    const kinds = h("fieldset", { class: "kinds", "data-group": "kind" }, h("legend", { text: t("kind") }),
+      [["take", t("kindTake")], ["table", t("kindTable")], ["place", t("kindPlace")], ["text", t("kindText")]].map(([k, label]) =>
+        choice("kind", k, label, move.kind, () => { move.kind = k; })));
+    const parts = [who, kinds];
+    if (move.kind === "take" || move.kind === "table") {
+      const sources = [...pos.factories.map((_, f) => [f, t("factory", { n: f + 1 })]), ["center", t("centre")]];
+      parts.push(h("fieldset", { class: "choices", "data-group": "source" }, h("legend", { text: t("source") }),
+        sources.map(([s, label]) => choice("source", s, label, move.source, () => { move.source = s; }))));
+      parts.push(h("fieldset", { class: "choices", "data-group": "color" }, h("legend", { text: t("colour") }),
+        COLORS.map((c) => choice("color", c, t(c), move.color, () => { move.color = c; }, { class: `swatch ${c}` }))));
+      const lines = [0, 1, 2, 3, 4, "floor"];
+      if (move.kind === "take") {
+        parts.push(h("fieldset", { class: "choices", "data-group": "line" }, h("legend", { text: t("destination") }),
+          lines.map((l) => choice("line", l, placeName(l), move.line, () => { move.line = l; }))));
+      } else {
+        const counted = (l) => move.counts[String(l)] ?? 0;
+        const change = (l, by) => {
+          move.counts[String(l)] = Math.max(0, counted(l) + by);
+          if (!move.takenEdited) move.taken = Object.values(move.counts).reduce((a, b) => a + b, 0);
+        };
+        parts.push(h("fieldset", { class: "counted", "data-group": "place" }, h("legend", { text: t("placed") }),
+          lines.map((l) => h("div", { class: "place" },
+            button("+", () => { change(l, 1); focusAfter = `more:${l}`; drawMove(); }, { key: `more:${l}`, class: "more",
+              "aria-label": t("more", { place: placeName(l) }) }),
+            h("span", { class: "place-name" }, `${placeName(l)}: `, h("output", { text: String(counted(l)), "data-place": String(l) })),
+            button("−", () => { change(l, -1); focusAfter = `fewer:${l}`; drawMove(); }, { key: `fewer:${l}`, class: "fewer",
+              "aria-label": t("fewer", { place: placeName(l) }), disabled: counted(l) === 0 })))));
+        parts.push(labelled(t("taken"), h("input", { type: "number", min: "0", max: "100", key: "taken", value: String(move.taken),
+          inputmode: "numeric", onchange: (e) => {
+            move.taken = Math.max(0, parseInt(e.target.value, 10) || 0);
+            move.takenEdited = true;
+            document.getElementById("move-summary").textContent = summary();
+          } })));
+      }
+    } else if (move.kind === "place") {
+      parts.push(h("fieldset", { class: "choices", "data-group": "pline" }, h("legend", { text: t("lines") }),
+        [0, 1, 2, 3, 4].map((l) => choice("pline", l, t("line", { n: l + 1 }), move.line, () => { move.line = l; }))));
+      parts.push(h("fieldset", { class: "choices", "data-group": "column" }, h("legend", { text: t("wall") }),
+        [0, 1, 2, 3, 4].map((c) => choice("column", c, t("column", { n: c + 1 }), move.column, () => { move.column = c; }))));
+    } else {
+      parts.push(labelled(t("typed"), h("input", { type: "text", key: "typed", value: move.text, autocomplete: "off", spellcheck: "false",
+        oninput: (e) => { move.text = e.target.value; document.getElementById("move-summary").textContent = summary(); } })));
+    }
+    parts.push(h("p", { id: "move-summary", class: "summary", text: summary() }));
+    parts.push(h("div", { class: "actions" },
+      button(t("askButton"), ask, { key: "ask-button", id: "ask-button", class: "primary" }),
+      button(t("play"), play, { key: "play-button", id: "play-button" }),
+      button(t("legalList"), showLegal, { key: "legal-button", id: "legal-button" })));
+    parts.push(h("div", { id: "legal-moves" }));
+    return parts;
+  });
+
+  const summary = () => {
+    const m = currentMove();
+    return m ? t("moveSays", { text: moveWords(m) }) : t("incomplete", { what: missing() });
+  };
+
+  const call = async (path, body) => {
+    try { return await api(path, body); } catch (error) {
+      showVerdict(h("p", { class: "bad", text: t("unreachable", { why: String(error.message ?? error) }) }));
+      return null;
+    }
+  };
+
+  const ask = async () => {
+    const m = currentMove();
+    if (m === null) { showVerdict(h("p", { class: "note", text: summary() })); return; }
+    const request = { state: positionDocument(), move: m };
+    const reply = await call("check", { ...request, lang });
+    if (!reply) return;
+    verdictOf = { kind: "check", request, reply };
+    drawVerdict();
+  };
+
+  const play = async () => {
+    const m = currentMove();
+    if (m === null) { showVerdict(h("p", { class: "note", text: summary() })); return; }
+    const request = { state: positionDocument(), move: m };
+    const reply = await call("apply", { ...request, lang });
+    if (!reply) return;
+    if (reply.status === 200) {
+      record = null;
+      adopt(reply.data.state, bagIsRest);
+      Object.assign(move, { source: null, color: null, line: null, counts: {}, taken: 0, takenEdited: false, column: null, text: "" });
+      drawAll();
+    }
+    verdictOf = { kind: "apply", request, reply };
+    drawVerdict();
+  };
+
+  const showLegal = async () => {
+    const reply = await call("legal-moves", { state: positionDocument(), lang });
+    if (!reply) return;
+    const box = document.getElementById("legal-moves");
+    if (reply.status !== 200) { showProblem(reply); box.replaceChildren(); return; }
+    const moves = reply.data.moves;
+    if (!moves.length) {
+      const what = pos.phase === "game_over" ? t("overWait") : pos.phase === "refill" ? t("refillWait") : t("whyTurn", { p: pos.current_player + 1 });
+      box.replaceChildren(h("p", { class: "note", text: t("noLegal", { what }) }));
+      return;
+    }
+    box.replaceChildren(h("p", { text: t("legalTitle", { n: moves.length }) }),
+      h("div", { class: "legal-list", "data-group": "legal" }, moves.map((entry, i) => button(entry.notation ?? moveWords(entry.move), () => {
+        move.kind = "text"; move.text = entry.notation ?? JSON.stringify(entry.move); focusAfter = "ask-button"; drawMove();
+      }, { key: `legal:${i}`, class: "legal-move" }))));
+  };
+
+  // -- answers -----------------------------------------------------------------------------
+  const showVerdict = (...nodes) => { document.getElementById("verdict").replaceChildren(...nodes.flat().filter(Boolean)); };
+  const say = (text) => showVerdict(h("p", { class: "note", text }));
+
+  const violationCard = (v) => h("article", { class: "violation" },
+    h("p", { class: "code", text: v.code }),
+    h("p", { class: "message", text: v.message }),
+    h("p", { class: "rule", text: t("rule", { id: v.rule, title: v.rule_title }) }),
+    h("blockquote", { class: "rule-text", text: v.rule_text }));
+
+  const problemList = (errors) => h("ul", { class: "problems" }, errors.map((e) => h("li", {},
+    e.code ? h("span", { class: "code", text: e.code }) : null, e.code ? " " : null,
+    e.rule ? h("span", { class: "rule", text: `(${e.rule}${e.rule_title ? ` ${e.rule_title}` : ""}) ` }) : null,
+    h("code", { class: "path", text: e.path }), `: ${e.problem ?? e.message}`,
+    e.rule_text ? h("blockquote", { class: "rule-text", text: e.rule_text }) : null)));
+
+  // 400, 413, 415 or 422: the problem details in words.
+  const problemNode = (reply) => {
+    const data = reply.data ?? {};
+    const nodes = [h("p", { class: "bad heading", text: data.title ?? `HTTP ${reply.status}` })];
+    if (data.detail && !data.errors) nodes.push(h("p", { text: data.detail }));
+    if (data.errors) nodes.push(problemList(data.errors));
+    return h("div", { class: `problem status-${reply.status}` }, nodes);
+  };
+  const showProblem = (reply) => showVerdict(problemNode(reply));
+
+  const drawVerdict = () => {
+    if (!verdictOf) return;
+    const { kind, reply } = verdictOf;
+    if (kind === "check" || kind === "apply") {
+      const data = reply.data;
+      if (reply.status === 200 && kind === "check") {
+        showVerdict(h("p", { class: data.ok ? "good heading" : "bad heading", text: data.ok ? t("legal") : t("illegal") }),
+          h("p", { class: "summary", text: t("moveSays", { text: moveWords(data.move) }) }),
+          data.violations.map(violationCard));
+      } else if (reply.status === 200) {
+        showVerdict(h("p", { class: "good heading", text: `${t("played")}${tilingWords(data)}` }));
+      } else if (reply.status === 422 && data.violations) {
+        showVerdict(h("p", { class: "bad heading", text: t("illegal") }), data.violations.map(violationCard));
+      } else showProblem(reply);
+      schedulePicture(kind === "check" && reply.status === 200 ? verdictOf.request.move : null,
+        kind === "apply" && reply.status === 200 && reply.data.round_ended);
+    } else if (kind === "audit") {
+      if (reply.status === 200) {
+        showVerdict(h("p", { class: reply.data.correct ? "good heading" : "bad heading", text: reply.data.correct ? t("correct") : t("wrong") }),
+          reply.data.violations.map(violationCard));
+      } else showProblem(reply);
+    }
+  };
+
+  const tilingWords = (data) => {
+    let text = "";
+    if (data.round_ended && data.last_scoring) {
+      const s = data.last_scoring;
+      text += t("roundEnded", { r: s.round }) + s.players.map((p) => t("scoreLine", { p: p.player + 1, before: p.score_before, after: p.score_after })).join(", ") + ". ";
+    }
+    if (data.outcome) text += t("gameOver", { w: data.outcome.winners.map((w) => t("player", { p: w + 1 })).join(", ") });
+    return text;
+  };
+
+  // -- the picture -------------------------------------------------------------------------
+  let pictureTimer = null;
+  let pictureAsked = 0;
+  const schedulePicture = (highlight = null, tiling = false) => {
+    clearTimeout(pictureTimer);
+    pictureTimer = setTimeout(() => drawPicture(highlight, tiling), highlight ? 0 : 250);
+  };
+  const drawPicture = async (highlight, tiling) => {
+    const asked = ++pictureAsked;
+    const body = { state: positionDocument(), lang };
+    if (highlight) body.move = highlight;
+    else if (tiling && pos.last_scoring) body.tiling = true;
+    let reply;
+    try { reply = await api("render", body); } catch { return; }
+    if (asked !== pictureAsked) return;   // a newer picture is on its way
+    const problems = document.getElementById("problems");
+    const figure = document.getElementById("picture");
+    if (reply.svg) {
+      const svg = new DOMParser().parseFromString(reply.svg, "image/svg+xml").documentElement;
+      svg.removeAttribute("width");
+      svg.removeAttribute("height");
+      svg.setAttribute("role", "img");
+      figure.replaceChildren(document.importNode(svg, true));
+      problems.replaceChildren();
+    } else {
+      figure.replaceChildren();
+      problems.replaceChildren(problemNode(reply));
+    }
+  };
+
+  // -- auditing claimed scores -------------------------------------------------------------
+  let claimed = [];
+  const drawAudit = () => redraw(document.getElementById("audit-form"), () => {
+    const players = pos.players.length;
+    claimed = Array.from({ length: players }, (_, p) => claimed[p] ?? "");
+    return [h("p", { class: "note", text: t("claimIntro") }),
+      h("div", { class: "claims" }, claimed.map((value, p) => labelled(t("claimed", { p: p + 1 }),
+        h("input", { type: "number", min: "0", max: "999", value: String(value), key: `claim:${p}`, inputmode: "numeric",
+          oninput: (e) => { claimed[p] = e.target.value; } })))),
+      button(t("auditButton"), auditClaim, { key: "audit-button", id: "audit-button", class: "primary" })];
+  });
+  const auditClaim = async () => {
+    const scores = claimed.map((v) => (v === "" ? null : Number(v)));
+    const request = { state: positionDocument(), claim: { scores } };
+    const reply = await call("audit", { ...request, lang });
+    if (!reply) return;
+    verdictOf = { kind: "audit", request, reply };
+    drawVerdict();
+  };
+
+  // -- a recorded game ---------------------------------------------------------------------
+  const openRecord = async (doc, at = 0) => {
+    const reply = await call("replay", { record: doc, at, lang });
+    if (!reply) return;
+    if (reply.status !== 200) { showProblem(reply); return; }
+    record = { doc, at: reply.data.at, reply: reply.data };
+    adopt(reply.data.state, false);
+    verdictOf = null;
+    drawAll();
+    showRecordVerdict();
+    // The tiling a move just finished, else the next move (an illegal one with its verdict).
+    const next = reply.data.moves[reply.data.at];
+    if (reply.data.round_ended || !next) schedulePicture(null, reply.data.round_ended);
+    else schedulePicture(next.move);
+  };
+  const showRecordVerdict = () => {
+    const data = record.reply;
+    const bad = data.illegal_move;
+    const nodes = [h("p", { class: bad ? "bad heading" : "good heading", text: bad ? t("recordBad", { k: bad.number, p: bad.player + 1 }) : t("recordOk") })];
+    if (bad) nodes.push(h("p", { class: "summary", text: t("moveSays", { text: bad.notation ?? moveWords(bad.move) }) }), bad.violations.map(violationCard));
+    else if (data.outcome && data.at === data.total) nodes.push(h("p", { text: tilingWords({ outcome: data.outcome }) }));
+    showVerdict(...nodes);
+  };
+  const drawRecord = () => redraw(document.getElementById("record-view"), () => {
+    if (!record) return [h("p", { class: "note", text: t("recordIntro") })];
+    const data = record.reply;
+    const next = data.moves[data.at];
+    const nextText = next ? t("nextMove", { m: next.notation ?? moveWords(next.move) }) : "";
+    const step = (label, at, key) => button(label, () => { focusAfter = key; openRecord(record.doc, at); },
+      { key, id: key, disabled: at === data.at || at < 0 || at > data.legal });
+    return [h("p", { class: "step", id: "record-step" },
+      data.at === 0 ? `${t("stepAt", { k: 0, n: data.total })} (${t("atStart")})` : t("stepAt", { k: data.at, n: data.total }),
+      nextText ? ` — ${nextText}` : ""),
+    h("div", { class: "actions", "data-group": "steps" },
+      step(t("first"), 0, "record-first"), step(t("back"), data.at - 1, "record-back"),
+      step(t("next"), data.at + 1, "record-next"),
+      step(t("last"), data.legal, "record-last")),
+    h("ol", { class: "record-moves" }, data.moves.slice(0, 500).map((m, i) => h("li", { class: i < data.at ? "done" : i === data.at ? "current" : "" },
+      h("span", { class: "number", text: `${i + 1}.` }), " ", m.notation ?? moveWords(m.move))))];
+  });
+
+  // -- JSON in and out ---------------------------------------------------------------------
+  const drawJson = () => redraw(document.getElementById("json-view"), () => {
+    const area = h("textarea", { id: "json-text", key: "json-text", rows: "12", spellcheck: "false", autocomplete: "off" });
+    area.value = toJson(positionDocument(), 1);
+    return [labelled(t("jsonLabel"), area), h("div", { class: "actions" },
+      button(t("jsonLoad"), () => openText(area.value), { key: "json-load", id: "json-load" }),
+      button(t("download"), () => {
+        const blob = new Blob([toJson(positionDocument(), 2)], { type: "application/json" });
+        const link = h("a", { href: URL.createObjectURL(blob), download: "position.json" });
+        link.click();
+        setTimeout(() => URL.revokeObjectURL(link.href), 1000);
+      }, { key: "json-download" }))];
+  });
+
+  // -- language ----------------------------------------------------------------------------
+  const setLanguage = (next) => {
+    lang = next;
+    document.documentElement.lang = next;
+    document.getElementById("lang-en").setAttribute("aria-pressed", pressed(next === "en"));
+    document.getElementById("lang-fr").setAttribute("aria-pressed", pressed(next === "fr"));
+    document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
+    document.title = t("title");
+    document.getElementById("rules-link").setAttribute("href", `api/v1/rules?lang=${next}`);
+    try { localStorage.setItem("azul-judge-lang", next); } catch { /* private browsing */ }
+    drawAll();
+    if (verdictOf) {            // ask again: the answer is in the other language now
+      const { kind, request } = verdictOf;
+      const path = kind === "audit" ? "audit" : kind === "check" ? "check" : null;
+      if (path) call(path, { ...request, lang }).then((reply) => { if (reply) { verdictOf = { kind, request, reply }; drawVerdict(); } });
+    } else if (record) openRecord(record.doc, record.at);
+  };
+
+  const drawAll = () => {
+    drawFiles(); drawEditor(); drawMove(); drawAudit(); drawRecord(); drawJson();
+    focusAfter = null;
+    schedulePicture();
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    document.getElementById("lang-en").addEventListener("click", () => setLanguage("en"));
+    document.getElementById("lang-fr").addEventListener("click", () => setLanguage("fr"));
+    let saved = null;
+    try { saved = localStorage.getItem("azul-judge-lang"); } catch { /* private browsing */ }
+    const preferred = saved ?? ((navigator.language ?? "").toLowerCase().startsWith("fr") ? "fr" : "en");
+    setLanguage(preferred === "fr" ? "fr" : "en");
+    document.body.dataset.ready = "true";
+  });
+})();
