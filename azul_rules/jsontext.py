@@ -143,7 +143,10 @@ def member_path(path: str, key: object) -> str:
 
 def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
     """Refuse repeated keys, arrays and objects over :data:`MAX_ITEMS` entries, and more
-    than ``budget`` values in all, each with its path (every problem at once)."""
+    than ``budget`` values in all, each with its path (every problem at once).  A quick
+    pass counts and looks; the paths are worked out only when something is wrong."""
+    if _looks_fine(data, budget):
+        return
     errors: list[tuple[str, str]] = []
     for count, (value, where) in enumerate(_walk(data, path), start=1):
         if count > budget:
@@ -156,6 +159,27 @@ def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
             errors.append((where, f"{len(value)} entries: at most {MAX_ITEMS}"))
     if errors:
         raise format_error(errors)
+
+
+def _looks_fine(data: object, budget: int) -> bool:
+    """True when no container is too long or repeats a key and the values fit the
+    budget; no path is built."""
+    stack = [data]
+    count = 0
+    while stack:
+        value = stack.pop()
+        count += 1
+        if isinstance(value, dict):
+            if len(value) > MAX_ITEMS or (type(value) is _Object and value.repeated):
+                return False
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            if len(value) > MAX_ITEMS:
+                return False
+            stack.extend(value)
+        if count > budget:
+            return False
+    return True
 
 
 def _walk(data: object, path: str) -> Iterator[tuple[object, str]]:
