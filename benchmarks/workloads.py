@@ -81,7 +81,7 @@ def successor_bytes(pairs: list[tuple[az.GameState, az.Take | az.PlaceTile]]) ->
     for parent, move in pairs:
         parent.apply(move)
     gc.collect()
-    kept = []
+    kept: list[az.GameState] = []
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
     for parent, move in pairs:
@@ -96,7 +96,7 @@ def _list_bytes(length: int) -> int:
     gc.collect()
     tracemalloc.start()
     before = tracemalloc.get_traced_memory()[0]
-    kept = []
+    kept: list[None] = []
     for _ in range(length):
         kept.append(None)
     after = tracemalloc.get_traced_memory()[0]
