@@ -52,12 +52,11 @@ TIMED = "import time; t = time.perf_counter(); {}; print(time.perf_counter() - t
 
 CACHE_CHECK = """\
 import os, sys
-{}
 import azul_rules.svg, azul_rules
 azul_rules.to_json
 loaded = [m for m in list(sys.modules.values()) if getattr(m, "__cached__", None)]
 missing = [m.__name__ for m in loaded if not os.path.exists(m.__cached__)]
-print(len(loaded), " ".join(missing))
+print(os.path.dirname(azul_rules.__file__), len(loaded), " ".join(missing))
 """
 
 
@@ -68,11 +67,21 @@ def child_env(**extra: str) -> dict[str, str]:
     return env
 
 
+# The children's working directory, empty: ``python -c`` puts its working directory
+# first on the path, and the package measured must be the one installed in this
+# interpreter's environment, not one lying in the caller's directory.  Removed at exit.
+_EMPTY = tempfile.TemporaryDirectory()
+
+
 def run(
     args: list[str], env: dict[str, str] | None = None, cwd: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     done = subprocess.run(
-        [sys.executable, *args], capture_output=True, text=True, env=env or child_env(), cwd=cwd
+        [sys.executable, *args],
+        capture_output=True,
+        text=True,
+        env=env or child_env(),
+        cwd=cwd or _EMPTY.name,
     )
     if done.returncode:
         raise SystemExit(f"{' '.join(args)!r} failed:\n{done.stderr}")
@@ -84,10 +93,10 @@ def cache_bytecode() -> str:
     says how many loaded modules have their bytecode cached."""
     for statement in STATEMENTS.values():
         run(["-c", statement])
-    count, *missing = run(["-c", CACHE_CHECK.format("")]).stdout.split()
+    package, count, *missing = run(["-c", CACHE_CHECK]).stdout.split()
     if missing:
         raise SystemExit(f"no cached bytecode for: {' '.join(missing)}")
-    return f"bytecode cached for all {count} modules loaded (checked before measuring)"
+    return f"{package}: bytecode cached for all {count} modules loaded (checked first)"
 
 
 def importtime_ms(stderr: str) -> float:
@@ -148,7 +157,7 @@ def instructions(statement: str) -> int:
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable,
          "-c", f"{statement}; import os; os._exit(0)"],
-        capture_output=True, text=True, env=child_env(PYTHONHASHSEED="0"),
+        capture_output=True, text=True, env=child_env(PYTHONHASHSEED="0"), cwd=_EMPTY.name,
     )  # fmt: skip
     found = re.search(r"Collected : (\d+)", done.stderr)
     if not found:

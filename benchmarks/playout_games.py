@@ -60,9 +60,9 @@ def main() -> None:
     players = int(arguments[2]) if len(arguments) > 2 else 2
     variant = az.Variant(arguments[3]) if len(arguments) > 3 else az.Variant.COLORED
     if counting:
-        games = [count(seed, players, variant) for seed in range(int(arguments[1]))]
-        print(f"moves {sum(moves for moves, _ in games)}")
-        print(f"capped {sum(capped for _, capped in games)}")
+        counted = [count(seed, players, variant) for seed in range(int(arguments[1]))]
+        print(f"moves {sum(moves for moves, _ in counted)}")
+        print(f"capped {sum(capped for _, capped in counted)}")
         return
     warm, games = int(arguments[0]), int(arguments[1])
     one_game = play_grey if variant is az.Variant.GREY else play
