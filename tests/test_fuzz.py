@@ -137,5 +137,6 @@ def test_every_command_answers_mutated_files_in_one_line_per_problem(
 
 @given(st.lists(st.text(max_size=12), max_size=5))
 def test_every_command_answers_odd_arguments(words: list[str]) -> None:
-    for command in ("play", "check", "show", "replay", "audit", "audit-game", "rules"):
+    for command in ("play", "check", "show", "replay", "audit", "audit-game", "rules",
+                    "tournament", "differential"):
         run_command([command, *words])
