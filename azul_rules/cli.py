@@ -633,7 +633,7 @@ def _starts_with_game_line(path: str) -> bool:
     try:
         with open(path, "rb") as source:
             start = source.read(16)
-    except OSError:
+    except (OSError, ValueError):  # not readable: _read says why
         return False
     return start.startswith(b'{"tournament":')
 

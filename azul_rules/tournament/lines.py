@@ -236,13 +236,17 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     it may be left out when the file holds one game).  Reads a tournament file line by
     line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
     saying what is wrong."""
-    if path == "-":
-        return _load_from(sys.stdin.buffer, path, game)
     try:
+        if path == "-":
+            return _load_from(sys.stdin.buffer, "standard input", game)
         with open(path, "rb") as stream:
             return _load_from(stream, path, game)
-    except OSError as error:
-        raise FormatError(f"cannot read {path}: {error.strerror}") from None
+    except (OSError, ValueError) as error:  # ValueError: a file name with a null character
+        if isinstance(error, FormatError):
+            raise
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
+        where = "standard input" if path == "-" else path
+        raise FormatError(f"cannot read {where}: {reason}") from None
 
 
 def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
