@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
-from azul_rules.errors import FormatError
-from azul_rules.jsontext import check_shape, load
+from azul_rules.jsontext import check_shape, format_error, load, member_path
 
 __all__ = ["LIMIT", "Reader", "load_json", "plain"]
 
@@ -74,8 +73,19 @@ class Reader:
     def done(self) -> None:
         """Raise every problem recorded, as one ``FormatError``."""
         if self.errors:
-            errors = tuple(self.errors)
-            raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors)
+            raise format_error(self.errors)
+
+    def document(self, value: object, known: tuple[str, ...]) -> dict[str, object]:
+        """The top-level object of a document, its ``format_version`` (optional) 1; raises
+        at once when it is not an object at all."""
+        doc = self.obj(value, "$", known)
+        if doc is None:
+            self.done()
+            raise AssertionError("unreachable: done() raised")
+        version = doc.get("format_version", 1)
+        if type(version) is not int or version != 1:  # true is not 1
+            self.fail("$.format_version", f"expected 1, got {version!r:.60}")
+        return doc
 
     def obj(self, value: object, path: str, known: tuple[str, ...]) -> dict[str, object] | None:
         """A JSON object whose keys are all in ``known``."""
@@ -84,7 +94,8 @@ class Reader:
             return None
         for key in value:
             if key not in known:
-                self.fail(f"{path}.{key}", f"unknown field (expected one of {', '.join(known)})")
+                self.fail(member_path(path, key), f"unknown field (expected one of "
+                          f"{', '.join(known)})")
         return value
 
     def integer(self, value: object, path: str, low: int = -LIMIT, high: int = LIMIT) -> int | None:
