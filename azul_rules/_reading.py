@@ -141,6 +141,13 @@ class Reader:
         read = [self.integer(v, f"{path}[{i}]", low, high) for i, v in enumerate(items)]
         return tuple(v for v in read if v is not None) if None not in read else None
 
+    def players(self, value: object, path: str) -> tuple[int, ...] | None:
+        """Player numbers (0 to 3), none named twice (the winners of a claim or a sheet)."""
+        found = self.integers(value, path, 0, 3)
+        if found is not None and len(set(found)) != len(found):
+            self.fail(path, "a player is named twice")
+        return found
+
     def color(self, value: object, path: str) -> Color | None:
         """A colour name."""
         if isinstance(value, str) and value in _BY_NAME:

@@ -107,9 +107,7 @@ def claim_from_dict(data: object) -> Claim:
         if doc.get(name) is not None:
             fields[name] = reader.integers(doc[name], f"$.{name}")
     if doc.get("winners") is not None:
-        winners = fields["winners"] = reader.integers(doc["winners"], "$.winners", 0, 3)
-        if winners is not None and len(set(winners)) != len(winners):
-            reader.fail("$.winners", "a player is named twice")
+        fields["winners"] = reader.players(doc["winners"], "$.winners")
     if doc.get("game_over") is not None:
         fields["game_over"] = reader.boolean(doc["game_over"], "$.game_over")
     if doc.get("pattern_lines") is not None:

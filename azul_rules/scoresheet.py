@@ -131,9 +131,7 @@ def scoresheet_from_dict(data: object) -> Scoresheet:
         if doc.get(name) is not None:
             fields[name] = reader.integers(doc[name], f"$.{name}")
     if doc.get("winners") is not None:
-        winners = fields["winners"] = reader.integers(doc["winners"], "$.winners", 0, 3)
-        if winners is not None and len(set(winners)) != len(winners):
-            reader.fail("$.winners", "a player is named twice")
+        fields["winners"] = reader.players(doc["winners"], "$.winners")
     sheet = Scoresheet(tuple(rounds), **fields)
     widths = {len(r) for r in sheet.rounds} | {len(v) for v in (sheet.bonuses, sheet.final) if v}
     if len(widths) > 1:
