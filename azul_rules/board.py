@@ -16,7 +16,16 @@ from azul_rules.colors import COLORS, Color, FloorItem, Marker
 from azul_rules.errors import FormatError
 
 __all__ = [
-    "ACCEPT_EMPTY", "EMPTY_WALL", "LINES", "PatternLine", "PlayerBoard", "Wall", "new_board",
+    "ACCEPT_EMPTY",
+    "BOARD_SETTERS",
+    "EMPTY_WALL",
+    "LINES",
+    "NOT_LINE",
+    "ROOM_BIT",
+    "PatternLine",
+    "PlayerBoard",
+    "Wall",
+    "new_board",
     "pattern_line",
 ]
 
@@ -67,15 +76,15 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
     return LINES[index][color][count]
 
 
-# _ROOM_BIT[i][color][count]: the accepting bit of pattern line i holding count tiles of
+# ROOM_BIT[i][color][count]: the accepting bit of pattern line i holding count tiles of
 # color: set while the line has room (P4).
-_ROOM_BIT: Final = tuple(
+ROOM_BIT: Final = tuple(
     tuple(tuple(1 << (5 * c + i) if n <= i else 0 for n in range(i + 2)) for c in COLORS)
     for i in range(5)
 )
 
-# _NOT_LINE[i]: every packed accepting bit except those of pattern line i.
-_NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
+# NOT_LINE[i]: every packed accepting bit except those of pattern line i.
+NOT_LINE: Final = tuple(~sum(1 << (5 * c + i) for c in range(5)) for i in range(5))
 
 
 class _AcceptEmpty(dict[tuple[Color | None, ...], int]):
@@ -183,7 +192,7 @@ class PlayerBoard:
         accepts ``color`` while it has room, and nothing else (P2, P4)."""
         lines = list(self.pattern_lines)  # faster than slicing and concatenating
         lines[index] = LINES[index][color][count]
-        packed = self.accepting & _NOT_LINE[index] | _ROOM_BIT[index][color][count]
+        packed = self.accepting & NOT_LINE[index] | ROOM_BIT[index][color][count]
         return new_board(self.score, tuple(lines), self.wall, floor, packed)
 
     def with_floor(self, floor: tuple[FloorItem, ...]) -> PlayerBoard:
@@ -203,7 +212,9 @@ class PlayerBoard:
         return False
 
 
-_set_score, _set_lines, _set_wall, _set_floor, _set_accepting = slot_setters(PlayerBoard)
+BOARD_SETTERS: Final = slot_setters(PlayerBoard)
+"""The slots' ``__set__`` of :class:`PlayerBoard`, in field order (see :func:`new_board`)."""
+_set_score, _set_lines, _set_wall, _set_floor, _set_accepting = BOARD_SETTERS
 
 
 def new_board(

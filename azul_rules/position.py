@@ -12,7 +12,7 @@ them; the referee's successors are built through the slots (:func:`build`,
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Self, TypeVar
+from typing import Any, Final, Self, TypeVar
 
 import attrs
 
@@ -25,7 +25,7 @@ from azul_rules.phases import GAME_OVER, Phase, Variant
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
 
-__all__ = ["Position", "RoundContext", "build", "new_context"]
+__all__ = ["POSITION_SETTERS", "Position", "RoundContext", "build", "new_context"]
 
 P = TypeVar("P", bound="Position")
 
@@ -215,8 +215,11 @@ class Position:
 
 
 
+POSITION_SETTERS: Final = slot_setters(Position)
+"""The slots' ``__set__`` of :class:`Position` (and so of ``GameState``), in field order
+(see :func:`build`)."""
 (_set_players, _set_factories, _set_center, _set_current, _set_marker,
- _set_context) = slot_setters(Position)  # fmt: skip
+ _set_context) = POSITION_SETTERS  # fmt: skip
 (_set_bag, _set_lid, _set_start, _set_phase, _set_round, _set_variant, _set_rng,
  _set_outcome, _set_scoring) = slot_setters(RoundContext)  # fmt: skip
 

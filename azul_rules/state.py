@@ -7,12 +7,13 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 from __future__ import annotations
 
 import itertools
-from typing import Final, cast
+from typing import Final
 
 import attrs
 
 from azul_rules import rules
-from azul_rules.board import PlayerBoard
+from azul_rules._slots import new_instance
+from azul_rules.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PlayerBoard
 from azul_rules.colors import (
     CENTER,
     COLORS,
@@ -31,7 +32,7 @@ from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.grey import legal_columns, line_to_floor, next_line, placements_of, walls_can_end
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Variant
-from azul_rules.position import Position, RoundContext, build, new_context
+from azul_rules.position import POSITION_SETTERS, Position, RoundContext, build, new_context
 from azul_rules.problems import Problem, state_problems
 from azul_rules.render import render_state
 from azul_rules.rng import below, seed_state
@@ -216,11 +217,12 @@ class GameState(Position):
             return None
         # The colour is checked on the way: one found in a source is a Color, never the
         # marker (T4), which no source holds.
-        source, color, line = move.source, cast(Color, move.color), move.line
+        source, line = move.source, move.line
+        color: Color = move.color  # type: ignore[assignment]
         factories = self.factories
         marker_holder = self.marker_holder
         takes_marker = False
-        if source == CENTER:  # centres vary too much for split_color's memo to pay
+        if source == CENTER:  # centres vary too much for SPLITS' memo to pay
             center = self.center
             taken = center.count(color)
             if not taken:
@@ -234,28 +236,46 @@ class GameState(Position):
             taken, rest = SPLITS[factories[source]][color]
             if not taken:
                 return None
-            center = merge(self.center, rest)
+            center = self.center
+            if rest:  # colors.merge, inlined
+                center = tuple(sorted(center + rest)) if center else rest
             emptied = list(factories)  # faster than slicing and concatenating
             emptied[source] = ()
             factories = tuple(emptied)
         else:
             return None
         board = self.players[player]
-        if line != FLOOR and not (0 <= line < 5 and board.accepting >> (5 * color + line) & 1):
-            return None
+        packed = board.accepting
+        floor = board.floor
         to_lid: Tiles = ()
         if line == FLOOR:
-            floor, to_lid = _fill_floor(board.floor, color, taken, takes_marker)
-            new_board = board.with_floor(floor)
-        else:
+            floor, to_lid = _fill_floor(floor, color, taken, takes_marker)
+            lines = board.pattern_lines
+        elif 0 <= line < 5 and packed >> (5 * color + line) & 1:
+            # PlayerBoard.with_tiles, inlined: line ``line`` accepts ``color`` while it
+            # has room, and nothing else (P2, P4).
             current = board.pattern_lines[line]
             count = current.count
             room = current.capacity - count
-            placed = taken if taken <= room else room
-            floor = board.floor
-            if placed < taken or takes_marker:
-                floor, to_lid = _fill_floor(floor, color, taken - placed, takes_marker)
-            new_board = board.with_tiles(line, color, count + placed, floor)
+            if taken > room:
+                floor, to_lid = _fill_floor(floor, color, taken - room, takes_marker)
+                count += room
+            else:
+                if takes_marker:
+                    floor, to_lid = _fill_floor(floor, color, 0, True)
+                count += taken
+            changed = list(board.pattern_lines)
+            changed[line] = LINES[line][color][count]
+            lines = tuple(changed)
+            packed = packed & NOT_LINE[line] | ROOM_BIT[line][color][count]
+        else:
+            return None
+        moved = _new(PlayerBoard)  # board.new_board, inlined
+        _set_score(moved, board.score)
+        _set_lines(moved, lines)
+        _set_wall(moved, board.wall)
+        _set_floor(moved, floor)
+        _set_accepting(moved, packed)
         if to_lid:
             context = _context(
                 context.bag, merge(context.lid, to_lid), context.start_player, context.phase,
@@ -263,18 +283,17 @@ class GameState(Position):
                 context.last_scoring,
             )  # fmt: skip
         boards = list(self.players)
-        boards[player] = new_board
+        boards[player] = moved
         players = tuple(boards)
         if center or factories.count(()) != len(factories):
-            return build(
-                GameState,
-                players,
-                factories,
-                center,
-                (player + 1) % len(players),
-                marker_holder,
-                context,
-            )
+            after = _new(GameState)  # position.build, inlined
+            _set_players(after, players)
+            _set_factories(after, factories)
+            _set_center(after, center)
+            _set_current(after, (player + 1) % len(players))
+            _set_marker(after, marker_holder)
+            _set_context(after, context)
+            return after
         return self._end_offer(players, context.lid, marker_holder)
 
     def _end_offer(
@@ -497,8 +516,13 @@ class GameState(Position):
         )
 
 
-# Building states on the hot path, through the slots (see azul_rules.position.build).
+# Building states and boards on the hot path, through the slots (see
+# azul_rules.position.build and board.new_board, which _take inlines).
 _context: Final = new_context
+_new: Final = new_instance
+(_set_players, _set_factories, _set_center, _set_current, _set_marker,
+ _set_context) = POSITION_SETTERS  # fmt: skip
+_set_score, _set_lines, _set_wall, _set_floor, _set_accepting = BOARD_SETTERS
 
 
 def _sorted(tiles: Tiles) -> Tiles:
