@@ -15,7 +15,7 @@ from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, wall_color
 from azul_rules.errors import Problem
 from azul_rules.grey import legal_columns, next_line, walls_can_end
 from azul_rules.phases import Phase, Variant
-from azul_rules.position import Position
+from azul_rules.position import Position, structure_problems
 
 __all__ = ["Problem", "StateProblem", "finished_rounds", "least_round", "state_problems"]
 
@@ -30,15 +30,7 @@ def state_problems(state: Position) -> tuple[Problem, ...]:
         found.append(Problem(code, rule, path, message))
 
     players = state.players
-    n = len(players)
-    if n not in (2, 3, 4):
-        add(StateProblem.PLAYER_COUNT, "S1", "$.players", f"{n} players: Azul has 2 to 4")
-    expected = {2: 5, 3: 7, 4: 9}.get(n)
-    if expected is not None and len(state.factories) != expected:
-        add(
-            StateProblem.FACTORY_COUNT, "S2", "$.factories",
-            f"{len(state.factories)} factories: {n} players play with {expected}",
-        )  # fmt: skip
+    found.extend(structure_problems(state))  # S1, S2, G2, T3: what the referee needs
     for index, tiles in enumerate(state.factories):
         if len(tiles) > 4:
             add(
@@ -127,15 +119,8 @@ def _check_board(index: int, board: PlayerBoard, variant: Variant, add: _Add) ->
 
 def _check_turn_and_marker(state: Position, add: _Add) -> None:
     n = len(state.players)
-    for name, value in (
-        ("current_player", state.current_player),
-        ("start_player", state.start_player),
-    ):
-        if not 0 <= value < n:
-            add(StateProblem.PLAYER_OUT_OF_RANGE, "G2", f"$.{name}", f"no player {value + 1}")
-    holder = state.marker_holder
+    holder = state.marker_holder  # out of range: reported by structure_problems
     if holder is not None and not 0 <= holder < n:
-        add(StateProblem.PLAYER_OUT_OF_RANGE, "T3", "$.marker_holder", f"no player {holder + 1}")
         holder = None
     on_floors = [i for i, b in enumerate(state.players) if MARKER in b.floor]
     markers = sum(b.floor.count(MARKER) for b in state.players)

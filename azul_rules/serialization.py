@@ -34,6 +34,7 @@ from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
 from azul_rules.moves import TAKES, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
+from azul_rules.position import assemble
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
@@ -418,7 +419,8 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     outcome = None
     if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
         outcome = decide_outcome(boards)
-    state = GameState.make(
+    state = assemble(  # unchecked: every problem is listed below
+        GameState,
         players=tuple(boards),
         factories=tuple(tuple(sorted(f)) for f in doc.factories),
         center=tuple(sorted(doc.center)),

@@ -116,10 +116,10 @@ def test_players_out_of_range_and_negative_score() -> None:
     d["current_player"] = 2
     d["start_player"] = 5
     d["players"][0]["score"] = -1
-    assert problems(d) == [
-        ("NEGATIVE_SCORE", "W4", "$.players[0].score"),
+    assert problems(d) == [  # who is at the table first: the referee needs it
         ("PLAYER_OUT_OF_RANGE", "G2", "$.current_player"),
         ("PLAYER_OUT_OF_RANGE", "G2", "$.start_player"),
+        ("NEGATIVE_SCORE", "W4", "$.players[0].score"),
     ]
 
 
