@@ -190,7 +190,7 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
     doc = post(client, "problems", {"state": impossible, "lang": "fr"}).json()
     assert doc["possible"] is False
     assert [(p["code"], p["rule"], p["path"], p["message"]) for p in doc["problems"]] == [
-        (p.code.value, p.rule, "$.state" + p.path.removeprefix("$"), p.message)
+        (p.code.value, p.rule, "$.state" + p.path.removeprefix("$"), p.message_in("fr"))
         for p in caught.value.problems
     ]
     assert all(p["rule_text"] == az.rule(p["rule"]).text("fr") for p in doc["problems"])
@@ -556,7 +556,7 @@ def test_a_bug_of_ours_is_a_logged_500_without_its_details(
 ) -> None:
     """The generic handler: the traceback goes to the log, never to the client."""
 
-    def broken(_: bytes) -> object:
+    def broken(_: bytes, __: str) -> object:
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(web_judge, "check", broken)
