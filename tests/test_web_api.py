@@ -177,7 +177,10 @@ def test_apply_refuses_an_illegal_move_with_its_violations(client: TestClient) -
     doc = problem_of(reply, 422, "illegal-move")
     assert doc["title"] == "Coup illégal"
     assert [v["code"] for v in doc["violations"]] == ["WALL_COLOR_CONFLICT"]
-    assert doc["detail"].startswith("WALL_COLOR_CONFLICT (P3): ")
+    assert doc["detail"] == (
+        "WALL_COLOR_CONFLICT (P3) : la rangée 4 du mur contient déjà la couleur jaune : cette "
+        "couleur ne peut pas aller dans la ligne de préparation 4"
+    )
     assert doc["move"] == example("wall-color-conflict.json")
 
 

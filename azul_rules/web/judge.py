@@ -335,7 +335,8 @@ def apply(raw: bytes, lang: str = "en") -> Document:
     result = state.validate(move)
     if not result.ok:
         first = result.violations[0]
-        detail = f"{first.code.value} ({first.rule}): {first.message_in(lang)}"
+        message = first.message_in(lang)
+        detail = say("violation", lang, code=first.code.value, rule=first.rule, message=message)
         raise ApiProblem(
             "illegal-move",
             detail,

@@ -75,6 +75,7 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
     # the details of the problems
     "entry": {"en": "{path}: {problem}", "fr": "{path} : {problem}"},
     "separator": {"en": "; ", "fr": " ; "},
+    "violation": {"en": "{code} ({rule}): {message}", "fr": "{code} ({rule}) : {message}"},
     "impossible_one": {
         "en": "this position cannot exist (1 problem): see errors",
         "fr": "cette position ne peut pas exister (1 problème) : voir errors",
