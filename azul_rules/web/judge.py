@@ -539,7 +539,7 @@ def rule_document(rule_id: str, lang: str) -> Document:
 
 
 def _rule_ids() -> str:
-    """The rule book's ids, section by section (``G1-G3, S1-S5, ...``)."""
+    """The rule book's ids, section by section (``G1-G2, S1-S7, ...``)."""
     spans = ((r[0].id, r[-1].id) for r in (rules(letter) for letter in SECTIONS) if r)
     return ", ".join(f"{first}-{last}" for first, last in spans)
 
