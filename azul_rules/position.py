@@ -266,20 +266,21 @@ def structure_problems(position: Position) -> tuple[Problem, ...]:
     found: list[Problem] = []
     n = len(position.players)
     if n not in _FACTORY_COUNTS:
-        found.append(Problem(StateProblem.PLAYER_COUNT, "S1", "$.players",
-                             f"{n} players: Azul has 2 to 4"))  # fmt: skip
+        found.append(Problem.of(StateProblem.PLAYER_COUNT, "S1", "$.players", count=n))
     elif len(position.factories) != _FACTORY_COUNTS[n]:
-        found.append(Problem(StateProblem.FACTORY_COUNT, "S2", "$.factories",
-                             f"{len(position.factories)} factories: {n} players play with "
-                             f"{_FACTORY_COUNTS[n]}"))  # fmt: skip
+        found.append(Problem.of(
+            StateProblem.FACTORY_COUNT, "S2", "$.factories",
+            count=len(position.factories), players=n, expected=_FACTORY_COUNTS[n],
+        ))  # fmt: skip
     for name, value, rule in (
         ("current_player", position.current_player, "G2"),
         ("start_player", position.context.start_player, "G2"),
         ("marker_holder", position.marker_holder, "T3"),
     ):
         if value is not None and not 0 <= value < n:
-            found.append(Problem(StateProblem.PLAYER_OUT_OF_RANGE, rule, f"$.{name}",
-                                 f"no player {value + 1}"))  # fmt: skip
+            found.append(
+                Problem.of(StateProblem.PLAYER_OUT_OF_RANGE, rule, f"$.{name}", player=value)
+            )
     return tuple(found)
 
 
