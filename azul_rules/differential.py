@@ -320,7 +320,8 @@ def report_text(report: Report) -> str:
         return "\n".join(lines)
     step = found.step
     lines.append(f"azul-rules differential: {name} disagrees with the referee.")
-    lines.append(f"rule broken: {found.rule} ({RULE_TITLES.get(found.rule, 'see RULES.md')})")
+    title = RULE_TITLES.get(found.rule, "see azul-rules rules")
+    lines.append(f"rule broken: {found.rule} ({title})")
     shrunk = f" (the first found had {report.first_found})" if report.first_found else ""
     lines.append(f"the shortest disagreeing game: {_count(found.moves, 'move')}{shrunk}; {played}; "
                  f"--seed {report.seed} repeats this run")  # fmt: skip

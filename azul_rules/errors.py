@@ -38,7 +38,8 @@ Param = tuple[str, object]
 
 @attrs.frozen
 class Violation:
-    """One broken rule: a stable ``code``, the RULES.md ``rule`` id, and parameters.
+    """One broken rule: a stable ``code``, the ``rule`` id (``docs/rules.md``), and
+    parameters.
 
     ``params`` holds the figures of the case (0-based indices, colours, counts); the
     message catalogue turns them into words, in English (``message``) or in another
@@ -123,8 +124,8 @@ OK: Final = Result()
 
 @attrs.frozen
 class Problem:
-    """One reason a state cannot exist: a stable ``code``, the RULES.md ``rule`` id it
-    contradicts, the JSON ``path`` of the place and the ``message`` in English.
+    """One reason a state cannot exist: a stable ``code``, the ``rule`` id it contradicts
+    (``docs/rules.md``), the JSON ``path`` of the place and the ``message`` in English.
 
     ``params`` holds the figures of the case (0-based indices, colours, counts; ``reason``
     picks one of a code's wordings), from which the message catalogue words it in

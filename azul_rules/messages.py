@@ -770,10 +770,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "and": {"en": " and ", "fr": " et "},
     "result": {"en": "{result}: {winners}", "fr": "{result} : {winners}"},
     "stuck": {
-        "en": "== stopped in round {round}: no wall row can be completed any more, so the "
-        "game cannot end (grey wall; RULES.md has no rule for this) ==",
-        "fr": "== arrêt à la manche {round} : plus aucune rangée du mur ne peut être "
-        "complétée, la partie ne peut pas finir (mur gris ; RULES.md ne prévoit rien) ==",
+        "en": "== stopped in round {round}: the bots have not ended the game after this "
+        "many rounds (random play on the grey wall can last very long) ==",
+        "fr": "== arrêt à la manche {round} : les robots n'ont pas fini la partie après "
+        "tant de manches (au hasard, une partie sur le mur gris peut durer très longtemps) ==",
     },
     "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
     "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},

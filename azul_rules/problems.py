@@ -2,7 +2,7 @@
 
 ``state.problems()`` lists them all; ``from_json`` raises
 :class:`~azul_rules.InvalidStateError` with the list.  Each problem has a stable code
-(:class:`StateProblem`), the RULES.md id it contradicts, a JSON path and a message.
+(:class:`StateProblem`), the rule book's id it contradicts, a JSON path and a message.
 """
 
 from __future__ import annotations
