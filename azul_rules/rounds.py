@@ -151,6 +151,20 @@ def finish_game(
 _SORTED_FOUR: Final = {draw: tuple(sorted(draw)) for draw in itertools.product(COLORS, repeat=4)}
 
 
+class _Radices(dict[int, tuple[int, int, int, int]]):
+    """``_RADICES[size]``: the product of the four bag sizes a factory's draws see, from
+    ``size`` down, and the three smaller sizes (the mixed radix of draw_factories).
+    Built for the 100 tiles of the game; a larger bag (a position built by hand) is
+    computed on each call."""
+
+    def __missing__(self, size: int) -> tuple[int, int, int, int]:
+        return (size * (size - 1) * (size - 2) * (size - 3), size - 3, size - 2, size - 1)
+
+
+_RADICES: Final = _Radices()
+_RADICES.update((size, _RADICES[size]) for size in range(4, 101))
+
+
 def draw_factories(
     count: int, bag: Tiles, lid: Tiles, rng: int
 ) -> tuple[tuple[Tiles, ...], Tiles, Tiles, int]:
@@ -175,12 +189,15 @@ def draw_factories(
             # low 64 bits, next size) gives the digits of z * size * (size - 1) *
             # (size - 2) * (size - 3) >> 64 in mixed radix: one big multiplication,
             # then small divisions.
-            n = ((z ^ (z >> 31)) * (size * (size - 1) * (size - 2) * (size - 3))) >> 64
-            n, d = divmod(n, size - 3)
-            n, c = divmod(n, size - 2)
-            a, b = divmod(n, size - 1)
-            a, b, c, d = pool.pop(a), pool.pop(b), pool.pop(c), pool.pop(d)
-            factories.append(_SORTED_FOUR[a, b, c, d])
+            product, below_3, below_2, below_1 = _RADICES[size]
+            n = ((z ^ (z >> 31)) * product) >> 64
+            d = n % below_3
+            n //= below_3
+            c = n % below_2
+            n //= below_2
+            first = pool.pop(n // below_1)
+            second = pool.pop(n % below_1)
+            factories.append(_SORTED_FOUR[first, second, pool.pop(c), pool.pop(d)])
             continue
         # Fewer than 4 tiles left: the bag runs out during this factory.  Draw what it
         # holds, then pour the lid in and go on (or leave the factory short).

@@ -52,6 +52,7 @@ FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 """Factory displays per player count (S2)."""
 
 _ALL_TILES: Final[Tiles] = tuple(c for c in COLORS for _ in range(20))
+_NEW_BOARD: Final = PlayerBoard()  # boards are immutable: every new game shares one
 
 _Plan = tuple[tuple[tuple[tuple[Take, ...], ...], int], ...]
 # A plan, for a source and the tiles it holds: for each colour there, the legal takes by
@@ -583,7 +584,7 @@ def new_game(
     rng = seed_state(seed)
     if first_player is None:
         first_player, rng = below(rng, players)
-    boards = (PlayerBoard(),) * players
+    boards = (_NEW_BOARD,) * players
     count = FACTORY_COUNTS[players]
     if external_draws:
         return GameState.make(
