@@ -44,11 +44,22 @@ def next_line(board: PlayerBoard) -> int | None:
 def legal_columns(board: PlayerBoard, row: int) -> tuple[int, ...]:
     """The columns where the tile of complete line ``row`` may go: an empty space of its
     row (V1) in a column not holding its colour yet (V2)."""
+    global _last_asked
     color = board.pattern_lines[row].color
     wall = board.wall
-    return tuple(
-        c for c in range(5) if wall[row][c] is None and all(wall[r][c] != color for r in range(5))
-    )
+    last_wall, last_row, last_color, found = _last_asked
+    if wall is last_wall and row == last_row and color is last_color:
+        return found  # the tiling asks, then legal_moves() asks again about the same wall
+    columns = tuple(zip(*wall, strict=True))  # a list comprehension beats generators
+    cells = wall[row]
+    found = tuple([c for c in range(5) if cells[c] is None and color not in columns[c]])
+    _last_asked = (wall, row, color, found)
+    return found
+
+
+# The last question legal_columns answered and its answer.  A wall is an immutable value
+# and the entry holds it, so its identity names it as long as the entry lives.
+_last_asked: tuple[object, int, Color | None, tuple[int, ...]] = (None, -1, None, ())
 
 
 def placements_of(board: PlayerBoard) -> tuple[PlaceTile, ...]:
@@ -89,7 +100,7 @@ def check_placement(board: PlayerBoard, move: PlaceTile, found: list[Violation])
     if board.wall[line][column] is not None:
         found.append(Violation.of(ErrorCode.SPACE_OCCUPIED, "V1", row=line, column=column))
     color = pattern.color
-    if any(board.wall[r][column] == color for r in range(5)):
+    if color in [cells[column] for cells in board.wall]:
         found.append(
             Violation.of(ErrorCode.COLUMN_COLOR_CONFLICT, "V2", column=column, color=color)
         )
@@ -115,10 +126,12 @@ def row_can_be_completed(board: PlayerBoard, row: int) -> bool:
     empty spaces, one each, with no colour twice in a column (V1, V2).  Walls only grow,
     so once False it stays False."""
     wall = board.wall
-    empty = [c for c in range(5) if wall[row][c] is None]
-    missing = [color for color in COLORS if color not in wall[row]]
-    allowed = {c: {color for color in missing if all(wall[r][c] != color for r in range(5))}
-               for c in empty}  # fmt: skip
+    cells = wall[row]
+    columns = tuple(zip(*wall, strict=True))
+    missing = [color for color in COLORS if color not in cells]
+    allowed = {c: {color for color in missing if color not in columns[c]}
+               for c in range(5) if cells[c] is None}  # fmt: skip
+    empty = list(allowed)
     return _perfect_matching(empty, allowed, set())
 
 

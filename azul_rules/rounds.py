@@ -44,7 +44,7 @@ def place_on_wall(
     lines[row] = _EMPTY_LINES[row]
     accepting = board.accepting | ACCEPT_EMPTY[row][rows[row]]  # a full line accepted none
     placed = new_board(board.score + points, tuple(lines), tuple(rows), board.floor, accepting)
-    return placed, WallPlacement(row, column, color, horizontal, vertical, points)
+    return placed, _tuple_new(WallPlacement, (row, column, color, horizontal, vertical, points))
 
 
 def tile_colored(
@@ -111,10 +111,13 @@ def settle_floor(
     if not floor:
         return board, tiling
     penalty = floor_penalty(len(floor))
-    score = max(0, board.score - penalty)
-    lid.extend([t for t in floor if t is not MARKER])
+    score = board.score - penalty if board.score > penalty else 0
+    if MARKER in floor:
+        lid.extend([t for t in floor if t is not MARKER])
+    else:
+        lid.extend(cast(Tiles, floor))
     settled = new_board(score, board.pattern_lines, board.wall, (), board.accepting)
-    return settled, PlayerTiling(
+    return settled, new_tiling(
         tiling.player, tiling.score_before, tiling.placements, penalty, score,
         tiling.bonuses, tiling.floor_lines,
     )  # fmt: skip

@@ -25,6 +25,7 @@ __all__ = [
     "decide_outcome",
     "end_bonuses",
     "floor_penalty",
+    "new_scoring",
     "new_tiling",
     "score_placement",
 ]
@@ -187,6 +188,19 @@ class RoundScoring:
     round: int
     players: tuple[PlayerTiling, ...]
     game_over: bool
+
+
+_set_round, _set_tilings, _set_game_over = slot_setters(RoundScoring)
+
+
+def new_scoring(round: int, players: tuple[PlayerTiling, ...], game_over: bool) -> RoundScoring:
+    """``RoundScoring(...)`` built through its slots, for the end of every round (see
+    ``azul_rules._slots``)."""
+    scoring: RoundScoring = new_instance(RoundScoring)
+    _set_round(scoring, round)
+    _set_tilings(scoring, players)
+    _set_game_over(scoring, game_over)
+    return scoring
 
 
 @attrs.frozen

@@ -43,7 +43,7 @@ from azul_rules.rounds import (
     settle_floor,
     tile_colored,
 )
-from azul_rules.scoring import PlayerTiling, RoundScoring, new_tiling
+from azul_rules.scoring import PlayerTiling, new_scoring, new_tiling
 
 __all__ = ["FACTORY_COUNTS", "GameState", "RoundContext", "new_game"]
 
@@ -340,18 +340,16 @@ class GameState(Position):
         otherwise (a position typed in mid-tiling)."""
         record = self.last_scoring
         players = self.players
-        if (
-            record is not None
-            and record.round == self.round
-            and not record.game_over
-            and len(record.players) == len(players)
-            and all(
-                t.player == i and t.score_after == b.score
-                for i, (t, b) in enumerate(zip(record.players, players, strict=True))
-            )
-        ):
-            return record.players
-        return _no_tilings(players)
+        if record is None or record.round != self.round or record.game_over:
+            return _no_tilings(players)
+        tilings = record.players
+        if len(tilings) != len(players):
+            return _no_tilings(players)
+        for index, board in enumerate(players):  # a loop: this runs at every placement
+            tiling = tilings[index]
+            if tiling.player != index or tiling.score_after != board.score:
+                return _no_tilings(players)
+        return tilings
 
     def _grey_tiling(
         self,
@@ -373,12 +371,15 @@ class GameState(Position):
             while row is not None and not legal_columns(board, row):
                 board = line_to_floor(board, row, lid)
                 done = records[player]
-                records[player] = attrs.evolve(done, floor_lines=(*done.floor_lines, row))
+                records[player] = new_tiling(
+                    player, done.score_before, done.placements, done.floor_penalty,
+                    done.score_after, done.bonuses, (*done.floor_lines, row),
+                )  # fmt: skip
                 row = next_line(board)
             players[player] = board
             if row is not None:
                 context = self.context
-                scoring = RoundScoring(context.round, tuple(records), False)
+                scoring = new_scoring(context.round, tuple(records), False)
                 waiting = _context(
                     context.bag, tuple(sorted(lid)), start, WALL_TILING, context.round,
                     context.variant, context.rng_state, None, scoring,
@@ -434,7 +435,7 @@ class GameState(Position):
         R6), or wait for the table's ``Refill``."""
         context = self.context
         round = context.round
-        scoring = RoundScoring(round, tilings, False)
+        scoring = new_scoring(round, tilings, False)
         rng = context.rng_state
         if rng is None:
             empty = ((),) * len(self.factories)
@@ -479,7 +480,7 @@ class GameState(Position):
         final, tilings, outcome = finish_game(boards, tilings)
         context = self.context
         round = context.round if context.phase is not REFILL else max(1, context.round - 1)
-        scoring = RoundScoring(round, tilings, True)
+        scoring = new_scoring(round, tilings, True)
         return build(GameState,
             final,
             ((),) * len(self.factories),
