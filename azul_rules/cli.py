@@ -218,7 +218,7 @@ def _bot_names(spec: str | None, players: int) -> list[str]:
         spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
     )
     if len(names) != players:
-        raise UsageError(f"--bots names {len(names)} bots for {players} players")
+        raise UsageError(f"--bots names {_count(len(names), 'bot')} for {players} players")
     return names
 
 
@@ -356,8 +356,13 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
         where = _printable(args.svg_dir)
-        print(f"{drawn} pictures in {where}" if args.lang == "en"
-              else f"{drawn} images dans {where}")  # fmt: skip
+        print(f"{_count(drawn, 'picture')} in {where}" if args.lang == "en"
+              else f"{_count(drawn, 'image')} dans {where}")  # fmt: skip
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 bot``, ``2 bots`` (English and French nouns taking an ``s``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _read(path: str) -> str:
@@ -515,7 +520,9 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
-        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
+        rounds = len(verdict.rounds)
+        print(phrase("sheet_correct_one" if rounds == 1 else "sheet_correct", lang,
+                     rounds=rounds))  # fmt: skip
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
@@ -606,7 +613,8 @@ def _replay(args: argparse.Namespace) -> int:
         _print_violations(replay.failure.violations, args.lang, args.explain)
         _say_drawn(drawn, args)
         return 1
-    print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
+    played = len(replay.states) - 1
+    print(phrase("one_legal" if played == 1 else "all_legal", args.lang, moves=played))
     if final.outcome is not None:
         print("\n".join(_scores_and_winners(final.outcome, args.lang)))
     else:

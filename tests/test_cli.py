@@ -6,9 +6,11 @@ import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
+import azul_rules as az
 from azul_rules.cli import main
 
 
@@ -201,3 +203,56 @@ def test_every_command_speaks_french(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     assert out.startswith("coup 7 (CB2), joueur 1 : illégal")
     assert "ligne de préparation 2 contient déjà des carreaux de couleur jaune" in out
+
+
+# -- the command line's own messages (a new user's trial) --------------------------------------
+
+
+def test_a_bots_list_of_one_says_one_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """S1: two players need two bots; the count is told in the singular."""
+    assert main(["play", "--bots", "random"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: --bots names 1 bot for 2 players\n"
+    )
+    assert main(["play", "--bots", "random,random,greedy"]) == 2
+    assert capsys.readouterr().err == "azul-rules: --bots names 3 bots for 2 players\n"
+
+
+def first_round(seed: int = 5) -> tuple[az.GameRecord, tuple[int, ...]]:
+    """A record of round 1 (W1-W5 done, round 2 dealt) and the scores after it."""
+    state = az.new_game(2, seed=seed)
+    moves: list[az.Move] = []
+    while state.round == 1:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    return az.GameRecord(tuple(moves), 2, seed), tuple(b.score for b in state.players)
+
+
+def test_one_move_and_one_round_are_counted_in_the_singular(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A one-move record replays as ``1 move, legal``; a one-round scoresheet that is
+    right (W3, W4) is ``correct (1 round)``, in both languages."""
+    one = tmp_path / "one.json"
+    first = az.new_game(2, seed=1)
+    one.write_text(az.GameRecord((first.legal_moves()[0],), 2, 1).to_json())
+    assert main(["replay", str(one)]) == 0
+    assert capsys.readouterr().out.startswith("1 move, legal\n")
+    assert main(["replay", str(one), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.startswith("1 coup, légal\n")
+    record, scores = first_round()
+    path, sheet = tmp_path / "record.json", tmp_path / "sheet.json"
+    path.write_text(record.to_json())
+    sheet.write_text(json.dumps({"format_version": 1, "rounds": [list(scores)]}))
+    assert main(["audit-game", str(path), str(sheet)]) == 0
+    assert capsys.readouterr().out == "the scoresheet is correct (1 round)\n"
+    assert main(["audit-game", str(path), str(sheet), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out == "la feuille de score est correcte (1 manche)\n"
+
+
+def test_a_one_game_tournament_says_one_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy,random", "--games", "1", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("1 game: 1 finished, 0 forfeited, 0 unfinished (round cap 100)")
+    assert re.fullmatch(r"1 game played in \d+\.\d s \(\d+ games/s\)", lines[-1])

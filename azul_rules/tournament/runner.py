@@ -110,7 +110,8 @@ def format_table(results: Results) -> str:
         )
     ends = results.ends
     rows.append(
-        f"{results.games} games: {ends.get('finished', 0)} finished, "
+        f"{results.games} game{'' if results.games == 1 else 's'}: "
+        f"{ends.get('finished', 0)} finished, "
         f"{ends.get('forfeit', 0)} forfeited, {ends.get('unfinished', 0)} unfinished "
         f"(round cap {results.settings.max_rounds}); seats "
         + ("balanced" if results.balanced else "not balanced (a partial cycle of lineups)")
@@ -297,10 +298,18 @@ def _game_count(games: int | None, settings: Settings) -> int:
         raise TournamentError(f"games must be a number of games (0 or more), not {games!r}")
     if limit is not None and games > limit:
         raise TournamentError(
-            f"{games} games need {math.ceil(games / settings.cycle)} deal seeds "
-            f"({settings.cycle} games a deal), but seeds= gives {len(settings.seeds or ())}"
+            f"{_needs(games, math.ceil(games / settings.cycle))} "
+            f"({settings.cycle} game{'' if settings.cycle == 1 else 's'} a deal), "
+            f"but seeds= gives {len(settings.seeds or ())}"
         )
     return games
+
+
+def _needs(games: int, seeds: int) -> str:
+    """``1 game needs 1 deal seed``, ``5 games need 3 deal seeds``."""
+    if games == 1:
+        return "1 game needs 1 deal seed"
+    return f"{games} games need {seeds} deal seed{'' if seeds == 1 else 's'}"
 
 
 def _check_run(
