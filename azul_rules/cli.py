@@ -415,11 +415,19 @@ def _load_state(path: str) -> GameState:
 
 
 def _load_move(text: str) -> Move:
+    """MOVE: a JSON move, a file holding one, or notation.  A name that looks like a
+    file's (a path separator, a ``.json`` suffix) is read as a file, so that a missing
+    file is told as missing rather than as bad notation."""
     if text.lstrip().startswith("{"):
         return _reading("MOVE", lambda: move_from_json(text))
-    if os.path.exists(text):
+    if os.path.exists(text) or _looks_like_a_file(text):
         return _from_file(text, move_from_json)
     return _reading("MOVE", lambda: parse_move(text))
+
+
+def _looks_like_a_file(text: str) -> bool:
+    separators = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    return any(s in text for s in separators) or text.lower().endswith(".json")
 
 
 def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:

@@ -256,3 +256,25 @@ def test_a_one_game_tournament_says_one_game(capsys: pytest.CaptureFixture[str])
     lines = capsys.readouterr().out.splitlines()
     assert lines[-2].startswith("1 game: 1 finished, 0 forfeited, 0 unfinished (round cap 100)")
     assert re.fullmatch(r"1 game played in \d+\.\d s \(\d+ games/s\)", lines[-1])
+
+
+@pytest.mark.parametrize("name", ["examples/nope.json", "nope.json", "NOPE.JSON", "moves/3B2"])
+def test_a_move_file_that_is_missing_is_told_missing(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MOVE with a path separator or a .json suffix names a file: a missing one is
+    reported as missing, not as notation that cannot be read."""
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", name]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {name}: cannot read: No such file or directory\n"
+    )
+
+
+def test_notation_that_is_no_file_is_still_read_as_notation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", "2Z3"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "azul-rules: MOVE: unreadable: cannot read '2Z3' as a move: expected <source><colour>"
+    )
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", "2B3"]) == 0
