@@ -410,6 +410,21 @@ def _reading(source: str, read: Callable[[], T]) -> T:
         ) from None  # fmt: skip
 
 
+def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None = None) -> T:
+    """``judge()``, whose ``FormatError`` says that the ``claim`` file (a claim, a
+    scoresheet) does not fit the ``base`` file (the position, the record) -- or, at
+    ``base_path`` (``$.factories``: the offer is not over), that the fault is the base's."""
+    try:
+        return judge()
+    except FormatError as error:
+        claim, base = _printable(claim), _printable(base)
+        raise InputError(
+            [_printable(f"{base}: cannot be audited at {path}: {what}"
+             if base_path is not None and path.startswith(base_path)
+             else f"{claim}: does not fit {base} at {path}: {what}") for path, what in error.errors]
+        ) from None  # fmt: skip
+
+
 def _load_state(path: str) -> GameState:
     return _from_file(path, lambda text: from_json(text, GameState))
 
@@ -489,7 +504,7 @@ def _check(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     state = _from_file(args.state, position_from_json)
     claim = _from_file(args.claim, claim_from_json)
-    result = _reading(args.claim, lambda: audit(state, claim))
+    result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
         doc = {
             "correct": result.ok,
@@ -507,7 +522,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _audit_game(args: argparse.Namespace) -> int:
     record = _from_file(args.record, GameRecord.from_json)
     sheet = _from_file(args.sheet, scoresheet_from_json)
-    verdict = _reading(args.sheet, lambda: audit_game(record, sheet))
+    verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
         def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
             return [_violation_doc(v, args.lang, args.explain) for v in found]

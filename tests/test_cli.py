@@ -55,6 +55,7 @@ def test_play_a_grey_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 EXAMPLES = "examples"
+AUDIT = f"{EXAMPLES}/audits"
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -278,3 +279,39 @@ def test_notation_that_is_no_file_is_still_read_as_notation(
         "azul-rules: MOVE: unreadable: cannot read '2Z3' as a move: expected <source><colour>"
     )
     assert main(["check", f"{EXAMPLES}/round-2-position.json", "2B3"]) == 0
+
+
+def test_an_audit_blames_the_position_whose_offer_is_not_over(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An audit starts when the factory offer is over (W1): a position with tiles left
+    is the position file's fault; a claim with a score too many is the claim's."""
+    position, claim = f"{EXAMPLES}/round-2-position.json", f"{AUDIT}/two-mistakes/claim.json"
+    assert main(["audit", position, claim]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {position}: cannot be audited at $.factories: the factory offer is not "
+        "over: tiles are left to take\n"
+    )
+    extra = tmp_path / "claim.json"
+    extra.write_text('{"format_version": 1, "scores": [1, 2, 3]}')
+    assert main(["audit", position, str(extra)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"azul-rules: {position}: cannot be audited at $.factories: the factory offer is not "
+        "over: tiles are left to take",
+        f"azul-rules: {extra}: does not fit {position} at $.scores: expected one entry per "
+        "player (2), got 3",
+    ]
+
+
+def test_a_scoresheet_that_does_not_fit_its_record_is_blamed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record, scores = first_round()
+    path, sheet = tmp_path / "record.json", tmp_path / "sheet.json"
+    path.write_text(record.to_json())
+    sheet.write_text(json.dumps({"format_version": 1, "rounds": [list(scores)] * 2}))
+    assert main(["audit-game", str(path), str(sheet)]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {sheet}: does not fit {path} at $.rounds: 2 rounds written, but the "
+        "record tiles 1\n"
+    )
