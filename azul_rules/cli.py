@@ -1,7 +1,8 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
 Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
-impossible position.  Errors are reported in words, never as a traceback.
+impossible position, whether or not the reader of the output stays to the end (``| head``).
+Errors are reported in words, never as a traceback.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from azul_rules.auditing import audit, claim_from_json, position_from_json
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
@@ -695,8 +696,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("azul-rules: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader went away (``| head``): run() ends quietly
-        raise
     except Exception as error:  # a bug of ours: still one line, never a traceback
         print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
               f"{_printable(str(error)[:200])}", file=sys.stderr)  # fmt: skip
@@ -704,11 +703,60 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Entry point of the ``azul-rules`` script and ``python -m azul_rules``."""
+    """Entry point of the ``azul-rules`` script and ``python -m azul_rules``.
+
+    A reader that leaves early (``azul-rules check ... | head -1``) does not change the
+    exit status: the rest of the output is dropped, quietly, and the command still
+    exits 0, 1 or 2 as its verdict says."""
+    streams = {"stdout": sys.stdout, "stderr": sys.stderr}
+    outputs = {name: _Output(s) for name, s in streams.items() if s is not None}  # None: closed
+    for name, output in outputs.items():
+        setattr(sys, name, output)
     try:
         status = main()
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (``| head``): not an error of ours
-        sys.stderr.close()
-        status = 0
+        for output in outputs.values():
+            output.flush()
+    finally:
+        for name, stream in streams.items():
+            setattr(sys, name, stream)
     sys.exit(status)
+
+
+class _Output:
+    """Standard output (or error) whose reader may leave: from the first broken pipe
+    on, what is written is dropped (and the descriptor is pointed at ``os.devnull``, so
+    that nothing fails when Python flushes it at exit)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.reader_gone = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self._stream.fileno())
+            finally:
+                os.close(null)
+        except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture)
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+

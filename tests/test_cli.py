@@ -315,3 +315,39 @@ def test_a_scoresheet_that_does_not_fit_its_record_is_blamed(
         f"azul-rules: {sheet}: does not fit {path} at $.rounds: 2 rounds written, but the "
         "record tiles 1\n"
     )
+
+
+def status_when_the_reader_leaves(*args: str) -> tuple[int, str]:
+    """Run the command with its standard output read by nobody (the pipe closed at
+    once, as ``| head`` closes it early); its exit status and standard error."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "azul_rules", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read()
+    return process.wait(timeout=60), err
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["check", f"{EXAMPLES}/round-2-position.json", f"{EXAMPLES}/partial-take.json",
+          "--json"], 1),
+        (["check", f"{EXAMPLES}/round-2-position.json", "2B3", "--json"], 0),
+        (["rules", "--all"], 0),
+        (["replay", f"{EXAMPLES}/disputed-game.json"], 1),
+    ],
+)  # fmt: skip
+def test_the_exit_status_survives_a_reader_that_leaves(args: list[str], status: int) -> None:
+    """``azul-rules check ... | head -3`` exits as without ``head`` (0 legal, 1 illegal),
+    and says nothing on standard error: no traceback, no "Exception ignored"."""
+    assert status_when_the_reader_leaves(*args) == (status, "")
+
+
+def test_an_error_is_still_told_when_the_reader_of_the_output_leaves() -> None:
+    assert status_when_the_reader_leaves("check", f"{EXAMPLES}/round-2-position.json",
+                                         "nope.json") == (
+        2, "azul-rules: nope.json: cannot read: No such file or directory\n"
+    )  # fmt: skip
