@@ -10,6 +10,7 @@ import io
 import itertools
 import json
 import math
+import os
 import re
 import sys
 import types
@@ -496,6 +497,47 @@ def test_tournament_command_errors_are_one_line_exit_2(
     assert main(["tournament", *args]) == 2
     err = capsys.readouterr().err
     assert err == says + "\n"
+
+
+def test_an_out_path_that_is_a_directory_or_unwritable_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--out names the file games are appended to: a directory (empty or not, with or
+    without --resume) or a path that cannot be written is said so, before any game."""
+    bots = ["--bots", "greedy,random", "--games", "2", "--no-progress"]
+    for extra in ([], ["--resume"]):
+        assert main(["tournament", *bots, "--out", str(tmp_path), *extra]) == 2
+        assert capsys.readouterr() == ("", (
+            f"azul-rules: cannot write games to {tmp_path}: it is a directory (name a file "
+            f"in it, such as {tmp_path / 'games.jsonl'})\n"
+        ))  # fmt: skip
+    under_a_file = tmp_path / "file.txt"
+    under_a_file.write_text("not a folder")
+    for path, reason in [
+        (under_a_file / "games.jsonl", "Not a directory"),
+        (tmp_path / "missing" / "games.jsonl", "No such file or directory"),
+    ]:
+        assert main(["tournament", *bots, "--out", str(path)]) == 2
+        assert capsys.readouterr().err == f"azul-rules: cannot write {path}: {reason}\n"
+    assert main(["tournament", *bots, "--out", "nul\0l.jsonl"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: cannot write nul\\x00l.jsonl: embedded null byte\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0,
+                    reason="root may write any file; no POSIX modes")  # fmt: skip
+def test_an_out_file_without_write_permission_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Even when it holds games: --resume would not help."""
+    out = tmp_path / "games.jsonl"
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--out", str(out),
+                 "--no-progress"]) == 0  # fmt: skip
+    out.chmod(0o444)
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"azul-rules: cannot write {out}: Permission denied\n"
 
 
 def test_play_takes_imported_bots(capsys: pytest.CaptureFixture[str]) -> None:

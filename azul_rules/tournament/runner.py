@@ -212,12 +212,13 @@ def run(
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds)
     total = _game_count(games, settings)
     _check_run(settings, backend, batch, workers, retries, out, resume)
-    existing = Existing()
-    if out is not None:
-        if resume:
-            existing = read_existing(out, settings, total)
-        else:
-            check_new_file(out)
+    writer = OutFile(out) if out is not None else None  # first: a path it cannot write
+    try:
+        existing = _existing(out, resume, settings, total)
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        raise
     tally = Tally(len(settings.entrants), settings.players)
     for summary in existing.summaries:
         tally.add(summary)
@@ -226,7 +227,6 @@ def run(
     size = batch or default_batch(remaining, workers or cpu_count())
     lost: list[Lost] = []
     played = 0
-    writer = OutFile(out) if out is not None else None
     bar = _progress(progress, total, len(existing.summaries))
     start = time.perf_counter()
     outcomes = stream(
@@ -256,6 +256,17 @@ def run(
         resumed=len(existing.summaries), ends=dict(tally.ends), lost=tuple(lost),
         elapsed=time.perf_counter() - start, out=out, cut_bytes=existing.cut_bytes,
     )  # fmt: skip
+
+
+def _existing(out: str | None, resume: bool, settings: Settings, total: int) -> Existing:
+    """The games ``out`` holds when ``resume`` continues it (none otherwise: a file
+    holding games is then refused, being append-only)."""
+    if out is None:
+        return Existing()
+    if resume:
+        return read_existing(out, settings, total)
+    check_new_file(out)
+    return Existing()
 
 
 def _settings(
