@@ -94,14 +94,19 @@ class Report:
     command: str
     seed: int
     games: int
+    """Games played in the search: ``games=N`` plays N, or fewer when a disagreement
+    or a protocol failure ends the search first (shrinking not included)."""
     moves: int
+    """Moves compared, shrinking included."""
     elapsed: float
     engine: EngineInfo | None = None
     disagreement: Disagreement | None = None
     failure: ProtocolError | None = None
     first_found: int | None = None
     played: tuple[tuple[int, Variant, int], ...] = ()
-    """Games started (shrinking included) by player count and variant."""
+    """The search's games by player count and variant (they add up to ``games``)."""
+    shrink_games: int = 0
+    """Games replayed while shrinking a disagreement."""
 
     @property
     def status(self) -> int:
@@ -126,6 +131,7 @@ class _Search:
     def __init__(
         self, engine: EngineProcess, info: EngineInfo, players: Sequence[int],
         variants: Sequence[Variant], deadline: float | None, shrink_time: float,
+        limit: int | None = None,
     ) -> None:  # fmt: skip
         self.engine = engine
         self.info = info
@@ -136,17 +142,26 @@ class _Search:
         self.shrink_deadline: float | None = None
         self.best: Disagreement | None = None
         self.first_found: int | None = None
+        self.limit = limit
         self.games = 0
+        self.shrink_games = 0
         self.moves = 0
         self.played: Counter[tuple[int, Variant]] = Counter()
         self.failure: ProtocolError | None = None
         self.stopped = False
 
     def example(self, data: st.DataObject) -> None:
-        """One game, stopped at the first disagreement (raised as ``_Found``)."""
+        """One game, stopped at the first disagreement (raised as ``_Found``).
+
+        The search ends after ``limit`` games: Hypothesis counts only the games it did
+        not cut short (its data for one example is bounded), so it would start more."""
         now = time.monotonic()
         late = self.shrink_deadline is not None and now > self.shrink_deadline
-        if late or (self.best is None and self.deadline is not None and now > self.deadline):
+        searching = self.best is None
+        if late or (searching and self.deadline is not None and now > self.deadline):
+            self.stopped = True
+            raise _Stop
+        if searching and self.limit is not None and self.games >= self.limit:
             self.stopped = True
             raise _Stop
         try:
@@ -160,8 +175,11 @@ class _Search:
         players = data.draw(st.sampled_from(self.players), label="players")
         variant = data.draw(st.sampled_from(self.variants), label="variant")
         first = data.draw(st.integers(0, players - 1), label="first player")
-        self.games += 1
-        self.played[players, variant] += 1
+        if self.best is None:
+            self.games += 1
+            self.played[players, variant] += 1
+        else:
+            self.shrink_games += 1
         start = new_game(players, variant=variant, first_player=first, external_draws=True)
         dealt = data.draw(refills(start), label="first deal")
         state = start.apply(dealt)
@@ -230,7 +248,8 @@ def run(
 ) -> Report:
     """Play games through the referee and the engine ``command`` side by side.
 
-    ``games`` games (default 100), or as many as ``time_budget`` seconds allow; the
+    ``games`` games (default 100; fewer when a disagreement is found first, and then
+    more are replayed while shrinking it), or as many as ``time_budget`` seconds allow; the
     variants the engine declares in ``hello`` unless ``variants`` is given; ``timeout``
     seconds at most for each reply; ``shrink_time`` seconds at most for shrinking a
     disagreement.  The same ``seed`` and a deterministic engine give the same report.
@@ -253,9 +272,9 @@ def run(
                 f"the engine does not play the {', '.join(unknown)} wall (its hello lists {plays})"
             )
         deadline = started + time_budget if time_budget is not None else None
-        search = _Search(engine, info, players, chosen, deadline, shrink_time)
-        budget = games if games is not None else (10**9 if time_budget else DEFAULT_GAMES)
-        _hypothesis_run(search, budget, seed)
+        budget = games if games is not None else (None if time_budget else DEFAULT_GAMES)
+        search = _Search(engine, info, players, chosen, deadline, shrink_time, budget)
+        _hypothesis_run(search, 10**9 if budget is None else budget, seed)
     except ProtocolError as error:
         return Report(text, seed, 0, 0, time.monotonic() - started, failure=error)
     finally:
@@ -263,7 +282,7 @@ def run(
     played = tuple((n, v, k) for (n, v), k in sorted(search.played.items()))
     return Report(
         text, seed, search.games, search.moves, time.monotonic() - started, info,
-        search.best, search.failure, search.first_found, played,
+        search.best, search.failure, search.first_found, played, search.shrink_games,
     )  # fmt: skip
 
 
@@ -309,9 +328,11 @@ def report_text(report: Report) -> str:
         return "\n".join(lines)
     info = report.engine
     name = info.name if info is not None else report.command
+    shrunk = report.shrink_games
+    shrinking = f" (and {shrunk:,} more while shrinking)" if shrunk else ""
     played = (
-        f"{_count(report.games, 'game')}, {_count(report.moves, 'move')} compared in "
-        f"{report.elapsed:.1f} s"
+        f"{_count(report.games, 'game')}{shrinking}, {_count(report.moves, 'move')} compared "
+        f"in {report.elapsed:.1f} s"
     )
     found = report.disagreement
     if found is None:
@@ -361,6 +382,7 @@ def report_dict(report: Report) -> dict[str, Any]:
         "command": report.command,
         "seed": report.seed,
         "games": report.games,
+        "shrink_games": report.shrink_games,
         "moves_compared": report.moves,
         "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],
         "seconds": round(report.elapsed, 3),

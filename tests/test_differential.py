@@ -49,7 +49,8 @@ def test_the_reference_engine_agrees_with_the_referee(variant: az.Variant) -> No
     report = differential.run(REFERENCE, variants=[variant], games=25, seed=7, timeout=30)
     assert report.failure is None and report.disagreement is None
     assert report.status == 0
-    assert report.games >= 25 and report.moves > 25 * 30
+    assert report.games == 25 and report.moves > 25 * 30
+    assert sum(k for _, _, k in report.played) == 25 and report.shrink_games == 0
     assert {n for n, v, _ in report.played} == {2, 3, 4}
     assert {v for _, v, _ in report.played} == {variant}
 
@@ -228,6 +229,22 @@ def test_the_command_exit_statuses_and_reports(
     assert main(command("--engine", " ".join(broken("garbage")), "--games", "1")) == 2
     err = capsys.readouterr().err
     assert "failed to speak the protocol" in err and "debug: dealing" in err
+
+
+def test_games_n_plays_exactly_n_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """--games 20 plays 20 games, although Hypothesis cuts some short (seed 1 once
+    reported 25), and reports 20; shrinking is counted apart."""
+    engine = " ".join(REFERENCE)
+    assert main(command("--engine", engine, "--games", "20", "--seed", "1", "--json")) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["games"], doc["shrink_games"]) == (20, 0)
+    assert sum(entry["games"] for entry in doc["played"]) == 20
+    bug = " ".join(buggy("floor-while-room"))
+    report = differential.run(bug, games=5, seed=1, timeout=30, shrink_time=2)
+    assert report.status == 1 and report.games == 1 and report.shrink_games >= 1
+    assert f"1 game (and {report.shrink_games} more while shrinking), " in (
+        differential.report_text(report)
+    )
 
 
 @pytest.mark.parametrize(
