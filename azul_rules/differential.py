@@ -328,8 +328,8 @@ def report_text(report: Report) -> str:
         return "\n".join(lines)
     info = report.engine
     name = info.name if info is not None else report.command
-    shrunk = report.shrink_games
-    shrinking = f" (and {shrunk:,} more while shrinking)" if shrunk else ""
+    replayed = report.shrink_games
+    shrinking = f" (and {replayed:,} more while shrinking)" if replayed else ""
     played = (
         f"{_count(report.games, 'game')}{shrinking}, {_count(report.moves, 'move')} compared "
         f"in {report.elapsed:.1f} s"
