@@ -148,6 +148,8 @@ def _differential_parser(commands: Any) -> None:
     diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
     diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
     diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
+    diff.add_argument("--lang", choices=LANGUAGES, default="en",
+                      help="the report's sentences, the rule's title, the referee's verdicts")
 
 
 def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
