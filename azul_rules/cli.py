@@ -172,6 +172,8 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
     add.add_argument("--retries", type=int, default=2, help="for a batch whose worker died")
     add.add_argument("--json", action="store_true", help="the results as JSON")
+    add.add_argument("--lang", choices=LANGUAGES, default="en",
+                     help="the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
 
 

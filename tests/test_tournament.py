@@ -499,6 +499,30 @@ def test_tournament_command_errors_are_one_line_exit_2(
     assert err == says + "\n"
 
 
+def test_lang_fr_records_the_forfeits_verdicts_in_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """S2 (factory 100 does not exist): --lang fr writes the referee's message in French;
+    the header, and so --resume, does not depend on it."""
+    out = tmp_path / "games.jsonl"
+    bots = ["--bots", f"greedy,{BOTS}:IllegalBot", "--no-progress", "--out", str(out)]
+    assert main(["tournament", *bots, "--games", "2", "--lang", "fr"]) == 0
+    capsys.readouterr()
+    assert [game["result"]["forfeit"]["violations"][0] for game in lines(out)] == [{
+        "code": "NO_SUCH_SOURCE", "rule": "S2",
+        "message": "la fabrique 100 n'existe pas : cette table a les fabriques 1 à 5 et le centre",
+    }] * 2  # fmt: skip
+    assert "lang" not in lines(out)[0]["tournament"]
+    assert main(["tournament", *bots, "--games", "3", "--resume"]) == 0
+    assert lines(out)[2]["result"]["forfeit"]["violations"][0]["message"] == (
+        "there is no factory 100: this table has factories 1 to 5 and the centre"
+    )
+    assert main(["tournament", *bots, "--games", "2", "--lang", "de"]) == 2
+    assert "argument --lang: invalid choice: 'de'" in capsys.readouterr().err
+    with pytest.raises(TournamentError, match="lang must be one of en, fr, not 'de'"):
+        run(["greedy", "random"], games=1, lang="de")
+
+
 def test_an_out_path_that_is_a_directory_or_unwritable_is_one_line_exit_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

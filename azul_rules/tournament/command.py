@@ -32,6 +32,7 @@ def main(args: argparse.Namespace) -> int:
             workers=args.workers, time_limit=args.time_limit, max_rounds=args.max_rounds,
             out=args.out, resume=args.resume, ray_address=args.ray_address,
             retries=args.retries, progress=False if args.no_progress else None,
+            lang=getattr(args, "lang", "en"),
         )  # fmt: skip
     except BotSpecError as error:
         print(f"azul-rules: --bots: {_printable(str(error))}", file=sys.stderr)

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import attrs
 
 from azul_rules.bots import BotFactory
+from azul_rules.messages import LANGUAGES
 from azul_rules.phases import Variant
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
@@ -190,6 +191,7 @@ def run(
     ray_address: str | None = None,
     retries: int = 2,
     progress: bool | None = None,
+    lang: str = "en",
 ) -> Results:
     """Play a refereed tournament and return its :class:`Results`.
 
@@ -201,7 +203,9 @@ def run(
     ``out`` is the JSON-lines file (appended game by game); ``resume=True`` continues
     it, skipping the games it holds.  ``backend`` is ``"local"``, ``"process"`` (with
     ``workers`` processes, default one a core) or ``"ray"`` (the current Ray connection,
-    or ``ray_address``, or a new local cluster); ``batch`` is games a task.
+    or ``ray_address``, or a new local cluster); ``batch`` is games a task.  ``lang``
+    (``"en"`` or ``"fr"``) is the language of the referee's messages in the forfeits
+    the file records.
 
     Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
     :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
@@ -209,7 +213,7 @@ def run(
     ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
     Games a backend could not play are in ``Results.lost``, not raised.
     """
-    settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds)
+    settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)
     total = _game_count(games, settings)
     _check_run(settings, backend, batch, workers, retries, out, resume)
     writer = OutFile(out) if out is not None else None  # first: a path it cannot write
@@ -271,7 +275,7 @@ def _existing(out: str | None, resume: bool, settings: Settings, total: int) -> 
 
 def _settings(
     bots: Bots, players: int, seed: int, seeds: Sequence[int] | None,
-    variant: Variant | str, time_limit: float | None, max_rounds: int,
+    variant: Variant | str, time_limit: float | None, max_rounds: int, lang: str = "en",
 ) -> Settings:  # fmt: skip
     if type(players) is not int or players not in (2, 3, 4):
         raise TournamentError(f"players must be 2, 3 or 4, not {players!r} (S1)")
@@ -293,9 +297,11 @@ def _settings(
         )
     if type(max_rounds) is not int or max_rounds < 1:
         raise TournamentError(f"max_rounds must be a positive integer, not {max_rounds!r}")
+    if lang not in LANGUAGES:
+        raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     return Settings(
         entrants(bots), players, variant, seed, None if seeds is None else tuple(seeds),
-        None if time_limit is None else float(time_limit), max_rounds,
+        None if time_limit is None else float(time_limit), max_rounds, lang,
     )  # fmt: skip
 
 
