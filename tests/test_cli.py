@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.cli import main
+from azul_rules.cli import _parser, main
 
 
 def test_play_prints_a_whole_game_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -351,3 +352,17 @@ def test_an_error_is_still_told_when_the_reader_of_the_output_leaves() -> None:
                                          "nope.json") == (
         2, "azul-rules: nope.json: cannot read: No such file or directory\n"
     )  # fmt: skip
+
+
+def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) -> None:
+    """As the README says: the web judge takes the language with each request."""
+    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    taking = {
+        name for name, parser in commands.choices.items()
+        if any("--lang" in action.option_strings for action in parser._actions)
+    }  # fmt: skip
+    assert set(commands.choices) - taking == {"serve"}
+    assert main(["serve", "--lang", "fr"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: unrecognized arguments: --lang fr (see azul-rules --help)\n"
+    )
