@@ -35,13 +35,41 @@ Wall = tuple[tuple[Color | None, ...], ...]
 EMPTY_WALL: Final[Wall] = tuple((None,) * 5 for _ in range(5))
 
 
+def _check_line_color(_: object, __: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and not isinstance(value, Color):
+        raise FormatError(f"PatternLine.color must be a Color or None, got {value!r:.60}")
+
+
+def _check_line_size(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if type(value) is not int or not 0 <= value <= 5:
+        raise FormatError(
+            f"PatternLine.{attribute.name} must be an int from 0 to 5, got {value!r:.60}"
+        )
+
+
 @attrs.frozen
 class PatternLine:
-    """One pattern line (S4): ``capacity`` spaces, ``count`` tiles of ``color`` (P2)."""
+    """One pattern line (S4): ``capacity`` spaces, ``count`` tiles of ``color`` (P2).
 
-    color: Color | None
-    count: int
-    capacity: int
+    The constructor refuses (``FormatError``) what no line can be: a colour that is not
+    a :class:`Color`, a capacity other than 1-5, a count below 0 or above the capacity,
+    tiles with no colour or a colour with no tile (an empty line has ``color=None``)."""
+
+    color: Color | None = attrs.field(validator=_check_line_color)
+    count: int = attrs.field(validator=_check_line_size)
+    capacity: int = attrs.field(validator=_check_line_size)
+
+    def __attrs_post_init__(self) -> None:
+        if not self.capacity >= 1 or self.count > self.capacity:
+            raise FormatError(
+                f"PatternLine holds {self.count} tiles in {self.capacity} spaces: a line "
+                "has 1 to 5 spaces and at most that many tiles (S4)"
+            )
+        if (self.color is None) != (self.count == 0):
+            raise FormatError(
+                f"PatternLine(color={self.color!r}, count={self.count}): a line holding "
+                "tiles has their colour, an empty line has color=None (P2)"
+            )
 
     @property
     def is_full(self) -> bool:
@@ -122,9 +150,14 @@ def _accepting_of(lines: tuple[PatternLine, ...], wall: Wall) -> int:
 
 def _lines(value: object) -> tuple[PatternLine, ...]:
     lines = _sequence(value, "pattern_lines", 5)
-    for line in lines:
+    for index, line in enumerate(lines):
         if not isinstance(line, PatternLine):
             raise FormatError(f"PlayerBoard.pattern_lines holds PatternLines, got {line!r:.60}")
+        if line.capacity != index + 1:
+            raise FormatError(
+                f"PlayerBoard.pattern_lines[{index}] has {line.capacity} spaces: pattern line "
+                f"{index + 1} has {index + 1} (S4)"
+            )
     return lines
 
 

@@ -1,5 +1,5 @@
 """The stable codes of the referee's verdicts: :class:`ErrorCode` for a move or a claim
-that breaks a rule (RULES.md, both tables), :class:`StateProblem` for a position that
+that breaks a rule (the rule book's error tables), :class:`StateProblem` for a position that
 cannot exist.  Both are ``str`` enums whose value is their name, so they survive JSON
 unchanged."""
 
@@ -11,7 +11,7 @@ __all__ = ["ErrorCode", "StateProblem"]
 
 
 class ErrorCode(str, enum.Enum):
-    """A stable name for each way of breaking the rules (RULES.md, both tables).
+    """A stable name for each way of breaking the rules (the rule book's error tables).
 
     The value is the same string as the name, so codes survive JSON unchanged.
     """

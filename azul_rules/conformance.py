@@ -3,7 +3,7 @@
 A *step* is what the referee just did: the first deal, a move, or a refill
 (:class:`Step`).  After each step the engine's reported view (a ``state`` reply) and
 its legal moves are compared with the referee's; every fact that differs becomes a
-:class:`Difference` naming the RULES.md rules it bears on.  Scores after a tiling are
+:class:`Difference` naming the rules it bears on.  Scores after a tiling are
 explained further when one documented mistake (``CROSS_COUNTED_ONCE``,
 ``MARKER_PENALTY_FORGOTTEN``...) reproduces the engine's figure exactly.
 
@@ -63,7 +63,7 @@ class Difference:
     """One fact on which the engine and the referee disagree.
 
     ``what`` is a JSON path of the ``state`` view (``$.players[1].score``),
-    ``legal_moves``, or the move the engine refused; ``rules`` the RULES.md ids it
+    ``legal_moves``, or the move the engine refused; ``rules`` the rule ids it
     bears on, the likeliest first; ``note`` an explanation when one is known."""
 
     what: str
@@ -413,4 +413,4 @@ RULE_TITLES: Final = {
     "V3": "grey wall: tiling line by line, player by player, in turn order",
     "V4": "grey wall: a line with no legal space goes whole to the floor",
 }
-"""A short title for every rule id a :class:`Difference` may name (RULES.md)."""
+"""A short title for every rule id a :class:`Difference` may name (``docs/rules.md``)."""

@@ -378,11 +378,11 @@ def _number(n: int, lang: str) -> str:
 
 def _rule_title(rule_id: str, lang: str) -> str:
     if lang == "en":
-        return RULE_TITLES.get(rule_id, "see the rule book")
+        return RULE_TITLES.get(rule_id, "see azul-rules rules")
     try:
         return rule(rule_id).title_in(lang)
     except ValueError:
-        return "voir le livre des règles"
+        return "voir azul-rules rules"
 
 
 def report_text(report: Report, lang: str = "en") -> str:

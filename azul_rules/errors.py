@@ -17,7 +17,7 @@ from typing import Final
 import attrs
 
 from azul_rules.codes import ErrorCode, StateProblem
-from azul_rules.messages import render
+from azul_rules.messages import LANGUAGES, render, render_problem
 from azul_rules.rulebook import rule
 
 __all__ = [
@@ -38,7 +38,8 @@ Param = tuple[str, object]
 
 @attrs.frozen
 class Violation:
-    """One broken rule: a stable ``code``, the RULES.md ``rule`` id, and parameters.
+    """One broken rule: a stable ``code``, the ``rule`` id (``docs/rules.md``), and
+    parameters.
 
     ``params`` holds the figures of the case (0-based indices, colours, counts); the
     message catalogue turns them into words, in English (``message``) or in another
@@ -123,12 +124,33 @@ OK: Final = Result()
 
 @attrs.frozen
 class Problem:
-    """One reason a state cannot exist."""
+    """One reason a state cannot exist: a stable ``code``, the ``rule`` id it contradicts
+    (``docs/rules.md``), the JSON ``path`` of the place and the ``message`` in English.
+
+    ``params`` holds the figures of the case (0-based indices, colours, counts; ``reason``
+    picks one of a code's wordings), from which the message catalogue words it in
+    another language (``message_in``).  Build one with :meth:`of`.
+    """
 
     code: StateProblem
     rule: str
     path: str
     message: str
+    params: tuple[Param, ...] = ()
+
+    @classmethod
+    def of(cls, code: StateProblem, rule: str, path: str, **params: object) -> Problem:
+        """A problem from keyword parameters, its English message from the catalogue."""
+        return cls(code, rule, path, render_problem(code, params, "en"), tuple(params.items()))
+
+    def message_in(self, lang: str) -> str:
+        """The message in ``lang`` (``"en"`` or ``"fr"``; ``ValueError`` for others).  A
+        problem built without ``params`` has its English ``message`` only."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        if lang == "en" or not self.params:
+            return self.message
+        return render_problem(self.code, dict(self.params), lang)
 
     def rule_text(self, lang: str = "en") -> str:
         """The text of the contradicted rule (``rule``) from the rule book, in ``lang``."""

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Final
 
-from azul_rules.codes import ErrorCode
+from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.colors import CENTER, FLOOR, Color
 
-__all__ = ["LANGUAGES", "TEMPLATES", "render"]
+__all__ = ["LANGUAGES", "PROBLEM_TEMPLATES", "TEMPLATES", "render", "render_problem"]
 
 LANGUAGES: Final = ("en", "fr")
 
@@ -125,6 +125,7 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "colors": _colors,
     "phase": _phase,
     "kind": _kind,
+    "factory": _source,
     "claimed_players": _players,
     "correct_players": _players,
 }
@@ -525,18 +526,174 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
 }
 
 
-def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:
-    """The message of ``code`` in ``lang``, its figures filled in from ``params``."""
+# Why a position cannot exist (``StateProblem``), keyed like TEMPLATES.
+PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
+    "PLAYER_COUNT": {
+        "en": "{count} players: Azul has 2 to 4",
+        "fr": "{count} joueurs : Azul se joue à 2, 3 ou 4",
+    },
+    "FACTORY_COUNT": {
+        "en": "{count} factories: {players} players play with {expected}",
+        "fr": "{count} fabriques : à {players} joueurs, on joue avec {expected}",
+    },
+    "FACTORY_OVERFULL": {
+        "en": "{factory} holds {count} tiles: at most 4",
+        "fr": "{factory} contient {count} carreaux : au plus 4",
+    },
+    "TILE_COUNT": {
+        "en": "{count} {color} tiles in all: the game has 20 of each colour",
+        "fr": "{count} carreaux de couleur {color} en tout : le jeu en compte 20 de chaque "
+        "couleur",
+    },
+    "NEGATIVE_SCORE": {
+        "en": "score {score} < 0",
+        "fr": "score {score} < 0 : un score n'est jamais négatif",
+    },
+    "LINE_OVER_CAPACITY": {
+        "en": "{line} holds {count} tiles: it has {capacity} spaces",
+        "fr": "{line} contient {count} carreaux : elle n'a que {capacity} place(s)",
+    },
+    "LINE_MIXED_COLORS": {
+        "en": "{line} mixes colours",
+        "fr": "{line} mélange plusieurs couleurs",
+    },
+    "LINE_COLOR_ON_WALL": {
+        "en": "{line} holds {color}, already on wall row {row}",
+        "fr": "{line} contient la couleur {color}, déjà présente dans la rangée {row} du mur",
+    },
+    "ROW_REPEATED_COLOR": {
+        "en": "wall row {row} holds a colour twice",
+        "fr": "la rangée {row} du mur contient deux fois la même couleur",
+    },
+    "WALL_TILE_OFF_COLOR": {
+        "en": "a {color} tile on the {space_color} space of the coloured wall",
+        "fr": "un carreau de couleur {color} sur la case {space_color} du mur coloré",
+    },
+    "COLUMN_REPEATED_COLOR": {
+        "en": "wall column {column} holds a colour twice",
+        "fr": "la colonne {column} du mur contient deux fois la même couleur",
+    },
+    "FLOOR_TOO_LONG": {
+        "en": "{count} items on a floor line of {spaces} spaces",
+        "fr": "{count} pièces sur un plancher de {spaces} places",
+    },
+    "PLAYER_OUT_OF_RANGE": {
+        "en": "no player {player}",
+        "fr": "il n'y a pas de joueur {player}",
+    },
+    "MARKER_COUNT/too_many": {
+        "en": "{count} markers on the floors: one exists",
+        "fr": "{count} marqueurs premier joueur sur les planchers : il n'en existe qu'un",
+    },
+    "MARKER_COUNT/not_held": {
+        "en": "the marker is on a floor but marker_holder says it is in the centre",
+        "fr": "le marqueur premier joueur est sur un plancher, mais marker_holder le dit au "
+        "centre",
+    },
+    "MARKER_COUNT/off_floor": {
+        "en": "player {player} holds the marker but it is not on their floor (only a full "
+        "floor leaves it off, F4)",
+        "fr": "le joueur {player} détient le marqueur premier joueur, mais il n'est pas sur son "
+        "plancher (seul un plancher plein le laisse dehors, F4)",
+    },
+    "MARKER_COUNT/between_rounds": {
+        "en": "between rounds the marker is with the next starting player, not on a floor",
+        "fr": "entre deux manches, le marqueur premier joueur est chez le prochain premier "
+        "joueur, pas sur un plancher",
+    },
+    "PHASE_MISMATCH/offer_empty": {
+        "en": "the factory offer cannot go on: no tile is left in the factories or the centre",
+        "fr": "l'offre des fabriques ne peut pas continuer : il ne reste aucun carreau dans les "
+        "fabriques ni au centre",
+    },
+    "PHASE_MISMATCH/tiles_left": {
+        "en": "tiles lie in the factories or the centre during the {phase} phase",
+        "fr": "des carreaux restent dans les fabriques ou au centre pendant la phase {phase}",
+    },
+    "PHASE_MISMATCH/colored_tiling": {
+        "en": "the coloured wall never waits for a wall placement",
+        "fr": "le mur coloré n'attend jamais de pose au mur",
+    },
+    "PHASE_MISMATCH/seeded_refill": {
+        "en": "a seeded game fills its factories itself: it never waits for a refill "
+        "(rng_state must be null with external draws)",
+        "fr": "une partie avec graine remplit elle-même ses fabriques : elle n'attend jamais "
+        "de remplissage (rng_state doit être null avec des tirages extérieurs)",
+    },
+    "PHASE_MISMATCH/tiled_late": {
+        "en": "player {player} tiles before player {current} this round, but still has a "
+        "complete pattern line",
+        "fr": "le joueur {player} décore son mur avant le joueur {current} à cette manche, mais "
+        "a encore une ligne de préparation complète",
+    },
+    "PHASE_MISMATCH/nothing_to_place": {
+        "en": "player {player} is to place a tile on the wall, but has no complete pattern "
+        "line",
+        "fr": "le joueur {player} doit poser un carreau au mur, mais n'a aucune ligne de "
+        "préparation complète",
+    },
+    "PHASE_MISMATCH/no_legal_space": {
+        "en": "player {player}'s {line} has no legal wall space: it goes to the floor by "
+        "itself, with nothing to decide",
+        "fr": "{line} du joueur {player} n'a aucune case possible au mur : elle va d'elle-même "
+        "au plancher, sans rien à décider",
+    },
+    "GAME_SHOULD_HAVE_ENDED/complete_row": {
+        "en": "a wall has a complete row: the game ended after the tiling that completed it",
+        "fr": "un mur a une rangée complète : la partie s'est terminée après la décoration "
+        "qui l'a complétée",
+    },
+    "GAME_SHOULD_HAVE_ENDED/stuck": {
+        "en": "no wall row of any player can ever be completed: the game ended after the "
+        "tiling that made it so",
+        "fr": "plus aucune rangée du mur d'aucun joueur ne peut être complétée : la partie "
+        "s'est terminée après la décoration qui a mené là",
+    },
+    "FLOOR_NOT_CLEARED": {
+        "en": "player {player}'s floor line holds tiles, but floors are emptied at the wall "
+        "tiling",
+        "fr": "le plancher du joueur {player} contient des carreaux, or les planchers sont "
+        "vidés à la décoration du mur",
+    },
+    "LINE_NOT_TILED": {
+        "en": "player {player}'s {line} is complete, but complete lines are tiled at the end "
+        "of the round",
+        "fr": "{line} du joueur {player} est complète, or les lignes complètes passent au mur "
+        "à la fin de la manche",
+    },
+    "TOO_MANY_WALL_TILES": {
+        "en": "player {player}'s wall holds {tiles} tiles, but {allowed} at most can be "
+        "placed by round {round} ({phase}): 5 per tiling",
+        "fr": "le mur du joueur {player} contient {tiles} carreaux, mais {allowed} au plus "
+        "peuvent y être posés à la manche {round} ({phase}) : 5 par décoration",
+    },
+}
+
+
+def _fill(templates: Mapping[str, Mapping[str, str]], code: str, params: Mapping[str, object],
+          lang: str) -> str:  # fmt: skip
     if lang not in LANGUAGES:
         raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
     reason = params.get("reason")
-    key = f"{code.value}/{reason}" if reason is not None else code.value
-    template = TEMPLATES[key][lang]
+    key = f"{code}/{reason}" if reason is not None else code
+    template = templates[key][lang]
     words = {
         name: _FORMATTERS[name](value, lang) if name in _FORMATTERS else value
         for name, value in params.items()
     }
     return template.format(**words)
+
+
+def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:
+    """The message of ``code`` in ``lang``, its figures filled in from ``params``."""
+    return _fill(TEMPLATES, code.value, params, lang)
+
+
+def render_problem(code: StateProblem, params: Mapping[str, object], lang: str) -> str:
+    """Why a position cannot exist (``code``) in ``lang``, its figures filled in from
+    ``params`` (0-based indices, colours, counts; ``reason`` picks one of a code's
+    wordings)."""
+    return _fill(PROBLEM_TEMPLATES, code.value, params, lang)
 
 
 # Words of the command line's own output (``show``, ``play``, ``replay``...), by key.
@@ -613,10 +770,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "and": {"en": " and ", "fr": " et "},
     "result": {"en": "{result}: {winners}", "fr": "{result} : {winners}"},
     "stuck": {
-        "en": "== stopped in round {round}: no wall row can be completed any more, so the "
-        "game cannot end (grey wall; RULES.md has no rule for this) ==",
-        "fr": "== arrêt à la manche {round} : plus aucune rangée du mur ne peut être "
-        "complétée, la partie ne peut pas finir (mur gris ; RULES.md ne prévoit rien) ==",
+        "en": "== stopped in round {round}: the bots have not ended the game after this "
+        "many rounds (random play on the grey wall can last very long) ==",
+        "fr": "== arrêt à la manche {round} : les robots n'ont pas fini la partie après "
+        "tant de manches (au hasard, une partie sur le mur gris peut durer très longtemps) ==",
     },
     "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
     "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},

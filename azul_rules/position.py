@@ -18,14 +18,18 @@ import attrs
 
 from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard
+from azul_rules.codes import StateProblem
 from azul_rules.colors import Color, Tiles
-from azul_rules.errors import FormatError
+from azul_rules.errors import FormatError, InvalidStateError, Problem
 from azul_rules.moves import tile_multiset
 from azul_rules.phases import GAME_OVER, Phase, Variant
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
 
-__all__ = ["POSITION_SETTERS", "Position", "RoundContext", "build", "new_context"]
+__all__ = [
+    "POSITION_SETTERS", "Position", "RoundContext", "assemble", "build", "new_context",
+    "structure_problems",
+]  # fmt: skip
 
 P = TypeVar("P", bound="Position")
 
@@ -71,6 +75,12 @@ def _check_rng_state(_: object, attribute: Any, value: object) -> None:
         raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {value!r:.60}")
 
 
+def _check_round(_: object, attribute: Any, value: object) -> None:
+    _of_type(int)(_, attribute, value)
+    if value < 1:  # type: ignore[operator]
+        raise FormatError(f"round counts from 1, got {value!r:.60}")
+
+
 @attrs.frozen
 class RoundContext:
     """The parts of a position that takes leave alone: the bag, the lid (except when a
@@ -85,7 +95,7 @@ class RoundContext:
     lid: Tiles = attrs.field(converter=_tile_multiset)
     start_player: int = attrs.field(validator=_of_type(int))
     phase: Phase = attrs.field(validator=_of_type(Phase))
-    round: int = attrs.field(default=1, validator=_of_type(int))
+    round: int = attrs.field(default=1, validator=_check_round)
     variant: Variant = attrs.field(default=Variant.COLORED, validator=_of_type(Variant))
     rng_state: int | None = attrs.field(default=None, validator=_check_rng_state)
     outcome: Outcome | None = attrs.field(default=None, validator=_of_type(Outcome, True))
@@ -117,6 +127,15 @@ class Position:
     marker_holder: int | None = attrs.field(validator=_of_type(int, True))
     context: RoundContext = attrs.field(validator=_of_type(RoundContext))
 
+    def __attrs_post_init__(self) -> None:
+        """What the referee could not even read is refused at once: the public
+        constructor, ``attrs.evolve``, :meth:`make` and :meth:`replace` raise
+        :class:`InvalidStateError` for it (the referee's own successors are built through
+        the slots and never get here)."""
+        found = structure_problems(self)
+        if found:
+            raise InvalidStateError(found)
+
     @classmethod
     def make(
         cls,
@@ -136,16 +155,34 @@ class Position:
         outcome: Outcome | None = None,
         last_scoring: RoundScoring | None = None,
     ) -> Self:
-        """A state from every one of its parts, by name.  The tile multisets (factories,
-        centre, bag, lid) may come in any order: they are stored sorted, the form the
-        referee relies on and equality compares."""
-        context = new_context(
-            _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state,
-            outcome, last_scoring,
+        """A state from every one of its parts, by name, through the checked
+        constructors: ``FormatError`` for a part of the wrong type, ``InvalidStateError``
+        for what the referee could not read (see :func:`structure_problems`).  The tile
+        multisets (factories, centre, bag, lid) may come in any order: they are stored
+        sorted, the form the referee relies on and equality compares."""
+        context = RoundContext(
+            bag=bag, lid=lid, start_player=start_player, phase=phase, round=round,
+            variant=variant, rng_state=rng_state, outcome=outcome, last_scoring=last_scoring,
         )  # fmt: skip
-        factories = tuple([_sorted(tiles) for tiles in factories])
-        center = _sorted(center)
-        return build(cls, players, factories, center, current_player, marker_holder, context)
+        return cls(
+            players=players,
+            factories=factories,
+            center=center,
+            current_player=current_player,
+            marker_holder=marker_holder,
+            context=context,
+        )
+
+    def replace(self, **changes: Any) -> Self:
+        """This position with some parts changed, by the names :meth:`make` takes
+        (``round``, ``phase``, ``bag``... as well as ``players`` or ``factories``),
+        checked as :meth:`make` checks them.  ``TypeError`` for an unknown name."""
+        unknown = sorted(set(changes) - set(_PART_NAMES))
+        if unknown:
+            raise TypeError(f"replace() got unknown parts {unknown}; parts: {list(_PART_NAMES)}")
+        parts = {name: getattr(self, name) for name in _PART_NAMES}
+        parts.update(changes)
+        return self.make(**parts)
 
     @property
     def bag(self) -> Tiles:
@@ -213,6 +250,71 @@ class Position:
         """True when refills are entered as :class:`Refill` moves."""
         return self.rng_state is None
 
+
+
+_PART_NAMES: Final = (
+    "players", "factories", "center", "bag", "lid", "current_player", "start_player", "phase",
+    "round", "variant", "marker_holder", "rng_state", "outcome", "last_scoring",
+)  # fmt: skip
+
+
+def structure_problems(position: Position) -> tuple[Problem, ...]:
+    """What makes ``position`` unreadable by the referee, not only impossible in a game:
+    a player count other than 2-4 (S1), a factory count other than the players' (S2),
+    a current player, starting player or marker holder who is not at the table (G2,
+    T3).  ``GameState.problems()`` reports these among the rest."""
+    found: list[Problem] = []
+    n = len(position.players)
+    if n not in _FACTORY_COUNTS:
+        found.append(Problem.of(StateProblem.PLAYER_COUNT, "S1", "$.players", count=n))
+    elif len(position.factories) != _FACTORY_COUNTS[n]:
+        found.append(Problem.of(
+            StateProblem.FACTORY_COUNT, "S2", "$.factories",
+            count=len(position.factories), players=n, expected=_FACTORY_COUNTS[n],
+        ))  # fmt: skip
+    for name, value, rule in (
+        ("current_player", position.current_player, "G2"),
+        ("start_player", position.context.start_player, "G2"),
+        ("marker_holder", position.marker_holder, "T3"),
+    ):
+        if value is not None and not 0 <= value < n:
+            found.append(
+                Problem.of(StateProblem.PLAYER_OUT_OF_RANGE, rule, f"$.{name}", player=value)
+            )
+    return tuple(found)
+
+
+_FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
+
+
+def assemble(
+    cls: type[P],
+    *,
+    players: tuple[PlayerBoard, ...],
+    factories: tuple[Tiles, ...],
+    center: Tiles,
+    bag: Tiles,
+    lid: Tiles,
+    current_player: int,
+    start_player: int,
+    phase: Phase,
+    round: int,
+    variant: Variant,
+    marker_holder: int | None,
+    rng_state: int | None,
+    outcome: Outcome | None,
+    last_scoring: RoundScoring | None,
+) -> P:
+    """A position from parts that are already of the right types, sorted or not, with
+    no further check: for a reader that then lists every problem of the position it
+    read (``from_json``).  Everything else builds positions with :meth:`Position.make`."""
+    context = new_context(
+        _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state, outcome,
+        last_scoring,
+    )  # fmt: skip
+    sorted_factories = tuple([_sorted(tiles) for tiles in factories])
+    return build(cls, players, sorted_factories, _sorted(center), current_player,
+                 marker_holder, context)  # fmt: skip
 
 
 POSITION_SETTERS: Final = slot_setters(Position)

@@ -2,12 +2,13 @@
 
 ``state.problems()`` lists them all; ``from_json`` raises
 :class:`~azul_rules.InvalidStateError` with the list.  Each problem has a stable code
-(:class:`StateProblem`), the RULES.md id it contradicts, a JSON path and a message.
+(:class:`StateProblem`), the rule book's id it contradicts, a JSON path and a message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import Protocol
 
 from azul_rules.board import PlayerBoard
 from azul_rules.codes import StateProblem
@@ -15,35 +16,30 @@ from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, wall_color
 from azul_rules.errors import Problem
 from azul_rules.grey import legal_columns, next_line, walls_can_end
 from azul_rules.phases import Phase, Variant
-from azul_rules.position import Position
+from azul_rules.position import Position, structure_problems
 
 __all__ = ["Problem", "StateProblem", "finished_rounds", "least_round", "state_problems"]
 
-_Add = Callable[["StateProblem", str, str, str], None]
+
+class _Add(Protocol):
+    def __call__(self, code: StateProblem, rule: str, path: str, **params: object) -> None: ...
+
 
 
 def state_problems(state: Position) -> tuple[Problem, ...]:
     """Every problem of ``state`` (empty when it can exist)."""
     found: list[Problem] = []
 
-    def add(code: StateProblem, rule: str, path: str, message: str) -> None:
-        found.append(Problem(code, rule, path, message))
+    def add(code: StateProblem, rule: str, path: str, **params: object) -> None:
+        found.append(Problem.of(code, rule, path, **params))
 
     players = state.players
-    n = len(players)
-    if n not in (2, 3, 4):
-        add(StateProblem.PLAYER_COUNT, "S1", "$.players", f"{n} players: Azul has 2 to 4")
-    expected = {2: 5, 3: 7, 4: 9}.get(n)
-    if expected is not None and len(state.factories) != expected:
-        add(
-            StateProblem.FACTORY_COUNT, "S2", "$.factories",
-            f"{len(state.factories)} factories: {n} players play with {expected}",
-        )  # fmt: skip
+    found.extend(structure_problems(state))  # S1, S2, G2, T3: what the referee needs
     for index, tiles in enumerate(state.factories):
         if len(tiles) > 4:
             add(
                 StateProblem.FACTORY_OVERFULL, "R2", f"$.factories[{index}]",
-                f"factory {index + 1} holds {len(tiles)} tiles: at most 4",
+                factory=index, count=len(tiles),
             )  # fmt: skip
     _check_tile_counts(state, add)
     for index, board in enumerate(players):
@@ -73,91 +69,72 @@ def _check_tile_counts(state: Position, add: _Add) -> None:
     for color, count in counts.items():
         if count != 20:
             add(
-                StateProblem.TILE_COUNT, "S3", "$",
-                f"{count} {color.name.lower()} tiles in all: the game has 20 of each colour",
+                StateProblem.TILE_COUNT, "S3", "$", count=count, color=color,
             )  # fmt: skip
 
 
 def _check_board(index: int, board: PlayerBoard, variant: Variant, add: _Add) -> None:
     path = f"$.players[{index}]"
     if board.score < 0:
-        add(StateProblem.NEGATIVE_SCORE, "W4", f"{path}.score", f"score {board.score} < 0")
+        add(StateProblem.NEGATIVE_SCORE, "W4", f"{path}.score", score=board.score)
     for row_index, line in enumerate(board.pattern_lines):
         line_path = f"{path}.pattern_lines[{row_index}]"
         if line.capacity != row_index + 1 or not 0 <= line.count <= line.capacity:
             add(
                 StateProblem.LINE_OVER_CAPACITY, "S4", line_path,
-                f"pattern line {row_index + 1} holds {line.count} tiles: it has "
-                f"{row_index + 1} spaces",
+                line=row_index, count=line.count, capacity=row_index + 1,
             )  # fmt: skip
         if line.color is not None and line.color in board.wall[row_index]:
             add(
                 StateProblem.LINE_COLOR_ON_WALL, "P3", line_path,
-                f"pattern line {row_index + 1} holds {line.color.name.lower()}, already on "
-                f"wall row {row_index + 1}",
+                line=row_index, color=line.color, row=row_index,
             )  # fmt: skip
     for r, row in enumerate(board.wall):
         tiles = [t for t in row if t is not None]
         if len(tiles) != len(set(tiles)):
             add(
-                StateProblem.ROW_REPEATED_COLOR, "P3", f"{path}.wall[{r}]",
-                f"wall row {r + 1} holds a colour twice",
+                StateProblem.ROW_REPEATED_COLOR, "P3", f"{path}.wall[{r}]", row=r,
             )  # fmt: skip
         if variant is Variant.COLORED:
             for c, tile in enumerate(row):
                 if tile is not None and tile != wall_color(r, c):
                     add(
                         StateProblem.WALL_TILE_OFF_COLOR, "S5", f"{path}.wall[{r}][{c}]",
-                        f"a {tile.name.lower()} tile on the "
-                        f"{wall_color(r, c).name.lower()} space of the coloured wall",
+                        color=tile, space_color=wall_color(r, c),
                     )  # fmt: skip
     for c in range(5):
         column = [row[c] for row in board.wall if row[c] is not None]
         if len(column) != len(set(column)):
             add(
-                StateProblem.COLUMN_REPEATED_COLOR, "V2", f"{path}.wall",
-                f"wall column {c + 1} holds a colour twice",
+                StateProblem.COLUMN_REPEATED_COLOR, "V2", f"{path}.wall", column=c,
             )  # fmt: skip
     if len(board.floor) > FLOOR_SIZE:
         add(
             StateProblem.FLOOR_TOO_LONG, "F1", f"{path}.floor",
-            f"{len(board.floor)} items on a floor line of {FLOOR_SIZE} spaces",
+            count=len(board.floor), spaces=FLOOR_SIZE,
         )  # fmt: skip
 
 
 def _check_turn_and_marker(state: Position, add: _Add) -> None:
     n = len(state.players)
-    for name, value in (
-        ("current_player", state.current_player),
-        ("start_player", state.start_player),
-    ):
-        if not 0 <= value < n:
-            add(StateProblem.PLAYER_OUT_OF_RANGE, "G2", f"$.{name}", f"no player {value + 1}")
-    holder = state.marker_holder
+    holder = state.marker_holder  # out of range: reported by structure_problems
     if holder is not None and not 0 <= holder < n:
-        add(StateProblem.PLAYER_OUT_OF_RANGE, "T3", "$.marker_holder", f"no player {holder + 1}")
         holder = None
     on_floors = [i for i, b in enumerate(state.players) if MARKER in b.floor]
     markers = sum(b.floor.count(MARKER) for b in state.players)
     if markers > 1:
-        add(
-            StateProblem.MARKER_COUNT,
-            "T3",
-            "$.players",
-            f"{markers} markers on the floors: one exists",
-        )
+        add(StateProblem.MARKER_COUNT, "T3", "$.players", reason="too_many", count=markers)
     elif holder is None and on_floors:
         add(
             StateProblem.MARKER_COUNT, "T3", f"$.players[{on_floors[0]}].floor",
-            "the marker is on a floor but marker_holder says it is in the centre",
+            reason="not_held",
         )  # fmt: skip
     elif holder is not None and on_floors != [holder]:
         board = state.players[holder]
         if on_floors or len(board.floor) < FLOOR_SIZE:
             add(
                 StateProblem.MARKER_COUNT, "F3", f"$.players[{holder}].floor",
-                f"player {holder + 1} holds the marker but it is not on their floor "
-                "(only a full floor leaves it off, F4)",
+                reason="off_floor", player=holder,
             )  # fmt: skip
 
 
@@ -166,32 +143,27 @@ def _check_phase(state: Position, add: _Add) -> None:
     anything_left = bool(state.center) or any(state.factories)
     if phase is Phase.FACTORY_OFFER and not anything_left:
         add(
-            StateProblem.PHASE_MISMATCH, "P7", "$.phase",
-            "the factory offer cannot go on: no tile is left in the factories or the centre",
+            StateProblem.PHASE_MISMATCH, "P7", "$.phase", reason="offer_empty",
         )  # fmt: skip
     if phase in (Phase.REFILL, Phase.WALL_TILING, Phase.GAME_OVER) and anything_left:
         add(
-            StateProblem.PHASE_MISMATCH, "G1", "$.phase",
-            f"tiles lie in the factories or the centre during the {phase.value} phase",
+            StateProblem.PHASE_MISMATCH, "G1", "$.phase", reason="tiles_left", phase=phase.value,
         )  # fmt: skip
     if phase is Phase.WALL_TILING and state.variant is Variant.COLORED:
         add(
-            StateProblem.PHASE_MISMATCH, "G1", "$.phase",
-            "the coloured wall never waits for a wall placement",
+            StateProblem.PHASE_MISMATCH, "G1", "$.phase", reason="colored_tiling",
         )  # fmt: skip
     if phase in (Phase.REFILL, Phase.GAME_OVER) and (
         state.marker_holder is not None or any(MARKER in b.floor for b in state.players)
     ):
         add(
-            StateProblem.MARKER_COUNT, "W5", "$.marker_holder",
-            "between rounds the marker is with the next starting player, not on a floor",
+            StateProblem.MARKER_COUNT, "W5", "$.marker_holder", reason="between_rounds",
         )  # fmt: skip
     if phase in (Phase.FACTORY_OFFER, Phase.REFILL) and any(
         b.has_complete_row() for b in state.players
     ):
         add(
-            StateProblem.GAME_SHOULD_HAVE_ENDED, "E1", "$.players",
-            "a wall has a complete row: the game ended after the tiling that completed it",
+            StateProblem.GAME_SHOULD_HAVE_ENDED, "E1", "$.players", reason="complete_row",
         )  # fmt: skip
 
 
@@ -203,24 +175,19 @@ def _check_between_rounds(state: Position, add: _Add) -> None:
         return
     if state.phase is Phase.REFILL and state.rng_state is not None:
         add(
-            StateProblem.PHASE_MISMATCH, "R2", "$.rng_state",
-            "a seeded game fills its factories itself: it never waits for a refill "
-            "(rng_state must be null with external draws)",
+            StateProblem.PHASE_MISMATCH, "R2", "$.rng_state", reason="seeded_refill",
         )  # fmt: skip
     for index, board in enumerate(state.players):
         if any(isinstance(t, Color) for t in board.floor):
             add(
                 StateProblem.FLOOR_NOT_CLEARED, "W5", f"$.players[{index}].floor",
-                f"player {index + 1}'s floor line holds tiles, but floors are emptied at "
-                "the wall tiling",
+                player=index,
             )  # fmt: skip
         for row, line in enumerate(board.pattern_lines):
             if line.color is not None and line.count == line.capacity == row + 1:
                 add(
                     StateProblem.LINE_NOT_TILED, "W1",
-                    f"$.players[{index}].pattern_lines[{row}]",
-                    f"player {index + 1}'s pattern line {row + 1} is complete, but complete "
-                    "lines are tiled at the end of the round",
+                    f"$.players[{index}].pattern_lines[{row}]", player=index, line=row,
                 )  # fmt: skip
 
 
@@ -248,8 +215,8 @@ def _check_wall_growth(state: Position, add: _Add) -> None:
         if tiles > allowed:
             add(
                 StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall",
-                f"player {index + 1}'s wall holds {tiles} tiles, but {allowed} at most can "
-                f"be placed by round {state.round} ({state.phase.value}): 5 per tiling",
+                player=index, tiles=tiles, allowed=allowed, round=state.round,
+                phase=state.phase.value,
             )  # fmt: skip
 
 
@@ -257,9 +224,7 @@ def _check_grey(state: Position, add: _Add) -> None:
     """R7 between rounds; V3, V4 during the wall tiling."""
     if state.phase in (Phase.FACTORY_OFFER, Phase.REFILL) and not walls_can_end(state.players):
         add(
-            StateProblem.GAME_SHOULD_HAVE_ENDED, "R7", "$.players",
-            "no wall row of any player can ever be completed: the game ended after the "
-            "tiling that made it so",
+            StateProblem.GAME_SHOULD_HAVE_ENDED, "R7", "$.players", reason="stuck",
         )  # fmt: skip
     n = len(state.players)
     if state.phase is not Phase.WALL_TILING or not (
@@ -279,8 +244,7 @@ def _check_tiling_order(state: Position, add: _Add) -> None:
         if next_line(state.players[player]) is not None:
             add(
                 StateProblem.PHASE_MISMATCH, "V3", f"$.players[{player}].pattern_lines",
-                f"player {player + 1} tiles before player {current + 1} this round, but "
-                "still has a complete pattern line",
+                reason="tiled_late", player=player, current=current,
             )  # fmt: skip
         player = (player + 1) % n
     board = state.players[current]
@@ -288,12 +252,10 @@ def _check_tiling_order(state: Position, add: _Add) -> None:
     if row is None:
         add(
             StateProblem.PHASE_MISMATCH, "V3", "$.current_player",
-            f"player {current + 1} is to place a tile on the wall, but has no complete "
-            "pattern line",
+            reason="nothing_to_place", player=current,
         )  # fmt: skip
     elif not legal_columns(board, row):
         add(
             StateProblem.PHASE_MISMATCH, "V4", f"$.players[{current}].pattern_lines[{row}]",
-            f"player {current + 1}'s pattern line {row + 1} has no legal wall space: it "
-            "goes to the floor by itself, with nothing to decide",
+            reason="no_legal_space", player=current, line=row,
         )  # fmt: skip

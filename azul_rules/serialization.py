@@ -34,6 +34,7 @@ from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
 from azul_rules.moves import TAKES, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
+from azul_rules.position import assemble
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
@@ -418,7 +419,8 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     outcome = None
     if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
         outcome = decide_outcome(boards)
-    state = GameState.make(
+    state = assemble(  # unchecked: every problem is listed below
+        GameState,
         players=tuple(boards),
         factories=tuple(tuple(sorted(f)) for f in doc.factories),
         center=tuple(sorted(doc.center)),
@@ -500,8 +502,7 @@ def _count_document_tiles(doc: _StateDoc) -> list[Problem]:
         seen.extend(t for row in board.wall for t in row if t is not None)
         seen.extend(t for t in board.floor if isinstance(t, Color))
     return [
-        Problem(StateProblem.TILE_COUNT, "S3", "$",
-                f"{seen.count(c)} {_NAMES[c]} tiles in all: the game has 20 of each colour")
+        Problem.of(StateProblem.TILE_COUNT, "S3", "$", count=seen.count(c), color=c)
         for c in COLORS
         if seen.count(c) != 20
     ]  # fmt: skip
@@ -527,12 +528,10 @@ def _board(
     for row, tiles in enumerate(doc.pattern_lines):
         line_path = f"{path}.pattern_lines[{row}]"
         if len(set(tiles)) > 1:
-            problems.append(Problem(StateProblem.LINE_MIXED_COLORS, "P2", line_path,
-                                    f"pattern line {row + 1} mixes colours"))  # fmt: skip
+            problems.append(Problem.of(StateProblem.LINE_MIXED_COLORS, "P2", line_path, line=row))
         if len(tiles) > row + 1:
-            problems.append(Problem(StateProblem.LINE_OVER_CAPACITY, "S4", line_path,
-                                    f"pattern line {row + 1} holds {len(tiles)} tiles: it has "
-                                    f"{row + 1} spaces"))  # fmt: skip
+            problems.append(Problem.of(StateProblem.LINE_OVER_CAPACITY, "S4", line_path,
+                                       line=row, count=len(tiles), capacity=row + 1))  # fmt: skip
         # Only to look for further problems: the state is refused if any was found.
         lines.append(pattern_line(row, tiles[0] if tiles else None, min(len(tiles), row + 1)))
     wall = tuple(tuple(row) for row in doc.wall)

@@ -10,14 +10,12 @@ from tests.builders import board, count_all_tiles, state, wall
 
 B, Y, R, K, W = C.BLUE, C.YELLOW, C.RED, C.BLACK, C.WHITE
 GREY = az.Variant.GREY
-EMPTY5 = ["", "", "", "", ""]
-
-
 def tiling(players: list[az.PlayerBoard], *, start: int = 0) -> az.GameState:
     """Take the round's last tile (the red in the centre, to the floor, by the player
     before ``start``) and return the grey tiling that follows."""
     taker = (start - 1) % len(players)
-    s = state(players, EMPTY5, "R", current=taker, start=start, marker_holder=taker,
+    empty = [""] * {2: 5, 3: 7, 4: 9}[len(players)]  # S2
+    s = state(players, empty, "R", current=taker, start=start, marker_holder=taker,
               variant=GREY)  # fmt: skip
     after = s.apply(az.Take(CENTER, R, FLOOR))
     return after

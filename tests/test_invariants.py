@@ -29,7 +29,7 @@ def random_game(
         states.append(s)
     # A coloured game always ends.  A grey game can starve: when every row left to fill
     # needs a colour locked in incomplete pattern lines or already in the column, no
-    # row can be completed and E1 never comes (RULES.md has no rule for it).
+    # row can be completed and E1 never comes (R7 ends it).
     assert s.is_over or variant is az.Variant.GREY, "a coloured game must end"
     return states
 

@@ -116,10 +116,10 @@ def test_players_out_of_range_and_negative_score() -> None:
     d["current_player"] = 2
     d["start_player"] = 5
     d["players"][0]["score"] = -1
-    assert problems(d) == [
-        ("NEGATIVE_SCORE", "W4", "$.players[0].score"),
+    assert problems(d) == [  # who is at the table first: the referee needs it
         ("PLAYER_OUT_OF_RANGE", "G2", "$.current_player"),
         ("PLAYER_OUT_OF_RANGE", "G2", "$.start_player"),
+        ("NEGATIVE_SCORE", "W4", "$.players[0].score"),
     ]
 
 
@@ -170,3 +170,125 @@ def test_a_complete_row_during_the_offer() -> None:
 def test_problem_codes_are_stable_strings() -> None:
     for code in P:
         assert code.value == code.name
+
+
+# -- the messages, in English and French ---------------------------------------------------
+
+
+def found(data: dict[str, Any]) -> tuple[az.Problem, ...]:
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.from_dict(data, az.GameState)
+    return caught.value.problems
+
+
+def test_every_problem_code_is_worded_in_english_and_french() -> None:
+    """Each StateProblem has a template in both languages, with the same figures."""
+    from string import Formatter
+
+    from azul_rules.messages import PROBLEM_TEMPLATES
+
+    assert {key.split("/")[0] for key in PROBLEM_TEMPLATES} == {code.value for code in P}
+    for key, texts in PROBLEM_TEMPLATES.items():
+        assert set(texts) == {"en", "fr"}, key
+        fields = [{f for _, f, _, _ in Formatter().parse(texts[lang]) if f} for lang in texts]
+        assert fields[0] == fields[1], key
+        assert texts["en"] != texts["fr"], key
+
+
+def test_problems_in_french_s3_s4_p2() -> None:
+    """S3, S4, P2 in both languages: a line over capacity, a mixed line, tiles not adding
+    up (the problems found on the document itself, before the board is built)."""
+    d = doc()
+    d["players"][0]["pattern_lines"][1] = ["red", "red", "red"]
+    d["players"][0]["pattern_lines"][2] = ["blue", "white"]
+    assert [(p.code, p.message, p.message_in("fr")) for p in found(d)] == [
+        (
+            P.LINE_OVER_CAPACITY,
+            "pattern line 2 holds 3 tiles: it has 2 spaces",
+            "la ligne de préparation 2 contient 3 carreaux : elle n'a que 2 place(s)",
+        ),
+        (P.LINE_MIXED_COLORS, "pattern line 3 mixes colours",
+         "la ligne de préparation 3 mélange plusieurs couleurs"),
+        (
+            P.TILE_COUNT,
+            "21 blue tiles in all: the game has 20 of each colour",
+            "21 carreaux de couleur bleue en tout : le jeu en compte 20 de chaque couleur",
+        ),
+        (
+            P.TILE_COUNT,
+            "23 red tiles in all: the game has 20 of each colour",
+            "23 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur",
+        ),
+        (
+            P.TILE_COUNT,
+            "21 white tiles in all: the game has 20 of each colour",
+            "21 carreaux de couleur blanche en tout : le jeu en compte 20 de chaque couleur",
+        ),
+    ]  # fmt: skip
+
+
+def test_problems_in_french_f3_g1_r2() -> None:
+    """F3 (the holder's floor without the marker), G1 and R2 (a seeded game waiting for
+    a refill, tiles still out): one wording each of MARKER_COUNT and PHASE_MISMATCH."""
+    d = doc()
+    d["marker_holder"] = 1
+    (marker,) = found(d)
+    assert marker.message_in("fr") == (
+        "le joueur 2 détient le marqueur premier joueur, mais il n'est pas sur son plancher "
+        "(seul un plancher plein le laisse dehors, F4)"
+    )
+    d = doc()
+    d["phase"] = "refill"
+    assert [p.message_in("fr") for p in found(d)] == [
+        "des carreaux restent dans les fabriques ou au centre pendant la phase préparation "
+        "de la manche",
+        "une partie avec graine remplit elle-même ses fabriques : elle n'attend jamais de "
+        "remplissage (rng_state doit être null avec des tirages extérieurs)",
+    ]
+    d = doc()
+    d["phase"] = "wall_tiling"
+    assert found(d)[0].message == (
+        "tiles lie in the factories or the centre during the wall tiling phase"
+    )
+
+
+def test_every_wording_differs_in_french_and_keeps_the_english_message() -> None:
+    """G2, W4, S2, R2, P7, E1 ...: message_in("en") is the message; French is another text."""
+    cases: list[az.Problem] = []
+    for change in (
+        {"current_player": 2, "start_player": 5},
+        {"phase": "game_over"},
+        {"round": 0},
+    ):
+        d = doc()
+        d.update(change)
+        try:
+            az.from_dict(d, az.GameState)
+        except az.InvalidStateError as error:
+            cases.extend(error.problems)
+        except az.FormatError:
+            pass
+    assert len(cases) >= 3
+    for problem in cases:
+        assert problem.params
+        assert problem.message_in("en") == problem.message
+        assert problem.message_in("fr") != problem.message
+
+
+def test_a_problem_built_by_hand_has_its_english_message_only() -> None:
+    problem = az.Problem(P.TILE_COUNT, "S3", "$", "19 red tiles")
+    assert problem.message_in("fr") == "19 red tiles"
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        problem.message_in("de")
+
+
+def test_a_records_impossible_start_keeps_its_french_words() -> None:
+    """W4 at $.initial_state: the record's paths move, the figures stay."""
+    d = doc()
+    d["players"][0]["score"] = -4
+    record = {"format_version": 1, "initial_state": d, "moves": []}
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.GameRecord.from_dict(record)
+    (problem,) = caught.value.problems
+    assert problem.path == "$.initial_state.players[0].score"
+    assert problem.message_in("fr") == "score -4 < 0 : un score n'est jamais négatif"

@@ -177,7 +177,10 @@ def test_apply_refuses_an_illegal_move_with_its_violations(client: TestClient) -
     doc = problem_of(reply, 422, "illegal-move")
     assert doc["title"] == "Coup illégal"
     assert [v["code"] for v in doc["violations"]] == ["WALL_COLOR_CONFLICT"]
-    assert doc["detail"].startswith("WALL_COLOR_CONFLICT (P3): ")
+    assert doc["detail"] == (
+        "WALL_COLOR_CONFLICT (P3) : la rangée 4 du mur contient déjà la couleur jaune : cette "
+        "couleur ne peut pas aller dans la ligne de préparation 4"
+    )
     assert doc["move"] == example("wall-color-conflict.json")
 
 
@@ -190,7 +193,7 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
     doc = post(client, "problems", {"state": impossible, "lang": "fr"}).json()
     assert doc["possible"] is False
     assert [(p["code"], p["rule"], p["path"], p["message"]) for p in doc["problems"]] == [
-        (p.code.value, p.rule, "$.state" + p.path.removeprefix("$"), p.message)
+        (p.code.value, p.rule, "$.state" + p.path.removeprefix("$"), p.message_in("fr"))
         for p in caught.value.problems
     ]
     assert all(p["rule_text"] == az.rule(p["rule"]).text("fr") for p in doc["problems"])
@@ -556,7 +559,7 @@ def test_a_bug_of_ours_is_a_logged_500_without_its_details(
 ) -> None:
     """The generic handler: the traceback goes to the log, never to the client."""
 
-    def broken(_: bytes) -> object:
+    def broken(_: bytes, __: str) -> object:
         raise RuntimeError("secret internals")
 
     monkeypatch.setattr(web_judge, "check", broken)

@@ -246,6 +246,22 @@ def test_an_impossible_position_is_explained_with_its_paths(page: WebDriver) -> 
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#problems .problems li"))
 
 
+def test_an_impossible_position_is_explained_in_french(page: WebDriver) -> None:
+    """S3 and P3 in French: each problem in the library's French words, no English left."""
+    page.find_element(By.ID, "lang-fr").click()
+    page.find_element(By.ID, "open-file").send_keys(
+        str((EXAMPLES / "impossible-position.json").resolve())
+    )
+    wait(page, lambda d: "Cette position ne peut pas exister" in verdict_text(d))
+    state = json.loads((EXAMPLES / "impossible-position.json").read_text())
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.from_dict(state, az.GameState)
+    shown = verdict_text(page)
+    for problem in caught.value.problems:
+        assert problem.message_in("fr") in shown
+        assert problem.message not in shown
+
+
 def test_claimed_scores_audited_from_the_page(page: WebDriver) -> None:
     """W3: a cross scored once (examples/audits/cross-counted-once): the page names it."""
     folder = EXAMPLES / "audits" / "cross-counted-once"

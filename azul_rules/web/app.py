@@ -35,6 +35,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from azul_rules import __version__, schemas
 from azul_rules.web import judge, openapi
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem
+from azul_rules.web.words import say
 
 __all__ = ["PAGE_POLICY", "create_app", "serve"]
 
@@ -53,7 +54,7 @@ _STATIC: Final = {
 }
 _LENGTH: Final = re.compile(r"[0-9]{1,18}")
 
-Work = Callable[[bytes], object]
+Work = Callable[[bytes, str], object]
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
@@ -78,18 +79,20 @@ def _problem(problem: ApiProblem, request: Request) -> Response:
 
 def _internal_error(request: Request) -> Response:
     _LOG.exception("internal error answering %s %s", request.method, request.url.path)
-    problem = ApiProblem(
-        "internal-error",
-        "the judge failed on this request: this is a bug "
-        "of azul_rules, please report it with the request",
-    )
-    return _problem(problem, request)
+    lang = _asked_language(request)
+    return _problem(ApiProblem("internal-error", say("internal", lang), lang=lang), request)
+
+
+def _asked_language(request: Request) -> str:
+    """The language of a refusal made before the request could be read (an unknown
+    address, a wrong method, a bug): ``?lang=fr`` gives French, anything else English."""
+    return "fr" if request.query_params.get("lang") == "fr" else "en"
 
 
 # -- reading a request ---------------------------------------------------------------------
 
 
-def _check_media_type(request: Request) -> None:
+def _check_media_type(request: Request, lang: str) -> None:
     """415 unless the body is declared JSON (``application/json`` or ``…+json``), UTF-8."""
     declared = request.headers.get("content-type", "")
     media, _, parameters = declared.partition(";")
@@ -101,48 +104,47 @@ def _check_media_type(request: Request) -> None:
     if is_json and (charset is None or charset.group(1).lower() in ("utf-8", "utf8")):
         return
     shown = declared[:80] if declared.isprintable() else repr(declared[:80])
-    raise ApiProblem(
-        "unsupported-media-type",
-        "send the body as JSON with the header "
-        f"Content-Type: application/json (UTF-8); got {shown or 'none'}",
-    )
+    detail = say("media_type", lang, shown=shown or say("no_media_type", lang))
+    raise ApiProblem("unsupported-media-type", detail, lang=lang)
 
 
-def _too_large(size: str) -> ApiProblem:
+def _too_large(size: str, lang: str) -> ApiProblem:
     return ApiProblem(
         "too-large",
-        f"{size} bytes: a request body holds at most {judge.MAX_BODY_BYTES} bytes",
+        say("too_large", lang, size=size, limit=judge.MAX_BODY_BYTES),
+        lang=lang,
         headers={"Connection": "close"},
     )
 
 
-async def _body(request: Request) -> bytes:
+async def _body(request: Request, lang: str) -> bytes:
     """The body, refused (413) as soon as it is known to be over the limit."""
     declared = request.headers.get("content-length")
     if declared is not None:
         if not _LENGTH.fullmatch(declared.strip()):
-            raise ApiProblem("unreadable-input", "the Content-Length header is not a number")
+            raise ApiProblem("unreadable-input", say("bad_length", lang), lang=lang)
         if int(declared) > judge.MAX_BODY_BYTES:
-            raise _too_large(declared.strip())
+            raise _too_large(declared.strip(), lang)
     chunks: list[bytes] = []
     size = 0
     async for chunk in request.stream():
         size += len(chunk)
         if size > judge.MAX_BODY_BYTES:
-            raise _too_large(f"more than {judge.MAX_BODY_BYTES}")
+            raise _too_large(say("more_than", lang, limit=judge.MAX_BODY_BYTES), lang)
         chunks.append(chunk)
     return b"".join(chunks)
 
 
 def _post(work: Work, *, threaded: bool = False) -> Endpoint:
-    """An endpoint running ``work`` on the body (in a worker thread when it may take a
-    while: a whole game's replay, a picture)."""
+    """An endpoint running ``work`` on the body and the language of ``?lang=`` (in a
+    worker thread when it may take a while: a whole game's replay, a picture)."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            _check_media_type(request)
-            raw = await _body(request)
-            result = await run_in_threadpool(work, raw) if threaded else work(raw)
+            lang = judge.query_language(request.query_params)
+            _check_media_type(request, lang)
+            raw = await _body(request, lang)
+            result = await run_in_threadpool(work, raw, lang) if threaded else work(raw, lang)
         except ApiProblem as problem:
             return _problem(problem, request)
         except ClientDisconnect:
@@ -183,11 +185,10 @@ def _rule(request: Request) -> object:
 def _schema(request: Request) -> object:
     name = str(request.path_params["name"])
     if name not in schemas.NAMES:
-        raise ApiProblem(
-            "not-found",
-            f"no schema {name[:40]!r}: the schemas are "
-            f"{', '.join(n + '.json' for n in schemas.NAMES)}",
-        )
+        lang = judge.query_language(request.query_params)
+        names = ", ".join(n + ".json" for n in schemas.NAMES)
+        detail = say("no_schema", lang, name=repr(name[:40]), names=names)
+        raise ApiProblem("not-found", detail, lang=lang)
     return schemas.bundle(name)
 
 
@@ -278,13 +279,13 @@ async def _http_error(request: Request, error: Exception) -> Response:
     slug = {404: "not-found", 405: "method-not-allowed"}.get(error.status_code)
     if slug is None:  # no other status is raised by the routes above
         return _internal_error(request)
-    detail = (
-        f"no such page or endpoint: {request.url.path[:200]}"
-        if slug == "not-found"
-        else f"{request.method[:20]} is not allowed here: use "
-        f"{(error.headers or {}).get('Allow', 'another method')}"
-    )
-    return _problem(ApiProblem(slug, detail, headers=error.headers), request)
+    lang = _asked_language(request)
+    if slug == "not-found":
+        detail = say("no_route", lang, path=request.url.path[:200])
+    else:
+        allowed = (error.headers or {}).get("Allow") or say("another_method", lang)
+        detail = say("bad_method", lang, method=request.method[:20], allowed=allowed)
+    return _problem(ApiProblem(slug, detail, lang=lang, headers=error.headers), request)
 
 
 async def _server_error(request: Request, _: Exception) -> Response:

@@ -4,7 +4,8 @@ Every refusal is an :class:`ApiProblem`: an HTTP status, a problem ``type`` (a U
 :data:`TYPES`), a ``title`` and a ``detail`` in the request's language, and ``errors``:
 one entry per thing wrong, each with the JSON ``path`` inside the request body and the
 ``problem`` in words (an impossible position's entries add the ``code``, the ``rule`` id
-and the rule's title and text).  Standard library only: the HTTP layer
+and the rule's title and text; in French, a problem the library words in English only
+keeps its English in ``problem_en``).  Standard library only: the HTTP layer
 (:mod:`azul_rules.web.app`) turns a problem into a response.
 """
 
@@ -13,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from azul_rules.errors import FormatError, InvalidStateError
+from azul_rules.errors import FormatError, InvalidStateError, Problem
 from azul_rules.rulebook import rule
+from azul_rules.web.words import framed, say
 
 __all__ = [
     "PROBLEM_MEDIA_TYPE",
@@ -22,6 +24,7 @@ __all__ = [
     "ApiProblem",
     "from_format_error",
     "from_invalid_state",
+    "library_entry",
     "problem_entry",
     "rebased",
     "unreadable",
@@ -104,57 +107,63 @@ def rebased(path: str, under: str) -> str:
     return under + path.removeprefix("$") if path.startswith("$") else f"{under} ({path})"
 
 
+def library_entry(
+    path: str, text: str, under: str, lang: str, *, unfit_with: str | None = None
+) -> dict[str, object]:
+    """One problem a library reader words in English only (``text``), at ``path`` of the
+    request, in the document at ``under``: ``problem`` is ``text`` itself in English; in
+    French it is a French sentence naming the document, the English quoted, and
+    ``problem_en`` keeps the English alone (see :func:`azul_rules.web.words.framed`)."""
+    entry: dict[str, object] = {
+        "path": path,
+        "problem": framed(text, under, lang, unfit_with=unfit_with),
+    }
+    if lang == "fr":
+        entry["problem_en"] = text
+    return entry
+
+
 def from_format_error(error: FormatError, under: str, lang: str) -> ApiProblem:
     """400 for an unreadable document found at ``under`` in the request."""
-    errors: list[dict[str, object]] = [
-        {"path": rebased(path, under), "problem": what} for path, what in error.errors
-    ]
+    errors = [library_entry(rebased(path, under), what, under, lang) for path, what in error.errors]
     return unreadable(errors, lang)
 
 
 def unreadable(errors: list[dict[str, object]], lang: str) -> ApiProblem:
-    """400 listing ``errors`` (``path`` and ``problem`` each)."""
-    shown = "; ".join(f"{e['path']}: {e['problem']}" for e in errors[:_MAX_DETAIL_ITEMS])
+    """400 listing ``errors`` (``path`` and ``problem`` each); the detail repeats the
+    first three."""
+    shown = say("separator", lang).join(
+        say("entry", lang, path=e["path"], problem=e["problem"]) for e in errors[:_MAX_DETAIL_ITEMS]
+    )
     more = len(errors) - _MAX_DETAIL_ITEMS
     if more > 0:
         shown += f" (+{more})"
     return ApiProblem("unreadable-input", shown, errors, lang=lang)
 
 
-def problem_entry(code: str, rule_id: str, path: str, message: str, lang: str) -> dict[str, object]:
+def problem_entry(problem: Problem, under: str, lang: str) -> dict[str, object]:
     """One reason a position cannot exist, as the service writes it: the ``code``, the
-    ``rule`` with its title and text in ``lang``, the ``path`` inside the request and
-    the ``message`` (in English: the library words these in English only)."""
-    entry = rule(rule_id)
+    ``rule`` with its title and text, the ``path`` inside the request (the position
+    lying at ``under``) and the ``message``, all in ``lang``."""
+    entry = rule(problem.rule)
     return {
-        "code": code,
-        "rule": rule_id,
+        "code": problem.code.value,
+        "rule": problem.rule,
         "rule_title": entry.title_in(lang),
         "rule_text": entry.text(lang),
-        "path": path,
-        "message": message,
+        "path": rebased(problem.path, under),
+        "message": problem.message_in(lang),
     }
 
 
 def from_invalid_state(error: InvalidStateError, under: str, lang: str) -> ApiProblem:
     """422 for a readable position, found at ``under`` in the request, that cannot
-    exist: every problem with its code, rule and path."""
-    errors = [
-        {
-            "path": rebased(p.path, under),
-            "problem": p.message,
-            **problem_entry(p.code.value, p.rule, rebased(p.path, under), p.message, lang),
-        }
-        for p in error.problems
-    ]
+    exist: every problem with its code, rule and path (``problem`` repeats the
+    ``message``, as in every entry of ``errors``)."""
+    errors = []
+    for found in error.problems:
+        entry = problem_entry(found, under, lang)
+        errors.append({"path": entry["path"], "problem": entry["message"], **entry})
     count = len(errors)
-    if lang == "fr":
-        detail = (
-            f"cette position ne peut pas exister ({count} problème"
-            f"{'s' if count > 1 else ''}) : voir errors"
-        )
-    else:
-        detail = (
-            f"this position cannot exist ({count} problem{'s' if count > 1 else ''}): see errors"
-        )
+    detail = say("impossible_one" if count == 1 else "impossible_many", lang, count=count)
     return ApiProblem("impossible-position", detail, errors, lang=lang)

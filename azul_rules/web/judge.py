@@ -11,8 +11,10 @@ readers; their errors only have their JSON paths moved under the request's membe
 core only: no web framework is imported here.
 
 Every request is a JSON object holding everything the answer depends on (the service
-keeps no state between requests) and an optional ``lang``, ``"en"`` (default) or
-``"fr"``, for the messages, the rule texts and the problems' titles.
+keeps no state between requests) and an optional ``lang``, ``"en"`` or ``"fr"``, for the
+messages, the rule texts and the problems' titles and details; each endpoint's ``lang``
+argument is the language when the body gives none (the request's ``?lang=``, else
+``"en"``), and the language of the refusals of a body whose own ``lang`` cannot be read.
 """
 
 from __future__ import annotations
@@ -43,10 +45,12 @@ from azul_rules.web.errors import (
     ApiProblem,
     from_format_error,
     from_invalid_state,
+    library_entry,
     problem_entry,
     rebased,
     unreadable,
 )
+from azul_rules.web.words import describe, say, short
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -77,65 +81,49 @@ Document = dict[str, Any]
 # -- reading a request ---------------------------------------------------------------------
 
 
-def _short(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _kind(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return f"the string {_short(json.dumps(value, ensure_ascii=False), 40)}"
-    return "an array" if isinstance(value, list) else "an object"
-
-
-def read_request(raw: bytes, fields: Mapping[str, bool]) -> tuple[Document, str]:
+def read_request(
+    raw: bytes, fields: Mapping[str, bool], default_lang: str = "en"
+) -> tuple[Document, str]:
     """The request body as a JSON object whose members are ``fields`` (name: required),
-    and its language.  Every problem of the envelope is reported at once (400)."""
+    and its language: its ``lang`` member, else ``default_lang``.  Every problem of the
+    envelope is reported at once (400), in that language (in ``default_lang`` when
+    ``lang`` itself is wrong or the body is not an object)."""
     try:
         doc = load(raw)
     except FormatError as error:
-        raise from_format_error(error, "$", "en") from None
+        raise from_format_error(error, "$", default_lang) from None
     if not isinstance(doc, dict):
         names = ", ".join(f'"{name}"' for name in fields)
-        raise unreadable(
-            [{"path": "$", "problem": f"expected a JSON object with {names}, got {_kind(doc)}"}],
-            "en",
-        )
+        problem = say("not_object", default_lang, names=names, kind=describe(doc, default_lang))
+        raise unreadable([{"path": "$", "problem": problem}], default_lang)
     errors: list[dict[str, object]] = []
-    lang = doc.get("lang", "en")
+    lang = doc.get("lang", default_lang)
     if lang not in LANGUAGES:
-        errors.append({"path": "$.lang", "problem": f'expected "en" or "fr", got {_kind(lang)}'})
-        lang = "en"
+        kind = describe(lang, default_lang)
+        errors.append({"path": "$.lang", "problem": say("bad_lang", default_lang, kind=kind)})
+        lang = default_lang
     for key in repeated_keys(doc):
-        errors.append({"path": _short(member_path("$", key)), "problem": "given twice"})
-    known = ", ".join(fields)
+        errors.append({"path": short(member_path("$", key)), "problem": say("given_twice", lang)})
+    unknown = say("unknown_member", lang, known=", ".join(fields))
     for key in list(doc)[: MAX_REPORTED + 1]:
         if key not in fields and key != "lang":
-            errors.append(
-                {
-                    "path": _short(member_path("$", key)),
-                    "problem": f"unknown member (expected {known}, lang)",
-                }
-            )
+            errors.append({"path": short(member_path("$", key)), "problem": unknown})
     for name, required in fields.items():
         if required and name not in doc:
-            errors.append({"path": f"$.{name}", "problem": "required member missing"})
+            errors.append({"path": f"$.{name}", "problem": say("missing_member", lang)})
     if errors:
         raise unreadable(errors[:MAX_REPORTED], lang)
     return doc, lang
 
 
 def query_language(params: Mapping[str, str]) -> str:
-    """The ``lang`` query parameter of a GET request (``"en"`` when absent)."""
+    """The ``lang`` query parameter (``"en"`` when absent); a 400, in English, for a
+    value other than ``en`` or ``fr``."""
     lang = params.get("lang", "en")
     if lang not in LANGUAGES:
-        shown = _short(json.dumps(lang, ensure_ascii=False), 40)
-        raise unreadable([{"path": "?lang", "problem": f"expected en or fr, got {shown}"}], "en")
+        shown = short(json.dumps(lang, ensure_ascii=False), 40)
+        problem = say("bad_query_lang", "en", shown=shown)
+        raise unreadable([{"path": "?lang", "problem": problem}], "en")
     return lang
 
 
@@ -196,16 +184,8 @@ def _move(doc: Document, lang: str, key: str = "move") -> Move:
             return move_from_dict(value)
     except FormatError as error:
         raise from_format_error(error, f"$.{key}", lang) from None
-    raise unreadable(
-        [
-            {
-                "path": f"$.{key}",
-                "problem": "expected a move object or the notation "
-                f'such as "3B2", got {_kind(value)}',
-            }
-        ],
-        lang,
-    )
+    problem = say("not_a_move", lang, kind=describe(value, lang))
+    raise unreadable([{"path": f"$.{key}", "problem": problem}], lang)
 
 
 def _record(doc: Document, lang: str) -> GameRecord:
@@ -231,24 +211,16 @@ def _integer(doc: Document, key: str, low: int, high: int, lang: str) -> int | N
     if value is None:
         return None
     if type(value) is not int or not low <= value <= high:
-        raise unreadable(
-            [
-                {
-                    "path": f"$.{key}",
-                    "problem": f"expected an integer from {low} to {high}, got {_kind(value)}",
-                }
-            ],
-            lang,
-        )
+        problem = say("integer_range", lang, low=low, high=high, kind=describe(value, lang))
+        raise unreadable([{"path": f"$.{key}", "problem": problem}], lang)
     return value
 
 
 def _boolean(doc: Document, key: str, lang: str) -> bool:
     value = doc.get(key, False)
     if not isinstance(value, bool):
-        raise unreadable(
-            [{"path": f"$.{key}", "problem": f"expected true or false, got {_kind(value)}"}], lang
-        )
+        problem = say("boolean", lang, kind=describe(value, lang))
+        raise unreadable([{"path": f"$.{key}", "problem": problem}], lang)
     return value
 
 
@@ -319,9 +291,9 @@ def _ended_round(before: GameState, after: GameState) -> bool:
 # -- the endpoints -------------------------------------------------------------------------
 
 
-def check(raw: bytes) -> Document:
+def check(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
-    doc, lang = read_request(raw, {"state": True, "move": True})
+    doc, lang = read_request(raw, {"state": True, "move": True}, lang)
     gathered = _Gathered(lang)
     state = gathered.read(lambda: _state(doc, lang))
     move = gathered.read(lambda: _move(doc, lang))
@@ -336,10 +308,10 @@ def check(raw: bytes) -> Document:
     }
 
 
-def legal_moves(raw: bytes) -> Document:
+def legal_moves(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/legal-moves``: every legal compact move of ``state``, with its
     action id (``azul_rules.actions``)."""
-    doc, lang = read_request(raw, {"state": True})
+    doc, lang = read_request(raw, {"state": True}, lang)
     state = _state(doc, lang)
     players = len(state.players)
     moves = [{**_move_document(m), "action": action_id(m, players)} for m in state.legal_moves()]
@@ -351,10 +323,10 @@ def legal_moves(raw: bytes) -> Document:
     }
 
 
-def apply(raw: bytes) -> Document:
+def apply(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/apply``: the position after ``move`` (422 ``illegal-move`` with the
     violations when it is illegal), and the wall tiling when the move ended a round."""
-    doc, lang = read_request(raw, {"state": True, "move": True})
+    doc, lang = read_request(raw, {"state": True, "move": True}, lang)
     gathered = _Gathered(lang)
     state = gathered.read(lambda: _state(doc, lang))
     move = gathered.read(lambda: _move(doc, lang))
@@ -363,7 +335,8 @@ def apply(raw: bytes) -> Document:
     result = state.validate(move)
     if not result.ok:
         first = result.violations[0]
-        detail = f"{first.code.value} ({first.rule}): {first.message_in(lang)}"
+        message = first.message_in(lang)
+        detail = say("violation", lang, code=first.code.value, rule=first.rule, message=message)
         raise ApiProblem(
             "illegal-move",
             detail,
@@ -384,28 +357,25 @@ def apply(raw: bytes) -> Document:
     }
 
 
-def problems(raw: bytes) -> Document:
+def problems(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/problems``: every reason ``state`` cannot exist (an empty list
     when it can); 400 only when it cannot be read."""
-    doc, lang = read_request(raw, {"state": True})
+    doc, lang = read_request(raw, {"state": True}, lang)
     try:
         from_dict(doc["state"], GameState)
         found: list[Document] = []
     except FormatError as error:
         raise from_format_error(error, "$.state", lang) from None
     except InvalidStateError as error:
-        found = [
-            problem_entry(p.code.value, p.rule, rebased(p.path, "$.state"), p.message, lang)
-            for p in error.problems
-        ]
+        found = [problem_entry(p, "$.state", lang) for p in error.problems]
     return {"possible": not found, "lang": lang, "problems": found}
 
 
-def audit(raw: bytes) -> Document:
+def audit(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/audit``: the mistakes of ``claim`` about the wall tiling that
     follows ``state`` (the position when the factory offer has just ended)."""
 
-    doc, lang = read_request(raw, {"state": True, "claim": True})
+    doc, lang = read_request(raw, {"state": True, "claim": True}, lang)
     gathered = _Gathered(lang)
     state = gathered.read(lambda: _offer_end_position(doc, lang))
     claim = gathered.read(lambda: _read_with(claim_from_dict, doc, "claim", lang))
@@ -422,16 +392,17 @@ def _unfit(error: FormatError, lang: str) -> ApiProblem:
     """An audit's refusal: ``$.factories`` is the position's, anything else the claim's."""
     errors: list[dict[str, object]] = []
     for path, what in error.errors:
-        under = "$.state" if path.startswith("$.factories") else "$.claim"
-        errors.append({"path": rebased(path, under), "problem": what})
+        under, other = ("$.state", "$.claim") if path.startswith("$.factories") else (
+            "$.claim", "$.state")  # fmt: skip
+        errors.append(library_entry(rebased(path, under), what, under, lang, unfit_with=other))
     return unreadable(errors, lang)
 
 
-def audit_game(raw: bytes) -> Document:
+def audit_game(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/audit-game``: a whole game's ``scoresheet`` checked against its
     ``record``, round by round."""
 
-    doc, lang = read_request(raw, {"record": True, "scoresheet": True})
+    doc, lang = read_request(raw, {"record": True, "scoresheet": True}, lang)
     gathered = _Gathered(lang)
     record = gathered.read(lambda: _record(doc, lang))
     sheet = gathered.read(lambda: _read_with(scoresheet_from_dict, doc, "scoresheet", lang))
@@ -440,7 +411,12 @@ def audit_game(raw: bytes) -> Document:
     try:
         verdict = audit_sheet(record, sheet)
     except FormatError as error:  # the sheet does not fit the record
-        raise from_format_error(error, "$.scoresheet", lang) from None
+        errors = [
+            library_entry(rebased(path, "$.scoresheet"), what, "$.scoresheet", lang,
+                          unfit_with="$.record")
+            for path, what in error.errors
+        ]  # fmt: skip
+        raise unreadable(errors, lang) from None
     illegal = None
     if verdict.failure is not None and verdict.failed_at is not None:
         illegal = {
@@ -468,13 +444,13 @@ def audit_game(raw: bytes) -> Document:
     }
 
 
-def render(raw: bytes) -> str:
+def render(raw: bytes, lang: str = "en") -> str:
     """``POST /api/v1/render``: the picture of ``state`` (SVG), with ``move`` and its
     verdict marked when given, or the last wall tiling's placements with ``tiling``.
     A position whose factory offer has just ended is drawn too (what an audit is
     about)."""
     fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False}
-    doc, lang = read_request(raw, fields)
+    doc, lang = read_request(raw, fields, lang)
     gathered = _Gathered(lang)
     state = gathered.read(lambda: _offer_end_position(doc, lang))  # audits draw it too
     move = gathered.read(lambda: _move(doc, lang)) if "move" in doc else None
@@ -484,37 +460,22 @@ def render(raw: bytes) -> str:
     gathered.done()
     assert state is not None
     if player is not None and player >= len(state.players):
-        raise unreadable(
-            [
-                {
-                    "path": "$.player",
-                    "problem": f"players are numbered 0 to {len(state.players) - 1}",
-                }
-            ],
-            lang,
-        )
+        problem = say("player_range", lang, last=len(state.players) - 1)
+        raise unreadable([{"path": "$.player", "problem": problem}], lang)
     highlight: Highlight | None = None
     if move is not None:
         highlight = (move, state.validate(move))
     elif tiling:
         if state.last_scoring is None:
-            raise unreadable(
-                [
-                    {
-                        "path": "$.tiling",
-                        "problem": "this position records no wall tiling (no last_scoring) to mark",
-                    }
-                ],
-                lang,
-            )
+            raise unreadable([{"path": "$.tiling", "problem": say("no_tiling", lang)}], lang)
         highlight = state.last_scoring
     return str(board(state, player=player, highlight=highlight, lang=lang, size=size))
 
 
-def replay(raw: bytes) -> Document:
+def replay(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/replay``: a recorded game re-refereed; the position after ``at``
     moves (0: the start), the moves, and the first illegal one if any."""
-    doc, lang = read_request(raw, {"record": True, "at": False})
+    doc, lang = read_request(raw, {"record": True, "at": False}, lang)
     gathered = _Gathered(lang)
     record = gathered.read(lambda: _record(doc, lang))
     at = gathered.read(lambda: _integer(doc, "at", 0, MAX_RECORD_MOVES, lang))
@@ -522,9 +483,8 @@ def replay(raw: bytes) -> Document:
     assert record is not None
     at = at or 0
     if at > len(record.moves):
-        raise unreadable(
-            [{"path": "$.at", "problem": f"the record holds {len(record.moves)} moves"}], lang
-        )
+        problem = say("record_length", lang, count=len(record.moves))
+        raise unreadable([{"path": "$.at", "problem": problem}], lang)
     played = record.replay()
     shown = min(at, len(played.states) - 1)
     state = played.states[shown]
@@ -571,9 +531,17 @@ def rule_document(rule_id: str, lang: str) -> Document:
     """``GET /api/v1/rules/{id}``: one rule (404 when the book has no such id)."""
     try:
         rule(rule_id)
-    except ValueError as error:
-        raise ApiProblem("not-found", _short(str(error), 400), lang=lang) from None
+    except ValueError:
+        shown = short(repr(rule_id), 40)
+        detail = say("no_rule", lang, rule=shown, ranges=_rule_ids())
+        raise ApiProblem("not-found", detail, lang=lang) from None
     return {"lang": lang, **_rule_document(rule_id, lang)}
+
+
+def _rule_ids() -> str:
+    """The rule book's ids, section by section (``G1-G2, S1-S7, ...``)."""
+    spans = ((r[0].id, r[-1].id) for r in (rules(letter) for letter in SECTIONS) if r)
+    return ", ".join(f"{first}-{last}" for first, last in spans)
 
 
 def _rule_document(rule_id: str, lang: str) -> Document:

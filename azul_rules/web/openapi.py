@@ -42,7 +42,18 @@ def _problem(description: str) -> Doc:
 _LANG: Final = {
     "enum": ["en", "fr"],
     "default": "en",
-    "description": "The language of messages, rule texts and problem titles.",
+    "description": "The language of messages, rule texts, and problem titles and details.",
+}
+
+_QUERY_LANG: Final = {
+    "name": "lang",
+    "in": "query",
+    "schema": {
+        **_LANG,
+        "description": "The language when the body gives none (its lang wins), and of "
+        "the refusals made before the body is read (413, 415, not JSON). An unknown "
+        "value is a 400.",
+    },
 }
 
 _ERRORS: Final[Doc] = {
@@ -69,6 +80,7 @@ def _post(
         "post": {
             "summary": summary,
             "operationId": summary.split(":")[0].strip().replace(" ", "_").replace("-", "_"),
+            "parameters": [_QUERY_LANG],
             "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
             "responses": responses,
         }
@@ -106,7 +118,7 @@ def _components() -> Doc:
             "rule_title": {"type": "string"},
             "rule_text": {"type": "string"},
             "path": {"type": "string", "description": "JSON path inside the request body."},
-            "message": {"type": "string", "description": "In English."},
+            "message": {"type": "string", "description": "This problem in words, in lang."},
         },
     }
     problem = {
@@ -126,11 +138,17 @@ def _components() -> Doc:
                     "required": ["path", "problem"],
                     "properties": {
                         "path": {"type": "string"},
-                        "problem": {"type": "string"},
+                        "problem": {"type": "string", "description": "In lang."},
+                        "problem_en": {
+                            "type": "string",
+                            "description": "In French answers only: the library's own "
+                            "English text that problem quotes (an unreadable document).",
+                        },
                         "code": {"type": "string"},
                         "rule": {"type": "string"},
                         "rule_title": {"type": "string"},
                         "rule_text": {"type": "string"},
+                        "message": {"type": "string"},
                     },
                 },
             },
@@ -420,7 +438,8 @@ def _paths() -> Doc:
                         "in": "path",
                         "required": True,
                         "schema": {"enum": ["position", "move", "record", "claim", "scoresheet"]},
-                    }
+                    },
+                    {"name": "lang", "in": "query", "schema": _LANG},
                 ],
                 "responses": {
                     "200": _json({"type": "object"}, "A JSON Schema (2020-12)."),

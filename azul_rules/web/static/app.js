@@ -229,7 +229,7 @@
 
   // -- talking to the judge ----------------------------------------------------------------
   const api = async (path, body) => {
-    const response = await fetch(`api/v1/${path}`, {
+    const response = await fetch(`api/v1/${path}?lang=${lang}`, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: toJson(body),
     });
     const type = response.headers.get("Content-Type") ?? "";

@@ -1,0 +1,190 @@
+"""The web judge's own words, in English and French: every sentence the service writes
+itself (the envelope of a request, its options, the HTTP refusals), by key.
+
+The rule texts, the violations and the impossible positions are worded by the library
+(:mod:`azul_rules.rulebook`, :mod:`azul_rules.messages`).  The problems of unreadable
+documents (:class:`~azul_rules.FormatError`) are worded by the library's readers in
+English only: :func:`framed` gives them a French sentence saying which document could
+not be read, the English text quoted.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Final
+
+__all__ = ["DOCUMENTS", "TEXTS", "describe", "document_of", "framed", "say", "short"]
+
+TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
+    # the envelope of a request
+    "not_object": {
+        "en": "expected a JSON object with {names}, got {kind}",
+        "fr": "attendu : un objet JSON avec {names} ; reçu : {kind}",
+    },
+    "bad_lang": {
+        "en": 'expected "en" or "fr", got {kind}',
+        "fr": 'attendu : "en" ou "fr" ; reçu : {kind}',
+    },
+    "bad_query_lang": {
+        "en": "expected en or fr, got {shown}",
+        "fr": "attendu : en ou fr ; reçu : {shown}",
+    },
+    "given_twice": {"en": "given twice", "fr": "donné deux fois"},
+    "unknown_member": {
+        "en": "unknown member (expected {known}, lang)",
+        "fr": "membre inconnu (membres possibles : {known}, lang)",
+    },
+    "missing_member": {"en": "required member missing", "fr": "membre obligatoire absent"},
+    # the members and options
+    "not_a_move": {
+        "en": 'expected a move object or the notation such as "3B2", got {kind}',
+        "fr": 'attendu : un objet coup ou sa notation, comme "3B2" ; reçu : {kind}',
+    },
+    "integer_range": {
+        "en": "expected an integer from {low} to {high}, got {kind}",
+        "fr": "attendu : un entier de {low} à {high} ; reçu : {kind}",
+    },
+    "boolean": {
+        "en": "expected true or false, got {kind}",
+        "fr": "attendu : true ou false ; reçu : {kind}",
+    },
+    "player_range": {
+        "en": "players are numbered 0 to {last}",
+        "fr": "les joueurs sont numérotés de 0 à {last}",
+    },
+    "no_tiling": {
+        "en": "this position records no wall tiling (no last_scoring) to mark",
+        "fr": "cette position n'enregistre aucune décoration du mur (pas de last_scoring) "
+        "à marquer",
+    },
+    "record_length": {
+        "en": "the record holds {count} moves",
+        "fr": "la partie enregistrée compte {count} coups",
+    },
+    # the library's English-only texts, framed in French
+    "unreadable_document": {
+        "en": "{text}",
+        "fr": "{document} illisible à cet endroit ; raison (en anglais) : « {text} »",
+    },
+    "unfit_document": {
+        "en": "{text}",
+        "fr": "{document} incompatible avec {other} à cet endroit ; raison (en anglais) : "
+        "« {text} »",
+    },
+    # the details of the problems
+    "entry": {"en": "{path}: {problem}", "fr": "{path} : {problem}"},
+    "separator": {"en": "; ", "fr": " ; "},
+    "violation": {"en": "{code} ({rule}): {message}", "fr": "{code} ({rule}) : {message}"},
+    "impossible_one": {
+        "en": "this position cannot exist (1 problem): see errors",
+        "fr": "cette position ne peut pas exister (1 problème) : voir errors",
+    },
+    "impossible_many": {
+        "en": "this position cannot exist ({count} problems): see errors",
+        "fr": "cette position ne peut pas exister ({count} problèmes) : voir errors",
+    },
+    "no_rule": {
+        "en": "no rule {rule} in the rule book: the ids are {ranges}",
+        "fr": "pas de règle {rule} dans le livre de règles : les identifiants sont {ranges}",
+    },
+    "no_schema": {
+        "en": "no schema {name}: the schemas are {names}",
+        "fr": "pas de schéma {name} : les schémas sont {names}",
+    },
+    # HTTP
+    "media_type": {
+        "en": "send the body as JSON with the header Content-Type: application/json "
+        "(UTF-8); got {shown}",
+        "fr": "envoyez le corps en JSON avec l'en-tête Content-Type: application/json "
+        "(UTF-8) ; reçu : {shown}",
+    },
+    "no_media_type": {"en": "none", "fr": "aucun"},
+    "bad_length": {
+        "en": "the Content-Length header is not a number",
+        "fr": "l'en-tête Content-Length n'est pas un nombre",
+    },
+    "too_large": {
+        "en": "{size} bytes: a request body holds at most {limit} bytes",
+        "fr": "{size} octets : le corps d'une requête fait au plus {limit} octets",
+    },
+    "more_than": {"en": "more than {limit}", "fr": "plus de {limit}"},
+    "no_route": {
+        "en": "no such page or endpoint: {path}",
+        "fr": "aucune page ni aucun point d'accès à cette adresse : {path}",
+    },
+    "bad_method": {
+        "en": "{method} is not allowed here: use {allowed}",
+        "fr": "{method} n'est pas permis ici : utilisez {allowed}",
+    },
+    "another_method": {"en": "another method", "fr": "une autre méthode"},
+    "internal": {
+        "en": "the judge failed on this request: this is a bug of azul_rules, please report "
+        "it with the request",
+        "fr": "le juge a échoué sur cette requête : c'est un bogue d'azul_rules, merci de le "
+        "signaler avec la requête",
+    },
+}
+"""Every sentence of the service's own, by key: ``{"en": ..., "fr": ...}`` templates."""
+
+DOCUMENTS: Final[Mapping[str, tuple[str, str]]] = {
+    "$": ("corps de la requête", "le corps de la requête"),
+    "state": ("position (state)", "la position"),
+    "move": ("coup (move)", "le coup"),
+    "record": ("partie enregistrée (record)", "la partie enregistrée"),
+    "claim": ("annonce des scores (claim)", "l'annonce des scores"),
+    "scoresheet": ("feuille de score (scoresheet)", "la feuille de score"),
+}
+"""The documents a request carries, by member, as the French framing names them: alone,
+then with the article."""
+
+_KINDS: Final = {
+    "en": ("a number", "the string {text}", "an array", "an object"),
+    "fr": ("un nombre", "la chaîne {text}", "un tableau", "un objet"),
+}
+
+
+def say(key: str, lang: str, **params: object) -> str:
+    """The sentence ``key`` of :data:`TEXTS` in ``lang`` (English unless ``"fr"``)."""
+    return TEXTS[key]["fr" if lang == "fr" else "en"].format(**params)
+
+
+def short(text: str, limit: int = 60) -> str:
+    """``text``, cut to ``limit`` characters (with ``...``) when longer."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def describe(value: object, lang: str) -> str:
+    """What a JSON value is, in words (``got ...``): ``null``, ``true``, ``a number``,
+    ``the string "..."`` (cut), ``an array``, ``an object``."""
+    number, string, array, obj = _KINDS["fr" if lang == "fr" else "en"]
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return number
+    if isinstance(value, str):
+        return string.format(text=short(json.dumps(value, ensure_ascii=False), 40))
+    return array if isinstance(value, list) else obj
+
+
+def document_of(under: str) -> str:
+    """The member of the request a path lies under (``$.state.round``: ``state``;
+    ``$`` itself or an unknown member: ``$``)."""
+    head = under.removeprefix("$.").split(".")[0].split("[")[0]
+    return head if under.startswith("$.") and head in DOCUMENTS else "$"
+
+
+def framed(text: str, under: str, lang: str, *, unfit_with: str | None = None) -> str:
+    """A problem the library words in English only (``text``), about the document at
+    ``under``: itself in English; in French, a sentence naming the document (and, for a
+    document that does not fit another, ``unfit_with``: that other's member) with the
+    English text quoted."""
+    if lang != "fr":
+        return text
+    document = DOCUMENTS[document_of(under)][0]
+    if unfit_with is None:
+        return say("unreadable_document", lang, document=document, text=text)
+    other = DOCUMENTS[document_of(unfit_with)][1]
+    return say("unfit_document", lang, document=document, other=other, text=text)
