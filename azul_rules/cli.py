@@ -1,7 +1,8 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
 Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
-impossible position.  Errors are reported in words, never as a traceback.
+impossible position, whether or not the reader of the output stays to the end (``| head``).
+Errors are reported in words, never as a traceback.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import Any, NoReturn, TextIO, TypeVar
 
 from azul_rules.auditing import audit, claim_from_json, position_from_json
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
@@ -147,6 +148,8 @@ def _differential_parser(commands: Any) -> None:
     diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
     diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
     diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
+    diff.add_argument("--lang", choices=LANGUAGES, default="en",
+                      help="the report's sentences, the rule's title, the referee's verdicts")
 
 
 def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -169,6 +172,8 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
     add.add_argument("--retries", type=int, default=2, help="for a batch whose worker died")
     add.add_argument("--json", action="store_true", help="the results as JSON")
+    add.add_argument("--lang", choices=LANGUAGES, default="en",
+                     help="the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
 
 
@@ -218,7 +223,7 @@ def _bot_names(spec: str | None, players: int) -> list[str]:
         spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
     )
     if len(names) != players:
-        raise UsageError(f"--bots names {len(names)} bots for {players} players")
+        raise UsageError(f"--bots names {_count(len(names), 'bot')} for {players} players")
     return names
 
 
@@ -356,8 +361,13 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
         where = _printable(args.svg_dir)
-        print(f"{drawn} pictures in {where}" if args.lang == "en"
-              else f"{drawn} images dans {where}")  # fmt: skip
+        print(f"{_count(drawn, 'picture')} in {where}" if args.lang == "en"
+              else f"{_count(drawn, 'image')} dans {where}")  # fmt: skip
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 bot``, ``2 bots`` (English and French nouns taking an ``s``)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def _read(path: str) -> str:
@@ -405,16 +415,39 @@ def _reading(source: str, read: Callable[[], T]) -> T:
         ) from None  # fmt: skip
 
 
+def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None = None) -> T:
+    """``judge()``, whose ``FormatError`` says that the ``claim`` file (a claim, a
+    scoresheet) does not fit the ``base`` file (the position, the record) -- or, at
+    ``base_path`` (``$.factories``: the offer is not over), that the fault is the base's."""
+    try:
+        return judge()
+    except FormatError as error:
+        claim, base = _printable(claim), _printable(base)
+        raise InputError(
+            [_printable(f"{base}: cannot be audited at {path}: {what}"
+             if base_path is not None and path.startswith(base_path)
+             else f"{claim}: does not fit {base} at {path}: {what}") for path, what in error.errors]
+        ) from None  # fmt: skip
+
+
 def _load_state(path: str) -> GameState:
     return _from_file(path, lambda text: from_json(text, GameState))
 
 
 def _load_move(text: str) -> Move:
+    """MOVE: a JSON move, a file holding one, or notation.  A name that looks like a
+    file's (a path separator, a ``.json`` suffix) is read as a file, so that a missing
+    file is told as missing rather than as bad notation."""
     if text.lstrip().startswith("{"):
         return _reading("MOVE", lambda: move_from_json(text))
-    if os.path.exists(text):
+    if os.path.exists(text) or _looks_like_a_file(text):
         return _from_file(text, move_from_json)
     return _reading("MOVE", lambda: parse_move(text))
+
+
+def _looks_like_a_file(text: str) -> bool:
+    separators = {"/", os.sep} | ({os.altsep} if os.altsep else set())
+    return any(s in text for s in separators) or text.lower().endswith(".json")
 
 
 def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:
@@ -476,7 +509,7 @@ def _check(args: argparse.Namespace) -> int:
 def _audit(args: argparse.Namespace) -> int:
     state = _from_file(args.state, position_from_json)
     claim = _from_file(args.claim, claim_from_json)
-    result = _reading(args.claim, lambda: audit(state, claim))
+    result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
         doc = {
             "correct": result.ok,
@@ -494,7 +527,7 @@ def _audit(args: argparse.Namespace) -> int:
 def _audit_game(args: argparse.Namespace) -> int:
     record = _from_file(args.record, GameRecord.from_json)
     sheet = _from_file(args.sheet, scoresheet_from_json)
-    verdict = _reading(args.sheet, lambda: audit_game(record, sheet))
+    verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
         def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
             return [_violation_doc(v, args.lang, args.explain) for v in found]
@@ -515,7 +548,9 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
-        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
+        rounds = len(verdict.rounds)
+        print(phrase("sheet_correct_one" if rounds == 1 else "sheet_correct", lang,
+                     rounds=rounds))  # fmt: skip
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
@@ -606,7 +641,8 @@ def _replay(args: argparse.Namespace) -> int:
         _print_violations(replay.failure.violations, args.lang, args.explain)
         _say_drawn(drawn, args)
         return 1
-    print(phrase("all_legal", args.lang, moves=len(replay.states) - 1))
+    played = len(replay.states) - 1
+    print(phrase("one_legal" if played == 1 else "all_legal", args.lang, moves=played))
     if final.outcome is not None:
         print("\n".join(_scores_and_winners(final.outcome, args.lang)))
     else:
@@ -664,8 +700,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("azul-rules: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:  # the reader went away (``| head``): run() ends quietly
-        raise
     except Exception as error:  # a bug of ours: still one line, never a traceback
         print(f"azul-rules: internal error, please report it: {type(error).__name__}: "
               f"{_printable(str(error)[:200])}", file=sys.stderr)  # fmt: skip
@@ -673,11 +707,60 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def run() -> None:
-    """Entry point of the ``azul-rules`` script and ``python -m azul_rules``."""
+    """Entry point of the ``azul-rules`` script and ``python -m azul_rules``.
+
+    A reader that leaves early (``azul-rules check ... | head -1``) does not change the
+    exit status: the rest of the output is dropped, quietly, and the command still
+    exits 0, 1 or 2 as its verdict says."""
+    streams = {"stdout": sys.stdout, "stderr": sys.stderr}
+    outputs = {name: _Output(s) for name, s in streams.items() if s is not None}  # None: closed
+    for name, output in outputs.items():
+        setattr(sys, name, output)
     try:
         status = main()
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (``| head``): not an error of ours
-        sys.stderr.close()
-        status = 0
+        for output in outputs.values():
+            output.flush()
+    finally:
+        for name, stream in streams.items():
+            setattr(sys, name, stream)
     sys.exit(status)
+
+
+class _Output:
+    """Standard output (or error) whose reader may leave: from the first broken pipe
+    on, what is written is dropped (and the descriptor is pointed at ``os.devnull``, so
+    that nothing fails when Python flushes it at exit)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self.reader_gone = False
+
+    def write(self, text: str) -> int:
+        if not self.reader_gone:
+            try:
+                self._stream.write(text)
+            except BrokenPipeError:
+                self._gone()
+        return len(text)
+
+    def flush(self) -> None:
+        if not self.reader_gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._gone()
+
+    def _gone(self) -> None:
+        self.reader_gone = True
+        try:
+            null = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(null, self._stream.fileno())
+            finally:
+                os.close(null)
+        except (OSError, ValueError, AttributeError):  # no descriptor (a test's capture)
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+

@@ -320,9 +320,11 @@ def _missing_rules(state: GameState, move: Move) -> tuple[str, ...]:
     return ("R2",)
 
 
-def move_set_differences(state: GameState, listed: Iterable[Move]) -> list[Difference]:
+def move_set_differences(
+    state: GameState, listed: Iterable[Move], lang: str = "en"
+) -> list[Difference]:
     """The moves the engine lists that the referee refuses (each group named by the
-    referee's verdict), and the legal moves it leaves out."""
+    referee's verdict, its message in ``lang``), and the legal moves it leaves out."""
     legal = state.legal_moves()
     engine = {_plain(m, state) for m in listed}
     extra: dict[tuple[str, str], list[Move]] = {}
@@ -336,7 +338,8 @@ def move_set_differences(state: GameState, listed: Iterable[Move]) -> list[Diffe
         verdict = state.validate(moves[0])
         found.append(Difference(
             "legal_moves", f"refuses {_examples(moves)}", f"lists {len(moves)} such move(s)",
-            (rule,), f"{code}: {verdict.violations[0].message}" if verdict.violations else "",
+            (rule,),
+            f"{code}: {verdict.violations[0].message_in(lang)}" if verdict.violations else "",
         ))  # fmt: skip
     missing: dict[tuple[str, ...], list[Move]] = {}
     for move in legal:

@@ -38,11 +38,13 @@ from azul_rules.conformance import (
 )
 from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.jsonio import to_dict
+from azul_rules.messages import LANGUAGES
 from azul_rules.moves import Move, Refill
 from azul_rules.phases import Phase as GamePhase
 from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
+from azul_rules.rulebook import rule
 from azul_rules.state import GameState, new_game
 from azul_rules.testing import refills
 
@@ -94,14 +96,19 @@ class Report:
     command: str
     seed: int
     games: int
+    """Games played in the search: ``games=N`` plays N, or fewer when a disagreement
+    or a protocol failure ends the search first (shrinking not included)."""
     moves: int
+    """Moves compared, shrinking included."""
     elapsed: float
     engine: EngineInfo | None = None
     disagreement: Disagreement | None = None
     failure: ProtocolError | None = None
     first_found: int | None = None
     played: tuple[tuple[int, Variant, int], ...] = ()
-    """Games started (shrinking included) by player count and variant."""
+    """The search's games by player count and variant (they add up to ``games``)."""
+    shrink_games: int = 0
+    """Games replayed while shrinking a disagreement."""
 
     @property
     def status(self) -> int:
@@ -126,6 +133,7 @@ class _Search:
     def __init__(
         self, engine: EngineProcess, info: EngineInfo, players: Sequence[int],
         variants: Sequence[Variant], deadline: float | None, shrink_time: float,
+        limit: int | None = None, lang: str = "en",
     ) -> None:  # fmt: skip
         self.engine = engine
         self.info = info
@@ -136,17 +144,27 @@ class _Search:
         self.shrink_deadline: float | None = None
         self.best: Disagreement | None = None
         self.first_found: int | None = None
+        self.limit = limit
+        self.lang = lang
         self.games = 0
+        self.shrink_games = 0
         self.moves = 0
         self.played: Counter[tuple[int, Variant]] = Counter()
         self.failure: ProtocolError | None = None
         self.stopped = False
 
     def example(self, data: st.DataObject) -> None:
-        """One game, stopped at the first disagreement (raised as ``_Found``)."""
+        """One game, stopped at the first disagreement (raised as ``_Found``).
+
+        The search ends after ``limit`` games: Hypothesis counts only the games it did
+        not cut short (its data for one example is bounded), so it would start more."""
         now = time.monotonic()
         late = self.shrink_deadline is not None and now > self.shrink_deadline
-        if late or (self.best is None and self.deadline is not None and now > self.deadline):
+        searching = self.best is None
+        if late or (searching and self.deadline is not None and now > self.deadline):
+            self.stopped = True
+            raise _Stop
+        if searching and self.limit is not None and self.games >= self.limit:
             self.stopped = True
             raise _Stop
         try:
@@ -160,8 +178,11 @@ class _Search:
         players = data.draw(st.sampled_from(self.players), label="players")
         variant = data.draw(st.sampled_from(self.variants), label="variant")
         first = data.draw(st.integers(0, players - 1), label="first player")
-        self.games += 1
-        self.played[players, variant] += 1
+        if self.best is None:
+            self.games += 1
+            self.played[players, variant] += 1
+        else:
+            self.shrink_games += 1
         start = new_game(players, variant=variant, first_player=first, external_draws=True)
         dealt = data.draw(refills(start), label="first deal")
         state = start.apply(dealt)
@@ -201,7 +222,7 @@ class _Search:
         found = view_differences(step, self.engine.view(len(state.players)))
         waiting = state.phase in (GamePhase.FACTORY_OFFER, GamePhase.WALL_TILING)
         if self.info.legal_moves and waiting:
-            found += move_set_differences(state, self.engine.legal_moves())
+            found += move_set_differences(state, self.engine.legal_moves(), self.lang)
         if found:
             self._found(record, moves, step, found)
 
@@ -227,15 +248,21 @@ def run(
     seed: int | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     shrink_time: float = 60.0,
+    lang: str = "en",
 ) -> Report:
     """Play games through the referee and the engine ``command`` side by side.
 
-    ``games`` games (default 100), or as many as ``time_budget`` seconds allow; the
+    ``games`` games (default 100; fewer when a disagreement is found first, and then
+    more are replayed while shrinking it), or as many as ``time_budget`` seconds allow; the
     variants the engine declares in ``hello`` unless ``variants`` is given; ``timeout``
     seconds at most for each reply; ``shrink_time`` seconds at most for shrinking a
     disagreement.  The same ``seed`` and a deterministic engine give the same report.
-    Never raises for the engine's failures: they are in ``Report.failure``.
+    ``lang`` (``"en"`` or ``"fr"``) is the language of the referee's verdicts quoted in
+    the differences.  Never raises for the engine's failures: they are in
+    ``Report.failure``; raises ``ValueError`` for an unknown ``lang``.
     """
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     seed = random.randrange(2**32) if seed is None else seed
     text = command if isinstance(command, str) else " ".join(command)
     started = time.monotonic()
@@ -253,9 +280,9 @@ def run(
                 f"the engine does not play the {', '.join(unknown)} wall (its hello lists {plays})"
             )
         deadline = started + time_budget if time_budget is not None else None
-        search = _Search(engine, info, players, chosen, deadline, shrink_time)
-        budget = games if games is not None else (10**9 if time_budget else DEFAULT_GAMES)
-        _hypothesis_run(search, budget, seed)
+        budget = games if games is not None else (None if time_budget else DEFAULT_GAMES)
+        search = _Search(engine, info, players, chosen, deadline, shrink_time, budget, lang)
+        _hypothesis_run(search, 10**9 if budget is None else budget, seed)
     except ProtocolError as error:
         return Report(text, seed, 0, 0, time.monotonic() - started, failure=error)
     finally:
@@ -263,7 +290,7 @@ def run(
     played = tuple((n, v, k) for (n, v), k in sorted(search.played.items()))
     return Report(
         text, seed, search.games, search.moves, time.monotonic() - started, info,
-        search.best, search.failure, search.first_found, played,
+        search.best, search.failure, search.first_found, played, search.shrink_games,
     )  # fmt: skip
 
 
@@ -295,45 +322,113 @@ def _hypothesis_run(search: _Search, examples: int, seed: int) -> None:
 # -- the report -------------------------------------------------------------------------------
 
 
-def report_text(report: Report) -> str:
-    """The report in words (what ``azul-rules differential`` prints)."""
+_TEXTS: Final = {
+    "failed": ("azul-rules differential: the engine failed to speak the protocol: {failure}",
+               "azul-rules differential : le moteur ne parle pas le protocole : {failure}"),
+    "line": ("  the line: {line}", "  la ligne : {line}"),
+    "stderr": ("  its standard error ended with:", "  la fin de sa sortie d'erreur :"),
+    "agrees": ("azul-rules differential: {name} agrees with the referee ({played}; seed {seed}).",
+               "azul-rules differential : {name} est d'accord avec l'arbitre ({played} ; "
+               "graine {seed})."),
+    "disagrees": ("azul-rules differential: {name} disagrees with the referee.",
+                  "azul-rules differential : {name} n'est pas d'accord avec l'arbitre."),
+    "rule": ("rule broken: {rule} ({title})", "règle enfreinte : {rule} ({title})"),
+    "shortest": ("the shortest disagreeing game: {moves}{first}; {played}; --seed {seed} "
+                 "repeats this run",
+                 "la plus courte partie en désaccord : {moves}{first} ; {played} ; --seed "
+                 "{seed} refait cette recherche"),
+    "first": (" (the first found had {moves})", " (la première trouvée en avait {moves})"),
+    "at_deal": ("at the first deal: {move}", "à la première distribution : {move}"),
+    "at_move": ("at move {number}, player {player}: {move}",
+                "au coup {number}, joueur {player} : {move}"),
+    "differs": ("what differs:", "ce qui diffère :"),
+    "position": ("the referee's position there (JSON):",
+                 "la position de l'arbitre à cet instant (JSON) :"),
+    "record": ("the game record (save it and run `azul-rules replay FILE`):",
+               "l'enregistrement de la partie (à sauver, puis `azul-rules replay FICHIER`) :"),
+    "played": ("{games}{shrinking}, {moves} in {seconds} s",
+               "{games}{shrinking}, {moves} en {seconds} s"),
+    "shrinking": (" (and {games} more while shrinking)",
+                  " (et {games} de plus pendant la réduction)"),
+}  # fmt: skip
+"""The report's sentences in English and in French."""
+
+_NOUNS: Final = {
+    "game": (("game", "games"), ("partie", "parties")),
+    "move": (("move", "moves"), ("coup", "coups")),
+    "compared": (("move compared", "moves compared"), ("coup comparé", "coups comparés")),
+}
+"""Singular and plural, in English and in French (where 0 and 1 are singular)."""
+
+
+def _say(key: str, lang: str, **params: object) -> str:
+    return _TEXTS[key][LANGUAGES.index(lang)].format(**params)
+
+
+def _count(n: int, noun: str, lang: str = "en") -> str:
+    """``1 game``, ``1,580 moves``; ``1 partie``, ``1 580 coups`` (a narrow space)."""
+    singular, plural = _NOUNS[noun][LANGUAGES.index(lang)]
+    one = n == 1 or (lang == "fr" and n == 0)
+    return f"{_number(n, lang)} {singular if one else plural}"
+
+
+def _number(n: int, lang: str) -> str:
+    return f"{n:,}" if lang == "en" else f"{n:,}".replace(",", "\u202f")
+
+
+def _rule_title(rule_id: str, lang: str) -> str:
+    if lang == "en":
+        return RULE_TITLES.get(rule_id, "see azul-rules rules")
+    try:
+        return rule(rule_id).title_in(lang)
+    except ValueError:
+        return "voir azul-rules rules"
+
+
+def report_text(report: Report, lang: str = "en") -> str:
+    """The report in words (what ``azul-rules differential`` prints), in ``lang``
+    (``"en"`` or ``"fr"``): its sentences and the rule's title; the facts that differ
+    are written as :mod:`azul_rules.conformance` names them (in English, quoting the
+    referee's verdicts in the language :func:`run` was given)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
     lines = []
     if report.failure is not None:
         failure = report.failure
-        lines.append(f"azul-rules differential: the engine failed to speak the protocol: {failure}")
+        lines.append(_say("failed", lang, failure=failure))
         if failure.line is not None:
-            lines.append(f"  the line: {failure.line}")
+            lines.append(_say("line", lang, line=failure.line))
         if failure.stderr:
-            lines.append("  its standard error ended with:")
+            lines.append(_say("stderr", lang))
             lines.extend(f"    {line}" for line in failure.stderr.splitlines())
         return "\n".join(lines)
     info = report.engine
     name = info.name if info is not None else report.command
-    played = (
-        f"{_count(report.games, 'game')}, {_count(report.moves, 'move')} compared in "
-        f"{report.elapsed:.1f} s"
-    )
+    replayed = report.shrink_games
+    shrinking = _say("shrinking", lang, games=_number(replayed, lang)) if replayed else ""
+    seconds = f"{report.elapsed:.1f}" if lang == "en" else f"{report.elapsed:.1f}".replace(".", ",")
+    played = _say("played", lang, games=_count(report.games, "game", lang), shrinking=shrinking,
+                  moves=_count(report.moves, "compared", lang), seconds=seconds)  # fmt: skip
     found = report.disagreement
     if found is None:
-        lines.append(f"azul-rules differential: {name} agrees with the referee ({played}; "
-                     f"seed {report.seed}).")  # fmt: skip
+        lines.append(_say("agrees", lang, name=name, played=played, seed=report.seed))
         return "\n".join(lines)
     step = found.step
-    lines.append(f"azul-rules differential: {name} disagrees with the referee.")
-    title = RULE_TITLES.get(found.rule, "see azul-rules rules")
-    lines.append(f"rule broken: {found.rule} ({title})")
-    shrunk = f" (the first found had {report.first_found})" if report.first_found else ""
-    lines.append(f"the shortest disagreeing game: {_count(found.moves, 'move')}{shrunk}; {played}; "
-                 f"--seed {report.seed} repeats this run")  # fmt: skip
+    lines.append(_say("disagrees", lang, name=name))
+    lines.append(_say("rule", lang, rule=found.rule, title=_rule_title(found.rule, lang)))
+    first = _say("first", lang, moves=report.first_found) if report.first_found else ""
+    lines.append(_say("shortest", lang, moves=_count(found.moves, "move", lang), first=first,
+                      played=played, seed=report.seed))  # fmt: skip
     if step.before is None:
-        lines.append(f"at the first deal: {step.move}")
+        lines.append(_say("at_deal", lang, move=step.move))
     else:
-        lines.append(f"at move {found.moves}, player {step.before.current_player + 1}: {step.move}")
-    lines.append("what differs:")
+        lines.append(_say("at_move", lang, number=found.moves,
+                          player=step.before.current_player + 1, move=step.move))  # fmt: skip
+    lines.append(_say("differs", lang))
     lines.extend(f"  {difference}" for difference in found.differences)
-    lines.append("the referee's position there (JSON):")
+    lines.append(_say("position", lang))
     lines.append(json.dumps(to_dict(step.after), separators=(",", ":")))
-    lines.append("the game record (save it and run `azul-rules replay FILE`):")
+    lines.append(_say("record", lang))
     lines.append(record_json(found.record))
     return "\n".join(lines)
 
@@ -350,10 +445,6 @@ def record_json(record: GameRecord) -> str:
     return "\n".join(lines)
 
 
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n:,} {noun}s"
-
-
 def report_dict(report: Report) -> dict[str, Any]:
     """The report as JSON-ready data (``azul-rules differential --json``)."""
     doc: dict[str, Any] = {
@@ -362,6 +453,7 @@ def report_dict(report: Report) -> dict[str, Any]:
         "command": report.command,
         "seed": report.seed,
         "games": report.games,
+        "shrink_games": report.shrink_games,
         "moves_compared": report.moves,
         "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],
         "seconds": round(report.elapsed, 3),
@@ -443,9 +535,10 @@ def command(args: Any, out: TextIO | None = None) -> int:
     except UsageError as error:
         print(f"azul-rules differential: {error}", file=sys.stderr)
         return 2
+    lang = getattr(args, "lang", "en")
     report = run(args.engine, players=players, variants=variants, games=args.games,
                  time_budget=budget, seed=args.seed, timeout=args.timeout,
-                 shrink_time=shrink)  # fmt: skip
+                 shrink_time=shrink, lang=lang)  # fmt: skip
     if report.disagreement is not None and args.record:
         try:
             with open(args.record, "w", encoding="utf-8") as saved:
@@ -457,7 +550,7 @@ def command(args: Any, out: TextIO | None = None) -> int:
     if args.json:
         print(json.dumps(report_dict(report), indent=1), file=out)
     elif report.failure is not None:
-        print(report_text(report), file=sys.stderr)
+        print(report_text(report, lang), file=sys.stderr)
     else:
-        print(report_text(report), file=out)
+        print(report_text(report, lang), file=out)
     return report.status

@@ -777,6 +777,7 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
     "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},
+    "one_legal": {"en": "{moves} move, legal", "fr": "{moves} coup, légal"},
     "illegal_at": {
         "en": "move {number} ({move}), player {player}: illegal",
         "fr": "coup {number} ({move}), joueur {player} : illégal",
@@ -789,6 +790,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "sheet_correct": {
         "en": "the scoresheet is correct ({rounds} rounds)",
         "fr": "la feuille de score est correcte ({rounds} manches)",
+    },
+    "sheet_correct_one": {
+        "en": "the scoresheet is correct ({rounds} round)",
+        "fr": "la feuille de score est correcte ({rounds} manche)",
     },
     "sheet_wrong": {"en": "the scoresheet is wrong:", "fr": "la feuille de score est fausse :"},
     "sheet_round": {

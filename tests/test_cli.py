@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from azul_rules.cli import main
+import azul_rules as az
+from azul_rules.cli import _parser, main
 
 
 def test_play_prints_a_whole_game_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -53,6 +56,7 @@ def test_play_a_grey_game(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 EXAMPLES = "examples"
+AUDIT = f"{EXAMPLES}/audits"
 
 
 def run_cli(*args: str) -> tuple[int, str, str]:
@@ -201,3 +205,164 @@ def test_every_command_speaks_french(capsys: pytest.CaptureFixture[str]) -> None
     out = capsys.readouterr().out
     assert out.startswith("coup 7 (CB2), joueur 1 : illégal")
     assert "ligne de préparation 2 contient déjà des carreaux de couleur jaune" in out
+
+
+# -- the command line's own messages (a new user's trial) --------------------------------------
+
+
+def test_a_bots_list_of_one_says_one_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """S1: two players need two bots; the count is told in the singular."""
+    assert main(["play", "--bots", "random"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: --bots names 1 bot for 2 players\n"
+    )
+    assert main(["play", "--bots", "random,random,greedy"]) == 2
+    assert capsys.readouterr().err == "azul-rules: --bots names 3 bots for 2 players\n"
+
+
+def first_round(seed: int = 5) -> tuple[az.GameRecord, tuple[int, ...]]:
+    """A record of round 1 (W1-W5 done, round 2 dealt) and the scores after it."""
+    state = az.new_game(2, seed=seed)
+    moves: list[az.Move] = []
+    while state.round == 1:
+        move = state.legal_moves()[0]
+        moves.append(move)
+        state = state.apply(move)
+    return az.GameRecord(tuple(moves), 2, seed), tuple(b.score for b in state.players)
+
+
+def test_one_move_and_one_round_are_counted_in_the_singular(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A one-move record replays as ``1 move, legal``; a one-round scoresheet that is
+    right (W3, W4) is ``correct (1 round)``, in both languages."""
+    one = tmp_path / "one.json"
+    first = az.new_game(2, seed=1)
+    one.write_text(az.GameRecord((first.legal_moves()[0],), 2, 1).to_json())
+    assert main(["replay", str(one)]) == 0
+    assert capsys.readouterr().out.startswith("1 move, legal\n")
+    assert main(["replay", str(one), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out.startswith("1 coup, légal\n")
+    record, scores = first_round()
+    path, sheet = tmp_path / "record.json", tmp_path / "sheet.json"
+    path.write_text(record.to_json())
+    sheet.write_text(json.dumps({"format_version": 1, "rounds": [list(scores)]}))
+    assert main(["audit-game", str(path), str(sheet)]) == 0
+    assert capsys.readouterr().out == "the scoresheet is correct (1 round)\n"
+    assert main(["audit-game", str(path), str(sheet), "--lang", "fr"]) == 0
+    assert capsys.readouterr().out == "la feuille de score est correcte (1 manche)\n"
+
+
+def test_a_one_game_tournament_says_one_game(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["tournament", "--bots", "greedy,random", "--games", "1", "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-2].startswith("1 game: 1 finished, 0 forfeited, 0 unfinished (round cap 100)")
+    assert re.fullmatch(r"1 game played in \d+\.\d s \(\d+ games/s\)", lines[-1])
+
+
+@pytest.mark.parametrize("name", ["examples/nope.json", "nope.json", "NOPE.JSON", "moves/3B2"])
+def test_a_move_file_that_is_missing_is_told_missing(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """MOVE with a path separator or a .json suffix names a file: a missing one is
+    reported as missing, not as notation that cannot be read."""
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", name]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {name}: cannot read: No such file or directory\n"
+    )
+
+
+def test_notation_that_is_no_file_is_still_read_as_notation(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", "2Z3"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "azul-rules: MOVE: unreadable: cannot read '2Z3' as a move: expected <source><colour>"
+    )
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", "2B3"]) == 0
+
+
+def test_an_audit_blames_the_position_whose_offer_is_not_over(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """An audit starts when the factory offer is over (W1): a position with tiles left
+    is the position file's fault; a claim with a score too many is the claim's."""
+    position, claim = f"{EXAMPLES}/round-2-position.json", f"{AUDIT}/two-mistakes/claim.json"
+    assert main(["audit", position, claim]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {position}: cannot be audited at $.factories: the factory offer is not "
+        "over: tiles are left to take\n"
+    )
+    extra = tmp_path / "claim.json"
+    extra.write_text('{"format_version": 1, "scores": [1, 2, 3]}')
+    assert main(["audit", position, str(extra)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"azul-rules: {position}: cannot be audited at $.factories: the factory offer is not "
+        "over: tiles are left to take",
+        f"azul-rules: {extra}: does not fit {position} at $.scores: expected one entry per "
+        "player (2), got 3",
+    ]
+
+
+def test_a_scoresheet_that_does_not_fit_its_record_is_blamed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    record, scores = first_round()
+    path, sheet = tmp_path / "record.json", tmp_path / "sheet.json"
+    path.write_text(record.to_json())
+    sheet.write_text(json.dumps({"format_version": 1, "rounds": [list(scores)] * 2}))
+    assert main(["audit-game", str(path), str(sheet)]) == 2
+    assert capsys.readouterr().err == (
+        f"azul-rules: {sheet}: does not fit {path} at $.rounds: 2 rounds written, but the "
+        "record tiles 1\n"
+    )
+
+
+def status_when_the_reader_leaves(*args: str) -> tuple[int, str]:
+    """Run the command with its standard output read by nobody (the pipe closed at
+    once, as ``| head`` closes it early); its exit status and standard error."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "azul_rules", *args],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.close()
+    err = process.stderr.read()
+    return process.wait(timeout=60), err
+
+
+@pytest.mark.parametrize(
+    ("args", "status"),
+    [
+        (["check", f"{EXAMPLES}/round-2-position.json", f"{EXAMPLES}/partial-take.json",
+          "--json"], 1),
+        (["check", f"{EXAMPLES}/round-2-position.json", "2B3", "--json"], 0),
+        (["rules", "--all"], 0),
+        (["replay", f"{EXAMPLES}/disputed-game.json"], 1),
+    ],
+)  # fmt: skip
+def test_the_exit_status_survives_a_reader_that_leaves(args: list[str], status: int) -> None:
+    """``azul-rules check ... | head -3`` exits as without ``head`` (0 legal, 1 illegal),
+    and says nothing on standard error: no traceback, no "Exception ignored"."""
+    assert status_when_the_reader_leaves(*args) == (status, "")
+
+
+def test_an_error_is_still_told_when_the_reader_of_the_output_leaves() -> None:
+    assert status_when_the_reader_leaves("check", f"{EXAMPLES}/round-2-position.json",
+                                         "nope.json") == (
+        2, "azul-rules: nope.json: cannot read: No such file or directory\n"
+    )  # fmt: skip
+
+
+def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) -> None:
+    """As the README says: the web judge takes the language with each request."""
+    commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
+    taking = {
+        name for name, parser in commands.choices.items()
+        if any("--lang" in action.option_strings for action in parser._actions)
+    }  # fmt: skip
+    assert set(commands.choices) - taking == {"serve"}
+    assert main(["serve", "--lang", "fr"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: unrecognized arguments: --lang fr (see azul-rules --help)\n"
+    )

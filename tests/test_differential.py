@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -49,7 +50,8 @@ def test_the_reference_engine_agrees_with_the_referee(variant: az.Variant) -> No
     report = differential.run(REFERENCE, variants=[variant], games=25, seed=7, timeout=30)
     assert report.failure is None and report.disagreement is None
     assert report.status == 0
-    assert report.games >= 25 and report.moves > 25 * 30
+    assert report.games == 25 and report.moves > 25 * 30
+    assert sum(k for _, _, k in report.played) == 25 and report.shrink_games == 0
     assert {n for n, v, _ in report.played} == {2, 3, 4}
     assert {v for _, v, _ in report.played} == {variant}
 
@@ -228,6 +230,49 @@ def test_the_command_exit_statuses_and_reports(
     assert main(command("--engine", " ".join(broken("garbage")), "--games", "1")) == 2
     err = capsys.readouterr().err
     assert "failed to speak the protocol" in err and "debug: dealing" in err
+
+
+def test_games_n_plays_exactly_n_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """--games 20 plays 20 games, although Hypothesis cuts some short (seed 1 once
+    reported 25), and reports 20; shrinking is counted apart."""
+    engine = " ".join(REFERENCE)
+    assert main(command("--engine", engine, "--games", "20", "--seed", "1", "--json")) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert (doc["games"], doc["shrink_games"]) == (20, 0)
+    assert sum(entry["games"] for entry in doc["played"]) == 20
+    bug = " ".join(buggy("floor-while-room"))
+    report = differential.run(bug, games=5, seed=1, timeout=30, shrink_time=2)
+    assert report.status == 1 and report.games == 1 and report.shrink_games >= 1
+    assert f"1 game (and {report.shrink_games} more while shrinking), " in (
+        differential.report_text(report)
+    )
+
+
+def test_the_report_in_french(capsys: pytest.CaptureFixture[str]) -> None:
+    """--lang fr: the report's sentences, the broken rule's title (P5) from the rule book
+    and the referee's verdict quoted in the difference are French."""
+    engine = " ".join(REFERENCE)
+    assert main(command("--engine", engine, "--games", "2", "--seed", "1", "--lang", "fr")) == 0
+    assert re.fullmatch(
+        "azul-rules differential : azul_rules reference engine est d'accord avec l'arbitre "
+        "\\(2 parties, [0-9\u202f]+ coups comparés en [0-9]+,[0-9] s ; graine 1\\)\\.\n",
+        capsys.readouterr().out,
+    )
+    bug = " ".join(buggy("floor-while-room"))
+    assert main(command("--engine", bug, "--games", "5", "--seed", "1", "--shrink-time", "2s",
+                        "--lang", "fr")) == 1  # fmt: skip
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:2] == [
+        "azul-rules differential : buggy engine (floor-while-room) n'est pas d'accord avec "
+        "l'arbitre.",
+        "règle enfreinte : P5 (L'excédent tombe au plancher)",
+    ]
+    assert lines[2].startswith("la plus courte partie en désaccord : 1 coup (la première "
+                               "trouvée en avait 1) ; 1 partie (et ")  # fmt: skip
+    assert lines[3] == "à la première distribution : refill 1:BBBB 2:BBBB 3:BBBB 4:BBBB 5:BBBB"
+    assert "(P5): FLOOR_WHILE_ROOM: 3 carreau(x) sont allés au plancher" in lines[5]
+    with pytest.raises(ValueError, match="unknown language 'de'"):
+        differential.run(REFERENCE, games=1, lang="de")
 
 
 @pytest.mark.parametrize(

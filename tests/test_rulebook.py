@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import ast
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -85,6 +87,33 @@ def test_make_docs_check_and_write(tmp_path: Path) -> None:
     assert make_docs([str(tmp_path)]) == 0
     assert make_docs([str(tmp_path), "--check"]) == 0
     assert (tmp_path / "rules.md").read_text(encoding="utf-8") == markdown("en")
+
+
+def test_make_docs_has_a_command_line_of_its_own(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--help`` is help, not a folder; a wrong command line or a folder that cannot be
+    written is one line on standard error and exit 2, never a traceback."""
+    from azul_rules.make_docs import main as make_docs
+
+    done = subprocess.run([sys.executable, "-m", "azul_rules.make_docs", "--help"],
+                          capture_output=True, text=True, check=False, cwd=tmp_path)  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, "")
+    assert done.stdout.startswith("usage: python -m azul_rules.make_docs [-h] [--check] [DOCS_DIR]")
+    assert list(tmp_path.iterdir()) == []
+    assert make_docs(["--bogus"]) == 2
+    assert capsys.readouterr().err == (
+        "python -m azul_rules.make_docs: unrecognized arguments: --bogus "
+        "(see python -m azul_rules.make_docs --help)\n"
+    )
+    assert make_docs(["one", "two"]) == 2
+    assert "unrecognized arguments: two" in capsys.readouterr().err
+    missing = tmp_path / "missing"
+    assert make_docs([str(missing)]) == 2
+    assert capsys.readouterr().err == (
+        f"python -m azul_rules.make_docs: cannot write {missing}/rules.md: "
+        "No such file or directory\n"
+    )
 
 
 def test_every_error_code_cites_rules_of_the_book() -> None:

@@ -10,6 +10,7 @@ import io
 import itertools
 import json
 import math
+import os
 import re
 import sys
 import types
@@ -496,6 +497,71 @@ def test_tournament_command_errors_are_one_line_exit_2(
     assert main(["tournament", *args]) == 2
     err = capsys.readouterr().err
     assert err == says + "\n"
+
+
+def test_lang_fr_records_the_forfeits_verdicts_in_french(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """S2 (factory 100 does not exist): --lang fr writes the referee's message in French;
+    the header, and so --resume, does not depend on it."""
+    out = tmp_path / "games.jsonl"
+    bots = ["--bots", f"greedy,{BOTS}:IllegalBot", "--no-progress", "--out", str(out)]
+    assert main(["tournament", *bots, "--games", "2", "--lang", "fr"]) == 0
+    capsys.readouterr()
+    assert [game["result"]["forfeit"]["violations"][0] for game in lines(out)] == [{
+        "code": "NO_SUCH_SOURCE", "rule": "S2",
+        "message": "la fabrique 100 n'existe pas : cette table a les fabriques 1 à 5 et le centre",
+    }] * 2  # fmt: skip
+    assert "lang" not in lines(out)[0]["tournament"]
+    assert main(["tournament", *bots, "--games", "3", "--resume"]) == 0
+    assert lines(out)[2]["result"]["forfeit"]["violations"][0]["message"] == (
+        "there is no factory 100: this table has factories 1 to 5 and the centre"
+    )
+    assert main(["tournament", *bots, "--games", "2", "--lang", "de"]) == 2
+    assert "argument --lang: invalid choice: 'de'" in capsys.readouterr().err
+    with pytest.raises(TournamentError, match="lang must be one of en, fr, not 'de'"):
+        run(["greedy", "random"], games=1, lang="de")
+
+
+def test_an_out_path_that_is_a_directory_or_unwritable_is_one_line_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """--out names the file games are appended to: a directory (empty or not, with or
+    without --resume) or a path that cannot be written is said so, before any game."""
+    bots = ["--bots", "greedy,random", "--games", "2", "--no-progress"]
+    for extra in ([], ["--resume"]):
+        assert main(["tournament", *bots, "--out", str(tmp_path), *extra]) == 2
+        assert capsys.readouterr() == ("", (
+            f"azul-rules: cannot write games to {tmp_path}: it is a directory (name a file "
+            f"in it, such as {tmp_path / 'games.jsonl'})\n"
+        ))  # fmt: skip
+    under_a_file = tmp_path / "file.txt"
+    under_a_file.write_text("not a folder")
+    for path, reason in [
+        (under_a_file / "games.jsonl", "Not a directory"),
+        (tmp_path / "missing" / "games.jsonl", "No such file or directory"),
+    ]:
+        assert main(["tournament", *bots, "--out", str(path)]) == 2
+        assert capsys.readouterr().err == f"azul-rules: cannot write {path}: {reason}\n"
+    assert main(["tournament", *bots, "--out", "nul\0l.jsonl"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: cannot write nul\\x00l.jsonl: embedded null byte\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file.txt"]
+
+
+@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0,
+                    reason="root may write any file; no POSIX modes")  # fmt: skip
+def test_an_out_file_without_write_permission_is_refused_before_any_game(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Even when it holds games: --resume would not help."""
+    out = tmp_path / "games.jsonl"
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--out", str(out),
+                 "--no-progress"]) == 0  # fmt: skip
+    out.chmod(0o444)
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == f"azul-rules: cannot write {out}: Permission denied\n"
 
 
 def test_play_takes_imported_bots(capsys: pytest.CaptureFixture[str]) -> None:

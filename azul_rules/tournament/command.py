@@ -32,6 +32,7 @@ def main(args: argparse.Namespace) -> int:
             workers=args.workers, time_limit=args.time_limit, max_rounds=args.max_rounds,
             out=args.out, resume=args.resume, ray_address=args.ray_address,
             retries=args.retries, progress=False if args.no_progress else None,
+            lang=getattr(args, "lang", "en"),
         )  # fmt: skip
     except BotSpecError as error:
         print(f"azul-rules: --bots: {_printable(str(error))}", file=sys.stderr)
@@ -52,6 +53,10 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _report(results: Results, as_json: bool) -> None:
     if results.cut_bytes:
         print(
@@ -60,13 +65,14 @@ def _report(results: Results, as_json: bool) -> None:
             file=sys.stderr,
         )
     for lost in results.lost:
-        print(f"azul-rules: games {', '.join(map(str, lost.games))} not played: {lost.error}",
+        which = "game" if len(lost.games) == 1 else "games"
+        print(f"azul-rules: {which} {', '.join(map(str, lost.games))} not played: {lost.error}",
               file=sys.stderr)  # fmt: skip
     if as_json:
         print(json.dumps(results.to_dict(), indent=2, ensure_ascii=False))
         return
     print(results.table())
-    done = f"{results.played} games played in {results.elapsed:.1f} s"
+    done = f"{_count(results.played, 'game')} played in {results.elapsed:.1f} s"
     if results.played:
         done += f" ({results.games_per_second:.0f} games/s)"
     if results.resumed:

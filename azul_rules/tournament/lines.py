@@ -190,10 +190,16 @@ class OutFile:
 
     def __init__(self, path: str) -> None:
         self.path = path
+        if os.path.isdir(path):
+            raise TournamentError(
+                f"cannot write games to {path}: it is a directory (name a file in it, such "
+                f"as {os.path.join(path, 'games.jsonl')})"
+            )
         try:
             self._file = open(path, "ab")  # noqa: SIM115 - closed by close()
-        except OSError as error:
-            raise TournamentError(f"cannot write {path}: {error.strerror}") from None
+        except (OSError, ValueError) as error:  # ValueError: a null character in the name
+            reason = error.strerror if isinstance(error, OSError) else None
+            raise TournamentError(f"cannot write {path}: {reason or error}") from None
         if fcntl is not None:
             try:
                 fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)

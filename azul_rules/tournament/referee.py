@@ -293,7 +293,7 @@ def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[s
         "move_number": forfeit.move_number,
         "move": move,
         "violations": [
-            {"code": v.code.value, "rule": v.rule, "message": v.message}
+            {"code": v.code.value, "rule": v.rule, "message": v.message_in(settings.lang)}
             for v in forfeit.violations
         ],
         "error": forfeit.error,

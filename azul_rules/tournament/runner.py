@@ -11,6 +11,7 @@ from typing import Any, Protocol
 import attrs
 
 from azul_rules.bots import BotFactory
+from azul_rules.messages import LANGUAGES
 from azul_rules.phases import Variant
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
@@ -110,7 +111,8 @@ def format_table(results: Results) -> str:
         )
     ends = results.ends
     rows.append(
-        f"{results.games} games: {ends.get('finished', 0)} finished, "
+        f"{results.games} game{'' if results.games == 1 else 's'}: "
+        f"{ends.get('finished', 0)} finished, "
         f"{ends.get('forfeit', 0)} forfeited, {ends.get('unfinished', 0)} unfinished "
         f"(round cap {results.settings.max_rounds}); seats "
         + ("balanced" if results.balanced else "not balanced (a partial cycle of lineups)")
@@ -189,6 +191,7 @@ def run(
     ray_address: str | None = None,
     retries: int = 2,
     progress: bool | None = None,
+    lang: str = "en",
 ) -> Results:
     """Play a refereed tournament and return its :class:`Results`.
 
@@ -200,7 +203,9 @@ def run(
     ``out`` is the JSON-lines file (appended game by game); ``resume=True`` continues
     it, skipping the games it holds.  ``backend`` is ``"local"``, ``"process"`` (with
     ``workers`` processes, default one a core) or ``"ray"`` (the current Ray connection,
-    or ``ray_address``, or a new local cluster); ``batch`` is games a task.
+    or ``ray_address``, or a new local cluster); ``batch`` is games a task.  ``lang``
+    (``"en"`` or ``"fr"``) is the language of the referee's messages in the forfeits
+    the file records.
 
     Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
     :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
@@ -208,15 +213,16 @@ def run(
     ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
     Games a backend could not play are in ``Results.lost``, not raised.
     """
-    settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds)
+    settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)
     total = _game_count(games, settings)
     _check_run(settings, backend, batch, workers, retries, out, resume)
-    existing = Existing()
-    if out is not None:
-        if resume:
-            existing = read_existing(out, settings, total)
-        else:
-            check_new_file(out)
+    writer = OutFile(out) if out is not None else None  # first: a path it cannot write
+    try:
+        existing = _existing(out, resume, settings, total)
+    except BaseException:
+        if writer is not None:
+            writer.close()
+        raise
     tally = Tally(len(settings.entrants), settings.players)
     for summary in existing.summaries:
         tally.add(summary)
@@ -225,7 +231,6 @@ def run(
     size = batch or default_batch(remaining, workers or cpu_count())
     lost: list[Lost] = []
     played = 0
-    writer = OutFile(out) if out is not None else None
     bar = _progress(progress, total, len(existing.summaries))
     start = time.perf_counter()
     outcomes = stream(
@@ -257,9 +262,20 @@ def run(
     )  # fmt: skip
 
 
+def _existing(out: str | None, resume: bool, settings: Settings, total: int) -> Existing:
+    """The games ``out`` holds when ``resume`` continues it (none otherwise: a file
+    holding games is then refused, being append-only)."""
+    if out is None:
+        return Existing()
+    if resume:
+        return read_existing(out, settings, total)
+    check_new_file(out)
+    return Existing()
+
+
 def _settings(
     bots: Bots, players: int, seed: int, seeds: Sequence[int] | None,
-    variant: Variant | str, time_limit: float | None, max_rounds: int,
+    variant: Variant | str, time_limit: float | None, max_rounds: int, lang: str = "en",
 ) -> Settings:  # fmt: skip
     if type(players) is not int or players not in (2, 3, 4):
         raise TournamentError(f"players must be 2, 3 or 4, not {players!r} (S1)")
@@ -281,9 +297,11 @@ def _settings(
         )
     if type(max_rounds) is not int or max_rounds < 1:
         raise TournamentError(f"max_rounds must be a positive integer, not {max_rounds!r}")
+    if lang not in LANGUAGES:
+        raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
     return Settings(
         entrants(bots), players, variant, seed, None if seeds is None else tuple(seeds),
-        None if time_limit is None else float(time_limit), max_rounds,
+        None if time_limit is None else float(time_limit), max_rounds, lang,
     )  # fmt: skip
 
 
@@ -297,10 +315,18 @@ def _game_count(games: int | None, settings: Settings) -> int:
         raise TournamentError(f"games must be a number of games (0 or more), not {games!r}")
     if limit is not None and games > limit:
         raise TournamentError(
-            f"{games} games need {math.ceil(games / settings.cycle)} deal seeds "
-            f"({settings.cycle} games a deal), but seeds= gives {len(settings.seeds or ())}"
+            f"{_needs(games, math.ceil(games / settings.cycle))} "
+            f"({settings.cycle} game{'' if settings.cycle == 1 else 's'} a deal), "
+            f"but seeds= gives {len(settings.seeds or ())}"
         )
     return games
+
+
+def _needs(games: int, seeds: int) -> str:
+    """``1 game needs 1 deal seed``, ``5 games need 3 deal seeds``."""
+    if games == 1:
+        return "1 game needs 1 deal seed"
+    return f"{games} games need {seeds} deal seed{'' if seeds == 1 else 's'}"
 
 
 def _check_run(

@@ -90,6 +90,9 @@ class Settings:
     seeds: tuple[int, ...] | None = None
     time_limit: float | None = None
     max_rounds: int = 100
+    lang: str = "en"
+    """The language of the referee's messages in a forfeit's ``violations`` (``"en"`` or
+    ``"fr"``): it changes no result, so it is not in the :meth:`header`."""
 
     @property
     def cycle(self) -> int:
