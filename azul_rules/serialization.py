@@ -415,25 +415,20 @@ def _state_to_dict(state: Any) -> dict[str, Any]:
 
 # -- what the writer refuses: exactly what the reader would refuse as a FormatError ------
 #
-# ``from_json(to_json(x))`` gives ``x`` back for every state and move ``to_json`` writes:
-# a part the format cannot hold (a round below 1, a negative player, a bag count over
-# 20, an array past MAX_ITEMS, a record of the last tiling that does not fit) is refused
-# here, with the path and the reader's words; ``to_json`` adds the limits of the text
-# (MAX_DIGITS digits per integer, MAX_INPUT_BYTES in all).  Whether a position can exist
-# is ``problems()``' question: an impossible one is written, and read back as an
-# ``InvalidStateError``.
+# ``from_json(to_json(x))`` gives ``x`` back for every state and move ``to_json`` writes.
+# The constructors already refuse most of what the reader refuses (a round below 1, a
+# player not at the table, a pattern line over its capacity); what they let through and
+# the format cannot hold (a bag count over 20, an array past MAX_ITEMS, a record of the
+# last tiling that does not fit) is refused here, with the path and the reader's words;
+# ``to_json`` adds the limits of the text (MAX_DIGITS digits per integer,
+# MAX_INPUT_BYTES in all).  Whether a position can arise is ``problems()``' question: an
+# impossible one is written, and read back as an ``InvalidStateError``.
 
 
 def _check_state_parts(state: Any, doc: dict[str, Any]) -> None:
     """Refuse the parts of ``state`` that ``from_dict`` would refuse as a
     ``FormatError``, every one with its path."""
     errors: list[tuple[str, str]] = []
-    if state.round < 1:
-        errors.append(("$.round", f"rounds count from 1, got {_number(state.round)}"))
-    for name in ("current_player", "start_player", "marker_holder"):
-        value = doc[name]
-        if value is not None and value < 0:
-            errors.append((f"$.{name}", f"expected a number from 0, got {_number(value)}"))
     for part in ("bag", "lid"):
         for name, count in doc[part].items():
             if count > 20:
@@ -450,23 +445,16 @@ def _check_state_parts(state: Any, doc: dict[str, Any]) -> None:
 
 def _small(state: Any) -> bool:
     """True when no array of the document can pass :data:`MAX_ITEMS` entries nor the
-    document 2,000 values: at most 4 players and 9 factories of 4 tiles, 100 tiles in
-    the centre, pattern lines of at most 5 tiles and floors of at most 7 (about 450
-    values; the last tiling is checked on its own).  Anything larger is counted by
-    ``check_shape``.  Plain loops: this runs at every ``to_dict``."""
-    players, factories = state.players, state.factories
-    if len(players) > 4 or len(factories) > 9 or len(state.center) > MAX_ITEMS:
+    document 2,000 values: 9 factories of at most 4 tiles, at most 100 tiles in the
+    centre, floors of at most 7 (pattern lines hold at most 5 and there are 2-4
+    players: about 450 values; the last tiling is checked on its own).  Anything larger
+    is counted by ``check_shape``."""
+    factories = state.factories
+    if len(factories) > 9 or len(state.center) > MAX_ITEMS:
         return False
-    for tiles in factories:
-        if len(tiles) > 4:
-            return False
-    for board in players:
-        if len(board.floor) > 7:
-            return False
-        for line in board.pattern_lines:
-            if line.count > 5:
-                return False
-    return True
+    if max(map(len, factories), default=0) > 4:
+        return False
+    return all(len(board.floor) <= 7 for board in state.players)
 
 
 def _writable_scoring(state: Any) -> dict[str, Any]:

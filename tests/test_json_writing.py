@@ -36,16 +36,8 @@ def played(players: int = 2, seed: int = 3, rounds: int = 2) -> az.GameState:
 
 
 def with_parts(state: az.GameState, **parts: Any) -> az.GameState:
-    """``state`` with some parts replaced, through the public ``GameState.make``."""
-    fields: dict[str, Any] = dict(
-        players=state.players, factories=state.factories, center=state.center,
-        bag=state.bag, lid=state.lid, current_player=state.current_player,
-        start_player=state.start_player, phase=state.phase, round=state.round,
-        variant=state.variant, marker_holder=state.marker_holder,
-        rng_state=state.rng_state, outcome=state.outcome, last_scoring=state.last_scoring,
-    )  # fmt: skip
-    fields.update(parts)
-    return az.GameState.make(**fields)
+    """``state`` with some parts replaced, through the public ``state.replace``."""
+    return state.replace(**parts)
 
 
 def with_score(state: az.GameState, player: int, score: int) -> az.GameState:
@@ -95,31 +87,35 @@ def test_every_long_integer_is_named_at_once() -> None:
 @pytest.mark.parametrize(
     ("parts", "errors"),
     [
-        ({"round": 0}, [("$.round", "rounds count from 1, got 0")]),
-        ({"round": -HUGE},
-         [("$.round", "rounds count from 1, got an integer of more than 4300 digits")]),
-        ({"current_player": -1, "start_player": -2},
-         [("$.current_player", "expected a number from 0, got -1"),
-          ("$.start_player", "expected a number from 0, got -2")]),
-        ({"marker_holder": -1}, [("$.marker_holder", "expected a number from 0, got -1")]),
         ({"bag": (C.RED,) * 21, "lid": (C.BLUE,) * 25},
          [("$.bag.red", "expected a count of tiles from 0 to 20 (S3), got 21"),
           ("$.lid.blue", "expected a count of tiles from 0 to 20 (S3), got 25")]),
         ({"center": (C.WHITE,) * 101}, [("$.center", "101 entries: at most 100")]),
-        ({"factories": ((C.BLUE,),) * 101}, [("$.factories", "101 entries: at most 100")]),
+        ({"factories": ((C.BLUE,) * 101, (), (), (), ())},
+         [("$.factories[0]", "101 entries: at most 100")]),
     ],
 )  # fmt: skip
 def test_to_dict_refuses_what_from_dict_refuses_as_a_format_error(
     parts: dict[str, Any], errors: list[tuple[str, str]]
 ) -> None:
-    """A round below 1 (the reader's "rounds count from 1"), a negative player, a bag
-    or lid count over the 20 tiles of a colour (S3), an array past 100 entries: these
-    values GameState holds are refused by to_dict and to_json as from_dict refuses them,
-    with the same paths and words."""
+    """A bag or lid count over the 20 tiles of a colour (S3), an array past 100 entries:
+    values GameState holds (the position cannot arise, but that is problems()'
+    question) and the reader refuses as a FormatError; to_dict and to_json refuse them
+    the same way, with the same paths and words."""
     state = with_parts(played(), **parts)
     expected = tuple((path, problem + NOTE) for path, problem in errors)
     assert refused(az.to_dict, state) == expected
     assert refused(az.to_json, state) == expected
+
+
+def test_a_floor_past_100_items_is_refused_at_its_path() -> None:
+    state = played()
+    boards = list(state.players)
+    boards[1] = attrs.evolve(boards[1], floor=(C.RED,) * 101)
+    changed = with_parts(state, players=tuple(boards), last_scoring=None)
+    assert refused(az.to_json, changed) == (
+        ("$.players[1].floor", "101 entries: at most 100" + NOTE),
+    )
 
 
 def test_an_impossible_position_is_written_and_read_back_as_invalid_state() -> None:
@@ -249,11 +245,12 @@ def test_whatever_to_json_writes_from_json_reads_back(
         changes = {"factories": (tiles, *state.factories[1:])}
     elif part in ("bag", "lid", "center"):
         changes = {part: tiles}
-    elif part == "round":
-        changes = {part: number}
-    else:  # not 4,300 nines for a player: see the xfail test below
-        changes = {part: number - (number == 10**4300 - 1)}
-    changed = with_parts(state, **changes)
+    else:  # round and players: no number the constructors' messages cannot print
+        changes = {part: number if abs(number) < 10**4300 - 1 else 10**4300 - 2}  # see xfails
+    try:
+        changed = with_parts(state, **changes)
+    except (az.FormatError, az.InvalidStateError):
+        return  # refused by the constructors (a round below 1, no such player): not written
     for write in (az.to_json, lambda s: az.to_json(s, indent=None)):
         try:
             text = write(changed)
@@ -312,12 +309,17 @@ def test_move_from_dict_names_an_integer_past_4300_digits(
     assert "an integer of more than 4300 digits" in str(raised.value)
 
 
+# Outside this branch's files (reported): messages that print a number past Python's
+# limit of digits raise its raw ValueError.  Strict: each fails the run once fixed, to
+# be turned into a plain test.
+
+
 @pytest.mark.xfail(
     strict=True,
     raises=ValueError,
-    reason="azul_rules/problems.py writes 'no player {value + 1}': for a player number of "
-    "4,300 nines the message itself passes Python's limit of digits (raw ValueError, also "
-    "on the command line); the fix belongs to problems.py and messages.py",
+    reason="the PLAYER_OUT_OF_RANGE message prints 'no player {value + 1}': for a player "
+    "number of 4,300 nines that passes Python's limit of digits (a raw ValueError from "
+    "from_json, and an internal error on the command line)",
 )
 def test_g2_a_player_number_of_4300_nines_is_read_as_an_impossible_position() -> None:
     """G2: a current player who does not exist is an InvalidStateError, however large
@@ -326,3 +328,37 @@ def test_g2_a_player_number_of_4300_nines_is_read_as_an_impossible_position() ->
     doc["current_player"] = 10**4300 - 1
     with pytest.raises(az.InvalidStateError):
         az.from_json(json_text(doc), az.GameState)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=ValueError,
+    reason="position.py's checks print the value refused ({value!r}, 'no player "
+    "{value + 1}'): past 4,300 digits that is a raw ValueError",
+)
+@pytest.mark.parametrize(
+    ("part", "error"),
+    [("round", az.FormatError), ("current_player", az.InvalidStateError)],
+)
+def test_g2_the_constructors_refuse_a_number_past_4300_digits_in_their_words(
+    part: str, error: type[Exception]
+) -> None:
+    """G2: a round below 1 or a player not at the table, however long the number."""
+    with pytest.raises(error):
+        played().replace(**{part: -HUGE if part == "round" else HUGE})
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=ValueError,
+    reason="a violation's message prints 'factory {source + 1}': for 4,300 nines that "
+    "passes Python's limit of digits (azul-rules check: internal error)",
+)
+def test_t2_the_verdict_on_a_factory_of_4300_nines_can_be_read() -> None:
+    """T2: a factory that does not exist is NO_SUCH_SOURCE, and its message can be
+    read, however long the number."""
+    move = az.move_from_json(f'{{"type": "take", "source": {"9" * 4300}, "color": "blue", '
+                             '"line": 0}')  # fmt: skip
+    result = az.new_game(2, seed=1).validate(move)
+    assert result.code is az.ErrorCode.NO_SUCH_SOURCE
+    assert result.violations[0].message.startswith("factory")
