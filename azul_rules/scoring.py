@@ -7,13 +7,14 @@ point was earned or lost.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple
+from typing import NamedTuple, NoReturn, TypeGuard, cast
 
 import attrs
 
 from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS, Color
+from azul_rules.errors import FormatError
 
 __all__ = [
     "Bonuses",
@@ -82,12 +83,68 @@ def score_placement(
     placed (W3): the horizontal run if longer than 1, plus the vertical run if longer
     than 1; 1 point for a tile with no neighbour.  Diagonals never count and an empty
     space ends a run.
+
+    ``wall`` is 5 rows of 5 spaces, each a :class:`Color` or ``None`` (a tuple or a
+    list of them; ``board.wall`` is one); ``row`` and ``column`` count from 0.  Raises
+    ``FormatError`` for arguments of the wrong type or shape (a wall of another size,
+    a space holding something else than a ``Color`` or ``None``, a row that is not an
+    ``int``: ``bool`` is refused), ``ValueError`` for a row or column outside 0-4 or a
+    space with no tile.
     """
+    _check_wall(wall, "score_placement")
+    if type(row) is not int or type(column) is not int:
+        raise FormatError(
+            f"score_placement: row and column are ints (0-4), got {row!r:.60} and {column!r:.60}"
+        )
     if not (0 <= row < 5 and 0 <= column < 5):
         raise ValueError(f"no wall space at row {row}, column {column} (0-4 each)")
     if wall[row][column] is None:
         raise ValueError(f"the wall space at row {row}, column {column} holds no tile to score")
     return PlacementScore(*runs(wall, row, column))
+
+
+def _check_wall(wall: object, function: str) -> None:
+    """``FormatError`` unless ``wall`` is 5 rows of 5 spaces, each a ``Color`` or
+    ``None`` (for the public scoring functions; the referee's own walls are checked
+    when their board is built, see ``PlayerBoard``).  A plain loop: the quickest check
+    of 25 spaces."""
+    if not _is_row_sequence(wall):
+        raise FormatError(f"{function}: the wall is 5 rows of 5 spaces, got {wall!r:.60}")
+    if len(wall) != 5:
+        raise FormatError(f"{function}: the wall is 5 rows of 5 spaces, got {len(wall)} rows")
+    for row in cast(Sequence[Sequence[object]], wall):
+        kind = type(row)
+        if (kind is not tuple and kind is not list and not _is_row_sequence(row)) or len(row) != 5:
+            _refuse_wall(wall, function)
+        for space in row:
+            if space is not None and type(space) is not Color:
+                _refuse_wall(wall, function)
+
+
+def _refuse_wall(wall: Sequence[object], function: str) -> NoReturn:
+    """Raise the ``FormatError`` naming the first row or space of ``wall`` that is
+    wrong."""
+    for index, row in enumerate(wall):
+        if not _is_row_sequence(row):
+            raise FormatError(f"{function}: wall[{index}] is a row of 5 spaces, got {row!r:.60}")
+        if len(row) != 5:
+            raise FormatError(
+                f"{function}: wall[{index}] is a row of 5 spaces, got {len(row)} spaces"
+            )
+        for column, space in enumerate(row):
+            if space is not None and type(space) is not Color:
+                raise FormatError(
+                    f"{function}: wall[{index}][{column}] is a Color or None, got {space!r:.60}"
+                )
+    raise AssertionError("_refuse_wall is called on a wall with a wrong row or space")
+
+
+def _is_row_sequence(value: object) -> TypeGuard[Sequence[object]]:
+    """A tuple, a list or another sequence, but not text (a string is no wall row)."""
+    kind = type(value)
+    if kind is tuple or kind is list:
+        return True
+    return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
 
 
 def floor_penalty(occupied: int) -> int:
@@ -112,7 +169,12 @@ class Bonuses:
 
 
 def end_bonuses(wall: Wall) -> Bonuses:
-    """Count the end bonuses of a wall (E2); colours are counted by tile colour."""
+    """Count the end bonuses of a wall (E2); colours are counted by tile colour.
+
+    ``wall`` is 5 rows of 5 spaces, each a :class:`Color` or ``None`` (``board.wall``);
+    anything else is a ``FormatError``.
+    """
+    _check_wall(wall, "end_bonuses")
     rows = sum([None not in row for row in wall])
     columns = sum([None not in column for column in zip(*wall, strict=True)])
     per_color = [0, 0, 0, 0, 0]

@@ -31,8 +31,17 @@ from cattrs.gen import make_dict_structure_fn
 from azul_rules.board import PatternLine, PlayerBoard, pattern_line
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import check_shape, format_error, load, repeated_keys
-from azul_rules.moves import TAKES, Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.jsontext import (
+    MAX_DIGITS,
+    MAX_INPUT_BYTES,
+    MAX_ITEMS,
+    check_shape,
+    format_error,
+    load,
+    member_path,
+    repeated_keys,
+)
+from azul_rules.moves import TAKES, Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.position import assemble
 from azul_rules.problems import Problem, StateProblem, least_round
@@ -44,6 +53,7 @@ __all__ = [
     "FORMAT_VERSION",
     "from_dict",
     "from_json",
+    "json_text",
     "move_from_dict",
     "move_from_json",
     "to_dict",
@@ -146,47 +156,49 @@ _MOVE_TAGS: Final[dict[type, str]] = {
 
 def _strict_int(value: object, _: object) -> int:
     if type(value) is not int:
-        raise TypeError(f"expected an integer, got {value!r}")
+        raise TypeError(f"expected an integer, got {_repr(value)}")
     return value
 
 
 def _strict_str(value: object, _: object) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {value!r}")
+        raise TypeError(f"expected a string, got {_repr(value)}")
     return value
 
 
 def _strict_bool(value: object, _: object) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {value!r}")
+        raise TypeError(f"expected true or false, got {_repr(value)}")
     return value
 
 
 def _natural(value: object, _: object) -> int:
     number = _strict_int(value, _)
     if number < 0:
-        raise ValueError(f"expected a number from 0, got {number}")
+        raise ValueError(f"expected a number from 0, got {_number(number)}")
     return number
 
 
 def _tile_count(value: object, _: object) -> int:
     number = _natural(value, _)
     if number > 20:
-        raise ValueError(f"expected a count of tiles from 0 to 20 (S3), got {number}")
+        raise ValueError(f"expected a count of tiles from 0 to 20 (S3), got {_number(number)}")
     return number
 
 
 def _rng_state(value: object, _: object) -> int:
     number = _natural(value, _)
     if number > MASK:
-        raise ValueError(f"expected a 64-bit generator state (0 to 2**64 - 1), got {number}")
+        raise ValueError(
+            f"expected a 64-bit generator state (0 to 2**64 - 1), got {_number(number)}"
+        )
     return number
 
 
 def _color(value: object, _: object) -> Color:
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
-    raise ValueError(f"expected a colour ({_COLOR_LIST}), got {value!r}")
+    raise ValueError(f"expected a colour ({_COLOR_LIST}), got {_repr(value)}")
 
 
 def _floor_item(value: object, _: object) -> Color | Marker:
@@ -194,14 +206,16 @@ def _floor_item(value: object, _: object) -> Color | Marker:
         return MARKER
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
-    raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {value!r}")
+    raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {_repr(value)}")
 
 
 def _table_color(value: object, _: object) -> object:
     if isinstance(value, list):
         colors = [_color(v, _) for v in value]
         if len(set(colors)) < 2:
-            raise ValueError(f"a list of colours taken needs two or more colours, got {value!r}")
+            raise ValueError(
+                f"a list of colours taken needs two or more colours, got {_repr(value)}"
+            )
         return tuple(colors)
     return _floor_item(value, _)
 
@@ -211,10 +225,11 @@ def _source(value: object, _: object) -> int:
         return CENTER
     if type(value) is int and value >= 0:
         return value
-    raise ValueError(f"expected a factory number (from 0) or 'center', got {value!r}")
+    raise ValueError(f"expected a factory number (from 0) or 'center', got {_repr(value)}")
 
 
 _KEY_NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,8}")
+_MAX_LINE_KEY: Final = 999_999_999  # the largest key _KEY_NUMBER reads
 
 
 def _line_ref(value: object, _: object) -> int:
@@ -222,7 +237,7 @@ def _line_ref(value: object, _: object) -> int:
         return FLOOR
     if type(value) is int and value >= 0:
         return value
-    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {value!r}")
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_repr(value)}")
 
 
 def _line_key(value: object, _: object) -> int:
@@ -231,7 +246,7 @@ def _line_key(value: object, _: object) -> int:
         return int(value)
     if value == "floor":
         return FLOOR
-    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {value!r}")
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_repr(value)}")
 
 
 def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], Any]:
@@ -240,7 +255,7 @@ def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], 
             return kind(value)
         except ValueError:
             choices = ", ".join(m.value for m in kind)
-            raise ValueError(f"expected one of {choices}, got {value!r}") from None
+            raise ValueError(f"expected one of {choices}, got {_repr(value)}") from None
 
     return structure
 
@@ -259,7 +274,7 @@ def _guarded(
 
         def structure(value: object, target: Any) -> Any:
             if not isinstance(value, json_type):
-                raise TypeError(f"expected a JSON {word}, got {value!r}")
+                raise TypeError(f"expected a JSON {word}, got {_repr(value)}")
             return inner(value, target)
 
         return structure
@@ -392,9 +407,154 @@ def _state_to_dict(state: Any) -> dict[str, Any]:
         "rng_state": state.rng_state,
         "players": players,
     }
+    _check_state_parts(state, doc)
     if state.last_scoring is not None:
-        doc["last_scoring"] = _CONVERTER.unstructure(state.last_scoring)
+        doc["last_scoring"] = _writable_scoring(state)
     return doc
+
+
+# -- what the writer refuses: exactly what the reader would refuse as a FormatError ------
+#
+# ``from_json(to_json(x))`` gives ``x`` back for every state and move ``to_json`` writes.
+# The constructors already refuse most of what the reader refuses (a round below 1, a
+# player not at the table, a pattern line over its capacity); what they let through and
+# the format cannot hold (a bag count over 20, an array past MAX_ITEMS, a record of the
+# last tiling that does not fit) is refused here, with the path and the reader's words;
+# ``to_json`` adds the limits of the text (MAX_DIGITS digits per integer,
+# MAX_INPUT_BYTES in all).  Whether a position can arise is ``problems()``' question: an
+# impossible one is written, and read back as an ``InvalidStateError``.
+
+
+def _check_state_parts(state: Any, doc: dict[str, Any]) -> None:
+    """Refuse the parts of ``state`` that ``from_dict`` would refuse as a
+    ``FormatError``, every one with its path."""
+    errors: list[tuple[str, str]] = []
+    for part in ("bag", "lid"):
+        for name, count in doc[part].items():
+            if count > 20:
+                errors.append((f"$.{part}.{name}", f"expected a count of tiles from 0 to 20 "
+                               f"(S3), got {count}"))  # fmt: skip
+    if errors:
+        raise _unwritable(errors)
+    if not _small(state):
+        try:
+            check_shape(doc)
+        except FormatError as error:
+            raise _unwritable(list(error.errors)) from None
+
+
+def _small(state: Any) -> bool:
+    """True when no array of the document can pass :data:`MAX_ITEMS` entries nor the
+    document 2,000 values: 9 factories of at most 4 tiles, at most 100 tiles in the
+    centre, floors of at most 7 (pattern lines hold at most 5 and there are 2-4
+    players: about 450 values; the last tiling is checked on its own).  Anything larger
+    is counted by ``check_shape``."""
+    factories = state.factories
+    if len(factories) > 9 or len(state.center) > MAX_ITEMS:
+        return False
+    if max(map(len, factories), default=0) > 4:
+        return False
+    return all(len(board.floor) <= 7 for board in state.players)
+
+
+def _writable_scoring(state: Any) -> dict[str, Any]:
+    """The record of the last tiling as JSON-ready data, if the reader would read it back
+    with this position (its types, its size, and its fit: see ``_check_scoring``)."""
+    record = state.last_scoring
+    path = "$.last_scoring"
+    if not _plain_scoring(record):
+        try:
+            data: dict[str, Any] = _CONVERTER.unstructure(record)
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise _unwritable([(path, "not a RoundScoring of ints, Colors and booleans")]) from None
+        try:
+            _structure(data, RoundScoring, path)
+            check_shape(data, path)
+        except FormatError as error:
+            raise _unwritable(list(error.errors)) from None
+    else:
+        data = _CONVERTER.unstructure(record)
+    try:
+        _check_scoring(record, list(state.players), state.phase, state.round)
+    except FormatError as error:
+        raise _unwritable(list(error.errors)) from None
+    return data
+
+
+_PLACED_TYPES: Final = (int, int, Color, int, int, int)  # a WallPlacement's fields
+
+
+def _plain_scoring(record: RoundScoring) -> bool:
+    """True when every field of ``record`` has the exact type the reader gives it, and
+    its arrays are short (the referee's own records always are): no further check of
+    its types and size is needed before writing it."""
+    if type(record) is not RoundScoring or type(record.round) is not int:
+        return False
+    players = record.players
+    if type(record.game_over) is not bool or type(players) is not tuple or len(players) > 4:
+        return False
+    for tiling in players:
+        if type(tiling) is not PlayerTiling:
+            return False
+        if not (type(tiling.player) is type(tiling.score_before) is type(tiling.floor_penalty)
+                is type(tiling.score_after) is int):  # fmt: skip
+            return False
+        placements, lines, bonuses = tiling.placements, tiling.floor_lines, tiling.bonuses
+        if type(placements) is not tuple or type(lines) is not tuple:
+            return False
+        if len(placements) > 5 or len(lines) > 5:
+            return False
+        for placed in placements:
+            if type(placed) is not WallPlacement or tuple(map(type, placed)) != _PLACED_TYPES:
+                return False
+        for line in lines:
+            if type(line) is not int:
+                return False
+        if bonuses is not None and not (
+            type(bonuses) is Bonuses
+            and type(bonuses.rows) is type(bonuses.columns) is type(bonuses.colors) is int
+        ):
+            return False
+    return True
+
+
+def _unwritable(errors: list[tuple[str, str]]) -> FormatError:
+    """The ``FormatError`` of a value the JSON format cannot hold (``from_json`` would
+    refuse it), naming each path."""
+    return format_error([(path, f"{problem} (not written: from_json would refuse it)")
+                         for path, problem in errors])  # fmt: skip
+
+
+def _has_text(value: int) -> bool:
+    """False for an integer past the interpreter's limit of digits (:data:`MAX_DIGITS`),
+    which Python refuses to write as text, and ``load`` to read."""
+    try:
+        str(value)
+    except ValueError:
+        return False
+    return True
+
+
+def _number(value: int) -> str:
+    """An integer in a message (one past :data:`MAX_DIGITS` digits cannot be shown)."""
+    return str(value) if _has_text(value) else f"an integer of more than {MAX_DIGITS} digits"
+
+
+def _long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
+    """The paths of the integers of ``data`` past :data:`MAX_DIGITS` digits, which JSON
+    text cannot hold (Python refuses to write them, and ``load`` to read them)."""
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[object, str]] = [(data, path)]
+    while stack:
+        value, where = stack.pop()
+        if isinstance(value, dict):
+            stack.extend((v, member_path(where, k)) for k, v in reversed(value.items()))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, int) and not _has_text(value):
+            found.append((where, f"an integer of more than {MAX_DIGITS} digits: JSON text "
+                          "holds at most that many"))  # fmt: skip
+    return found
 
 
 def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
@@ -404,10 +564,11 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     doc = _structure(data, _StateDoc, "$")
     errors: list[tuple[str, str]] = []
     if doc.format_version != FORMAT_VERSION:
-        errors.append(("$.format_version", f"unsupported version {doc.format_version} (this "
-                       f"library reads {FORMAT_VERSION})"))  # fmt: skip
+        version = _number(doc.format_version)
+        errors.append(("$.format_version", f"unsupported version {version} (this library "
+                       f"reads {FORMAT_VERSION})"))  # fmt: skip
     if doc.round is not None and doc.round < 1:
-        errors.append(("$.round", f"rounds count from 1, got {doc.round}"))
+        errors.append(("$.round", f"rounds count from 1, got {_number(doc.round)}"))
     problems: list[Problem] = []
     boards = [_board(i, b, errors, problems) for i, b in enumerate(doc.players)]
     if errors:
@@ -458,8 +619,8 @@ def _check_scoring(
     errors: list[tuple[str, str]] = []
     path = "$.last_scoring"
     if record.round not in (round - 1, round) or record.round < 1:
-        errors.append((f"{path}.round", f"a tiling of round {record.round} cannot be the "
-                       f"last one of a position in round {round}"))  # fmt: skip
+        errors.append((f"{path}.round", f"a tiling of round {_number(record.round)} cannot be "
+                       f"the last one of a position in round {_number(round)}"))  # fmt: skip
     if record.game_over != (phase is Phase.GAME_OVER):
         errors.append((f"{path}.game_over", f"expected {str(phase is Phase.GAME_OVER).lower()} "
                        f"in the {phase.value} phase"))  # fmt: skip
@@ -479,8 +640,8 @@ def _tiling_errors(
     if tiling.player != index:
         errors.append((f"{path}.player", f"expected {index}, the entry's place in the list"))
     if tiling.score_after != board.score:
-        errors.append((f"{path}.score_after", f"the board's score is {board.score}, not "
-                       f"{tiling.score_after}"))  # fmt: skip
+        errors.append((f"{path}.score_after", f"the board's score is {_number(board.score)}, "
+                       f"not {_number(tiling.score_after)}"))  # fmt: skip
     if not 0 <= tiling.floor_penalty <= 14 or tiling.score_before < 0:
         errors.append((path, "a floor penalty is 0 to 14 (F1) and a score never below 0 (W4)"))
     for number, placed in enumerate(tiling.placements):
@@ -555,9 +716,7 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
         doc["line"] = "floor" if move.line == FLOOR else move.line
     elif isinstance(move, TableTake):
         doc["count"] = move.count
-        doc["placements"] = {
-            ("floor" if k == FLOOR else str(k)): v for k, v in move.placements.items()
-        }
+        doc["placements"] = _placements_doc(move.placements)
     elif isinstance(move, PlaceTile):
         doc["line"] = move.line
         doc["column"] = move.column
@@ -565,6 +724,26 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
         doc["factories"] = [[_NAMES[t] for t in f] for f in move.factories]
     if move.player is not None:
         doc["player"] = move.player
+    if isinstance(move, (TableTake, Refill)):
+        try:
+            check_shape(doc, "$", 500)
+        except FormatError as error:
+            raise _unwritable(list(error.errors)) from None
+    return doc
+
+
+def _placements_doc(placements: Placements) -> dict[str, int]:
+    """A table take's placements as JSON keys them: ``"2"``, ``"floor"``; a line number
+    past the 9 digits the reader takes is refused."""
+    doc: dict[str, int] = {}
+    for line, count in placements.items():
+        if line == FLOOR:
+            doc["floor"] = count
+        elif line > _MAX_LINE_KEY:
+            raise _unwritable([("$.placements", "a pattern line key has at most 9 digits, "
+                                f"got {_number(line)}")])  # fmt: skip
+        else:
+            doc[str(line)] = count
     return doc
 
 
@@ -596,7 +775,7 @@ def _plain_take(data: dict[str, Any]) -> Take | None:
 
 def _move_from_dict(data: object, expected: type | None = None) -> Move:
     if not isinstance(data, dict):
-        shown = _shorten(repr(data))
+        shown = _shown(data)
         raise FormatError(f"$: a move is a JSON object, got {shown}", (("$", "not an object"),))
     if data.get("type") == "take" and expected in (None, Take):
         take = _plain_take(data)
@@ -605,7 +784,7 @@ def _move_from_dict(data: object, expected: type | None = None) -> Move:
     check_shape(data, "$", 500)
     tag = data.get("type")
     if not isinstance(tag, str) or tag not in _MOVE_DOCS:
-        shown = _shorten(repr(tag))
+        shown = _shown(tag)
         raise FormatError(
             f"$.type: expected one of {', '.join(_MOVE_DOCS)}, got {shown}",
             (("$.type", f"unknown move type {shown}"),),
@@ -624,14 +803,26 @@ def _move_from_dict(data: object, expected: type | None = None) -> Move:
         assert isinstance(doc, _RefillDoc)
         move = Refill(tuple(tuple(f) for f in doc.factories), player=doc.player)
     if expected is not None and not isinstance(move, expected):
-        raise FormatError(f"$.type: expected a {expected.__name__}, got {tag!r}",
+        raise FormatError(f"$.type: expected a {expected.__name__}, got {_shown(tag)}",
                           (("$.type", f"not a {expected.__name__}"),))  # fmt: skip
     return move
 
 
-def _shorten(text: str, limit: int = 60) -> str:
+def _shown(value: object, limit: int = 60) -> str:
     """A value quoted in a message, cut short when long (input may be hostile)."""
+    text = _repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _repr(value: object) -> str:
+    """``repr(value)``, or what it is when it holds an integer past Python's limit of
+    digits (whose ``repr`` raises)."""
+    try:
+        return repr(value)
+    except ValueError:
+        if isinstance(value, int):
+            return f"an integer of more than {MAX_DIGITS} digits"
+        return f"a {type(value).__name__} holding an integer of more than {MAX_DIGITS} digits"
 
 
 # -- the public functions ------------------------------------------------------------------
@@ -639,7 +830,12 @@ def _shorten(text: str, limit: int = 60) -> str:
 
 def to_dict(obj: object) -> dict[str, Any]:
     """A ``GameState`` or a move as plain JSON-ready data (``azul_rules.to_dict`` also
-    takes a ``GameRecord``).  Raises ``TypeError`` for anything else."""
+    takes a ``GameRecord``).  Raises ``TypeError`` for anything else, and
+    ``FormatError`` naming each path for a part :func:`from_dict` would refuse as one:
+    a round below 1, a negative player, a bag or lid count over 20, an array past 100
+    entries, a last tiling that does not fit the position, a placement key past 9
+    digits.  An impossible position is written (``from_dict`` refuses it with
+    ``InvalidStateError``, as ``problems()`` lists)."""
     if isinstance(obj, GameState):
         return _state_to_dict(obj)
     if type(obj) in _MOVE_TAGS:
@@ -661,11 +857,27 @@ def from_dict(data: object, cls: type[T]) -> T:
 
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:
-    """``obj`` as JSON text (readable: short lists stay on one line)."""
-    data = to_dict(obj)
-    if indent is None:
-        return json.dumps(data, ensure_ascii=False)
-    return _dumps(data, indent, 0)
+    """``obj`` as JSON text (readable: short lists stay on one line).  Raises
+    ``TypeError`` for anything but a ``GameState`` or a move, ``FormatError`` (naming
+    the path) for what ``from_json`` would refuse: see :func:`to_dict`, an integer past
+    :data:`~azul_rules.jsontext.MAX_DIGITS` digits, a text past 1 MiB."""
+    return json_text(to_dict(obj), indent)
+
+
+def json_text(data: dict[str, Any], indent: int | None = 2) -> str:
+    """JSON-ready ``data`` as the text ``load`` reads back: ``FormatError`` naming the
+    path of every integer past :data:`~azul_rules.jsontext.MAX_DIGITS` digits (Python
+    writes none), or for a text over :data:`~azul_rules.jsontext.MAX_INPUT_BYTES`."""
+    try:
+        text = json.dumps(data, ensure_ascii=False) if indent is None else _dumps(data, indent, 0)
+    except ValueError:  # an integer Python refuses to write (the only ValueError here)
+        found = _long_integers(data) or [("$", "a value JSON text cannot hold")]
+        raise _unwritable(found) from None
+    size = len(text.encode("utf-8")) if not text.isascii() else len(text)
+    if size > MAX_INPUT_BYTES:
+        raise _unwritable([("$", f"{size} bytes of JSON text: at most {MAX_INPUT_BYTES} "
+                            "are read")])  # fmt: skip
+    return text
 
 
 def from_json(text: str | bytes, cls: type[T]) -> T:

@@ -1,9 +1,12 @@
-"""The documentation names only what exists: every dotted ``azul_rules.…`` name and
-every ``az.…`` name in the README and ``docs/`` resolves (a function, a class, a module
-or an attribute), so that the docs and the API cannot drift apart."""
+"""The documentation names only what exists, and everything public: every dotted
+``azul_rules.…`` name and every ``az.…`` name in the README and ``docs/`` resolves (a
+function, a class, a module or an attribute); every name of ``azul_rules.__all__`` is
+documented, and every public class and function says what it raises in the README's
+table, so that the docs and the API cannot drift apart."""
 
 from __future__ import annotations
 
+import enum
 import importlib
 import importlib.util
 import re
@@ -51,3 +54,60 @@ def test_every_dotted_name_in_the_docs_exists(page: Path) -> None:
 def test_every_az_name_in_the_docs_exists(page: Path) -> None:
     for name in sorted(set(SHORT.findall(page.read_text(encoding="utf-8")))):
         assert hasattr(az, name), f"{page.name}: az.{name}"
+
+
+CODE_SPAN = re.compile(r"`([^`\n]+)`")
+WORD = re.compile(r"[A-Za-z_]\w*")
+
+
+def _code_words(text: str) -> set[str]:
+    """The words written as code (inside backticks) in ``text``."""
+    return {word for span in CODE_SPAN.findall(text) for word in WORD.findall(span)}
+
+
+def test_every_public_name_is_documented() -> None:
+    """Each name of ``azul_rules.__all__`` is written as code in the README or a page of
+    ``docs/`` (``Bonuses``, ``az.end_bonuses``, ``PlacementScore(...)``...)."""
+    documented: set[str] = set()
+    for page in PAGES:
+        documented |= _code_words(page.read_text(encoding="utf-8"))
+    missing = sorted(set(az.__all__) - documented)
+    assert not missing, f"public names documented nowhere in README.md or docs/: {missing}"
+
+
+def _raises_table() -> list[str]:
+    """The first column of the README's "What each entry point raises" table."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = text.split("### What each entry point raises", 1)[1]
+    rows = []
+    for line in section.lstrip().splitlines():
+        if not line.startswith("|"):
+            break
+        rows.append(line.split("|")[1])
+    return rows[2:]  # the header and its rule
+
+
+def _entry_points() -> set[str]:
+    """The public names a program calls: functions, and classes other than exceptions
+    (enums included); not the constants, nor the ``Move`` union."""
+    names = set()
+    for name in az.__all__:
+        value = getattr(az, name)
+        if isinstance(value, type) and issubclass(value, BaseException):
+            continue
+        if callable(value) and (isinstance(value, type) or not isinstance(value, enum.Enum)):
+            names.add(name)
+    return names - {"Move"}
+
+
+def test_every_public_class_and_function_says_what_it_raises() -> None:
+    """Each public function and class (the seven found undocumented by a new user's
+    trial among them: ``Bonuses``, ``Marker``, ``PlacementScore``, ``Placements``,
+    ``PlayerTiling``, ``WallPlacement``, ``end_bonuses``) has a row in the README's
+    "What each entry point raises" table, "nothing" included."""
+    listed: set[str] = set()
+    for cell in _raises_table():
+        listed |= _code_words(cell)
+    assert {"Bonuses", "Marker", "PlacementScore", "end_bonuses"} <= _entry_points()
+    missing = sorted(_entry_points() - listed)
+    assert not missing, f"not in the README's table of what each entry point raises: {missing}"

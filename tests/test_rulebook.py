@@ -158,19 +158,57 @@ def test_every_rule_of_the_book_is_cited_by_a_test() -> None:
     assert missing <= TESTED_ELSEWHERE, sorted(missing)
 
 
+MARKDOWN_PAGES = [
+    ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")), ROOT / "CHANGELOG.md",
+    ROOT / "examples" / "README.md", ROOT / "benchmarks" / "README.md",
+]  # fmt: skip
+
+
 def test_nothing_links_outside_the_repository() -> None:
-    """Every relative link of the README, the docs and the examples' README resolves to a
-    file of the repository; none points at a shared folder beside it."""
-    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), ROOT / "examples/README.md"]
-    for page in pages:
+    """Every link of the README, the docs, the changelog and the other READMEs resolves
+    to a file of the repository; none points at a shared folder beside it, nor at the
+    web."""
+    for page in MARKDOWN_PAGES:
         text = page.read_text(encoding="utf-8")
         assert "shared/" not in text, page
-        for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
-            if target.startswith(("http://", "https://")):
-                continue
+        for target in re.findall(r"\]\(([^)#]*)(?:#[^)]*)?\)", text):
+            if not target:
+                continue  # a link to a heading of the same page
+            assert "://" not in target, (page.name, target)
             resolved = (page.parent / target).resolve()
             assert resolved.is_relative_to(ROOT) and resolved.exists(), (page, target)
     assert "(docs/rules.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+URL = re.compile(r"https?://[^\s`)>\]]*", re.IGNORECASE)
+LOCAL = re.compile(r"https?://(127\.0\.0\.1|localhost|\[::1\])[:/]", re.IGNORECASE)
+CODE = re.compile(r"```.*?```|`[^`]+`", re.DOTALL)  # a code span may run over a line end
+
+
+def test_no_page_links_to_the_web() -> None:
+    """The project stands alone: no http:// or https:// address in the README, docs/,
+    the changelog or the other READMEs (docs/web.md linked Starlette's and uvicorn's
+    sites, the changelog Keep a Changelog's).  Projects are named, not linked.  The one
+    kind of address allowed is the web judge's on this machine (``127.0.0.1``,
+    ``localhost``), quoted as code: where ``azul-rules serve`` answers, not a link."""
+    for page in MARKDOWN_PAGES:
+        text = page.read_text(encoding="utf-8")
+        prose = CODE.sub("", text)
+        assert not URL.findall(prose), (page.name, URL.findall(prose))
+        outside = [url for url in URL.findall(text) if not LOCAL.match(url)]
+        assert not outside, (page.name, outside)
+
+
+def test_the_link_check_catches_a_link_to_the_web() -> None:
+    """The patterns above find the links that were removed, and let the local
+    addresses quoted as code pass."""
+    removed = "[Starlette](https://www.starlette.io/) and <https://semver.org/>"
+    assert URL.findall(CODE.sub("", removed)) == ["https://www.starlette.io/", "https://semver.org/"]
+    local = "serves at `http://127.0.0.1:8000/`, and ```sh\nazul-rules serve  # http://localhost:8000/\n```"
+    assert not URL.findall(CODE.sub("", local))
+    assert all(LOCAL.match(url) for url in URL.findall(local))
+    assert not URL.findall(CODE.sub("", "plain text naming Starlette and uvicorn"))
+    assert URL.findall(CODE.sub("", "see http://127.0.0.1:8000/ in prose")) != []
 
 
 def test_cli_rules_index_one_rule_and_unknown(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.scoring import decide_outcome, floor_penalty
 from tests.builders import board, colored_wall, wall
+
+EMPTY = wall()
 
 
 def test_w3_isolated_tile_scores_1() -> None:
@@ -64,6 +68,95 @@ def test_score_placement_refuses_an_empty_space() -> None:
     with pytest.raises(ValueError, match="no wall space"):
         az.score_placement(wall(), 5, 0)
 
+
+
+@pytest.mark.parametrize(
+    ("wall_arg", "row", "column", "message"),
+    [
+        (EMPTY, "0", 0, "score_placement: row and column are ints (0-4), got '0' and 0"),
+        (EMPTY, 0, 1.0, "score_placement: row and column are ints (0-4), got 0 and 1.0"),
+        (EMPTY, True, 0, "score_placement: row and column are ints (0-4), got True and 0"),
+        (None, 0, 0, "score_placement: the wall is 5 rows of 5 spaces, got None"),
+        ("BYRKW", 0, 0, "score_placement: the wall is 5 rows of 5 spaces, got 'BYRKW'"),
+        ([[None] * 3] * 3, 0, 0, "score_placement: the wall is 5 rows of 5 spaces, got 3 rows"),
+        ([[None] * 5] * 4 + [[None] * 4], 0, 0,
+         "score_placement: wall[4] is a row of 5 spaces, got 4 spaces"),
+        (["....."] * 5, 0, 0, "score_placement: wall[0] is a row of 5 spaces, got '.....'"),
+        ([["blue"] * 5] * 5, 0, 0, "score_placement: wall[0][0] is a Color or None, got 'blue'"),
+        ([[None] * 5] * 2 + [[None, None, 2, None, None]] + [[None] * 5] * 2, 2, 2,
+         "score_placement: wall[2][2] is a Color or None, got 2"),
+    ],
+)  # fmt: skip
+def test_score_placement_refuses_arguments_of_the_wrong_type_or_shape(
+    wall_arg: object, row: object, column: object, message: str
+) -> None:
+    """W3 is scored on a 5 x 5 wall of Colors or None with int coordinates: anything else
+    is a FormatError (a ValueError and a TypeError), never a raw IndexError or TypeError
+    and never a score (a wall of strings used to score 10)."""
+    with pytest.raises(az.FormatError) as raised:
+        az.score_placement(wall_arg, row, column)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+    assert isinstance(raised.value, ValueError) and isinstance(raised.value, TypeError)
+
+
+def test_score_placement_reads_lists_as_tuples() -> None:
+    """W3: a wall of lists scores as the same wall of tuples (4 across + 3 down = 7)."""
+    w = colored_wall(["..x..", "xxxx.", "..x.."])
+    assert az.score_placement([list(row) for row in w], 1, 2) == az.PlacementScore(4, 3, 7)
+
+
+@pytest.mark.parametrize(
+    ("wall_arg", "message"),
+    [
+        (None, "end_bonuses: the wall is 5 rows of 5 spaces, got None"),
+        ([[None] * 5] * 6, "end_bonuses: the wall is 5 rows of 5 spaces, got 6 rows"),
+        ([[az.Color.BLUE] * 5] * 4 + [["white"] * 5],
+         "end_bonuses: wall[4][0] is a Color or None, got 'white'"),
+        ([[az.Color.BLUE] * 5] * 4 + [[az.MARKER] * 5],
+         "end_bonuses: wall[4][0] is a Color or None, got MARKER"),
+    ],
+)  # fmt: skip
+def test_end_bonuses_refuses_a_wall_of_the_wrong_type_or_shape(
+    wall_arg: object, message: str
+) -> None:
+    """E2 is counted on a 5 x 5 wall of Colors or None: anything else is a FormatError."""
+    with pytest.raises(az.FormatError) as raised:
+        az.end_bonuses(wall_arg)  # type: ignore[arg-type]
+    assert str(raised.value) == message
+
+
+_SPACES = st.one_of(st.none(), st.sampled_from(az.Color), st.integers(), st.text(max_size=2))
+_WALLS = st.one_of(
+    st.none(), st.integers(), st.text(max_size=6),
+    st.lists(st.one_of(st.text(max_size=6), st.lists(_SPACES, max_size=6)), max_size=6),
+    st.lists(st.lists(st.one_of(st.none(), st.sampled_from(az.Color)), min_size=5,
+                      max_size=5), min_size=5, max_size=5),
+)  # fmt: skip
+
+
+@given(_WALLS, st.one_of(st.integers(-2, 6), st.booleans(), st.text(max_size=1)),
+       st.integers(-2, 6))  # fmt: skip
+def test_scoring_functions_only_raise_the_documented_errors(
+    wall_arg: object, row: object, column: int
+) -> None:
+    """W3, E2: any wall and coordinates give a score or a ValueError (FormatError
+    included); a score only for a 5 x 5 wall of Colors or None and a tile at 0-4."""
+    try:
+        score = az.score_placement(wall_arg, row, column)  # type: ignore[arg-type]
+    except ValueError:
+        pass
+    else:
+        assert type(row) is int and 0 <= row < 5 and 0 <= column < 5
+        assert isinstance(wall_arg, list) and wall_arg[row][column] is not None
+        assert 1 <= score.points <= 10
+    try:
+        bonuses = az.end_bonuses(wall_arg)  # type: ignore[arg-type]
+    except az.FormatError:
+        pass
+    else:
+        assert isinstance(wall_arg, list) and len(wall_arg) == 5
+        assert all(all(s is None or type(s) is az.Color for s in r) for r in wall_arg)
+        assert 0 <= bonuses.points <= 2 * 5 + 7 * 5 + 10 * 5
 
 def test_f1_penalties_left_to_right() -> None:
     """F1: -1, -1, -2, -2, -2, -3, -3; a full floor costs 14."""

@@ -99,6 +99,35 @@ def test_the_documented_example_position_loads() -> None:
     assert s.validate(az.TableTake(1, C.BLUE, 2, {2: 2})).code == az.ErrorCode.PARTIAL_TAKE
 
 
+
+def _documented_fields() -> list[tuple[str, str]]:
+    """``(field, default)`` for each row of the position's field table in
+    docs/json-format.md (a row naming two fields gives both)."""
+    text = (ROOT / "docs" / "json-format.md").read_text()
+    table = text.split("| field | meaning | default |", 1)[1].split("\n\n", 1)[0]
+    rows: list[tuple[str, str]] = []
+    for line in table.strip().splitlines()[1:]:
+        names, _, default = line.strip("|").split(" | ")
+        rows.extend((name, default.strip()) for name in re.findall(r"`(\w+)`", names))
+    return rows
+
+
+def test_the_documented_fields_are_each_listed_once_with_the_reader_s_default() -> None:
+    """docs/json-format.md listed ``round`` twice, with the defaults "1" and "the least
+    round the walls allow"; the reader takes the least round (W1: at most 5 tiles a
+    tiling): the documented position, left without its round, is read as round 2."""
+    fields = _documented_fields()
+    names = [name for name, _ in fields]
+    assert len(names) == len(set(names)), names
+    assert set(names) == set(az.to_dict(az.new_game(2, seed=1))) | {"last_scoring"}
+    assert dict(fields)["round"] == "the least round the walls allow (see below)"
+    text = (ROOT / "docs" / "json-format.md").read_text()
+    block = re.search(r"```json\n(\{\n  \"format_version\".*?)```", text, re.S)
+    assert block is not None
+    doc = json.loads(block.group(1))
+    del doc["round"]
+    assert az.from_dict(doc, az.GameState).round == 2
+
 def test_documented_move_examples_load() -> None:
     text = (ROOT / "docs" / "json-format.md").read_text()
     lines = [line for line in text.splitlines() if line.startswith('{"type"')]

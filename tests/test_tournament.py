@@ -18,6 +18,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -198,7 +199,7 @@ def test_a_misbehaving_bot_forfeits_with_the_error(
 def test_a_forfeit_at_three_players_is_a_shared_win_of_the_others(tmp_path: Path) -> None:
     results = run(["greedy", "random", f"{BOTS}:RaisingBot"], players=3, games=3)
     greedy, random_, raising = results.bots
-    assert results.ends == {"forfeit": 3}
+    assert results.ends == {"finished": 0, "forfeit": 3, "unfinished": 0}
     assert (greedy.wins, greedy.shared_wins, greedy.points) == (0, 3, 1.5)
     assert (raising.forfeits, raising.losses, raising.win_rate) == (3, 3, 0.0)
     assert greedy.rating.rating == pytest.approx(random_.rating.rating)
@@ -330,6 +331,29 @@ def test_the_tally_counts_wins_shares_margins_and_pairs() -> None:
     assert c.mean_score == (30 + 45) / 2 and c.mean_margin == (-20 + 0) / 2
     assert tally.pair_wins[0][1] == 1 + 0 + 0.5 and tally.pair_wins[1][0] == 0 + 1 + 0.5
     assert tally.pair_wins[2][0] == 0 + 1 + 0 and tally.pair_wins[1][2] == 1 + 0.5 + 1
+
+
+def test_results_ends_always_counts_the_three_ways_a_game_ends(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``Results.ends`` is ``{"finished": n, "forfeit": n, "unfinished": n}`` as
+    docs/tournament.md says, zeros included (``ends["forfeit"]`` raised KeyError when
+    no game was forfeited), in the results' JSON and the command's ``--json`` too."""
+    results = run(["greedy", "random"], games=4, seed=1)
+    assert results.ends == {"finished": 4, "forfeit": 0, "unfinished": 0}
+    assert list(results.ends) == ["finished", "forfeit", "unfinished"]
+    assert results.ends["forfeit"] == 0 and results.ends["unfinished"] == 0
+    assert results.to_dict()["ends"] == {"finished": 4, "forfeit": 0, "unfinished": 0}
+    assert results.table().splitlines()[-1].startswith(
+        "4 games: 4 finished, 0 forfeited, 0 unfinished (round cap 100)"
+    )
+    assert main(["tournament", "--bots", "greedy,random", "--games", "4", "--seed", "1",
+                 "--json"]) == 0  # fmt: skip
+    printed = json.loads(capsys.readouterr().out)
+    assert printed["ends"] == {"finished": 4, "forfeit": 0, "unfinished": 0}
+    assert Tally(2, 2).ends == {"finished": 0, "forfeit": 0, "unfinished": 0}
+    built = attrs.evolve(results, ends={"unfinished": 2})
+    assert built.ends == {"finished": 0, "forfeit": 0, "unfinished": 2}
 
 
 def test_the_results_table_names_every_figure() -> None:

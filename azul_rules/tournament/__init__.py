@@ -7,7 +7,7 @@ cluster.  See ``docs/tournament.md``.
 >>> [(b.name, b.games, b.seats) for b in results.bots]
 [('greedy', 4, (2, 2)), ('random', 4, (2, 2))]
 >>> results.ends
-{'finished': 4}
+{'finished': 4, 'forfeit': 0, 'unfinished': 0}
 """
 
 from azul_rules.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed

@@ -16,11 +16,17 @@ from azul_rules.phases import Variant
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
 from azul_rules.tournament.settings import Settings, TournamentError, entrants
-from azul_rules.tournament.stats import Z95, BotStats, Tally
+from azul_rules.tournament.stats import ENDS, Z95, BotStats, Tally
 
 __all__ = ["Results", "run"]
 
 Bots = Sequence[str | BotFactory] | Mapping[str, str | BotFactory]
+
+
+def _all_ends(ends: Mapping[str, int]) -> dict[str, int]:
+    """``ends`` with every way a game ends as a key, in the order of :data:`ENDS`
+    (``{"finished": n, "forfeit": n, "unfinished": n}``, zeros included)."""
+    return {**dict.fromkeys(ENDS, 0), **ends}
 
 
 @attrs.frozen
@@ -29,14 +35,16 @@ class Results:
     given), how the games ended, the games lost by a backend, and the run's figures.
 
     ``games`` counts every game of the results, ``played`` those played by this call,
-    ``resumed`` those read back from the file."""
+    ``resumed`` those read back from the file.  ``ends`` counts the games by how they
+    ended, always with the three keys ``"finished"``, ``"forfeit"`` and
+    ``"unfinished"`` (0 when no game ended so)."""
 
     settings: Settings
     bots: tuple[BotStats, ...]
     games: int
     played: int
     resumed: int
-    ends: Mapping[str, int]
+    ends: Mapping[str, int] = attrs.field(converter=_all_ends)
     lost: tuple[Lost, ...]
     elapsed: float
     out: str | None = None
@@ -112,8 +120,8 @@ def format_table(results: Results) -> str:
     ends = results.ends
     rows.append(
         f"{results.games} game{'' if results.games == 1 else 's'}: "
-        f"{ends.get('finished', 0)} finished, "
-        f"{ends.get('forfeit', 0)} forfeited, {ends.get('unfinished', 0)} unfinished "
+        f"{ends['finished']} finished, "
+        f"{ends['forfeit']} forfeited, {ends['unfinished']} unfinished "
         f"(round cap {results.settings.max_rounds}); seats "
         + ("balanced" if results.balanced else "not balanced (a partial cycle of lineups)")
     )

@@ -28,13 +28,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, get_args
 
 import attrs
 
-from azul_rules.tournament.referee import GameSummary
+from azul_rules.tournament.referee import Ending, GameSummary
 
 __all__ = [
+    "ENDS",
     "Z95",
     "BotStats",
     "Rating",
@@ -48,6 +49,10 @@ Z95: Final = 1.959963984540054
 
 ELO: Final = 400 / math.log(10)
 """Elo points per natural-log unit of Bradley–Terry strength."""
+
+ENDS: Final[tuple[Ending, ...]] = get_args(Ending)
+"""How a game can end: ``"finished"``, ``"forfeit"``, ``"unfinished"``; the keys of
+``Results.ends``, every one of them present (0 when no game ended so)."""
 
 
 def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -196,7 +201,7 @@ class Tally:
     bots: int
     players: int
     games: int = 0
-    ends: dict[str, int] = attrs.Factory(dict)
+    ends: dict[str, int] = attrs.Factory(lambda: dict.fromkeys(ENDS, 0))
     played: list[int] = attrs.field(init=False)
     wins: list[int] = attrs.field(init=False)
     shared: list[int] = attrs.field(init=False)
