@@ -14,6 +14,7 @@ from typing import Final
 
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
 from azul_rules.jsontext import check_shape, format_error, load, member_path
+from azul_rules.shown import shown
 
 __all__ = ["LIMIT", "Reader", "load_json", "plain"]
 
@@ -84,7 +85,7 @@ class Reader:
             raise AssertionError("unreachable: done() raised")
         version = doc.get("format_version", 1)
         if type(version) is not int or version != 1:  # true is not 1
-            self.fail("$.format_version", f"expected 1, got {version!r:.60}")
+            self.fail("$.format_version", f"expected 1, got {shown(version)}")
         return doc
 
     def obj(self, value: object, path: str, known: tuple[str, ...]) -> dict[str, object] | None:

@@ -14,6 +14,7 @@ import attrs
 from azul_rules._slots import new_instance, slot_setters
 from azul_rules.colors import COLORS, Color, FloorItem, Marker
 from azul_rules.errors import FormatError
+from azul_rules.shown import shown
 
 __all__ = [
     "ACCEPT_EMPTY",
@@ -37,13 +38,13 @@ EMPTY_WALL: Final[Wall] = tuple((None,) * 5 for _ in range(5))
 
 def _check_line_color(_: object, __: attrs.Attribute[Any], value: object) -> None:
     if value is not None and not isinstance(value, Color):
-        raise FormatError(f"PatternLine.color must be a Color or None, got {value!r:.60}")
+        raise FormatError(f"PatternLine.color must be a Color or None, got {shown(value)}")
 
 
 def _check_line_size(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if type(value) is not int or not 0 <= value <= 5:
         raise FormatError(
-            f"PatternLine.{attribute.name} must be an int from 0 to 5, got {value!r:.60}"
+            f"PatternLine.{attribute.name} must be an int from 0 to 5, got {shown(value)}"
         )
 
 
@@ -152,7 +153,7 @@ def _lines(value: object) -> tuple[PatternLine, ...]:
     lines = _sequence(value, "pattern_lines", 5)
     for index, line in enumerate(lines):
         if not isinstance(line, PatternLine):
-            raise FormatError(f"PlayerBoard.pattern_lines holds PatternLines, got {line!r:.60}")
+            raise FormatError(f"PlayerBoard.pattern_lines holds PatternLines, got {shown(line)}")
         if line.capacity != index + 1:
             raise FormatError(
                 f"PlayerBoard.pattern_lines[{index}] has {line.capacity} spaces: pattern line "
@@ -166,7 +167,7 @@ def _wall(value: object) -> Wall:
     for row in rows:
         for space in row:
             if space is not None and not isinstance(space, Color):
-                raise FormatError(f"PlayerBoard.wall holds Colors or None, got {space!r:.60}")
+                raise FormatError(f"PlayerBoard.wall holds Colors or None, got {shown(space)}")
     return rows
 
 
@@ -174,13 +175,13 @@ def _floor(value: object) -> tuple[FloorItem, ...]:
     items = _sequence(value, "floor", None)
     for item in items:
         if not isinstance(item, (Color, Marker)):
-            raise FormatError(f"PlayerBoard.floor holds Colors and MARKER, got {item!r:.60}")
+            raise FormatError(f"PlayerBoard.floor holds Colors and MARKER, got {shown(item)}")
     return items
 
 
 def _sequence(value: object, name: str, length: int | None) -> tuple[Any, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, (tuple, list)):
-        raise FormatError(f"PlayerBoard.{name} must be a sequence, got {value!r:.60}")
+        raise FormatError(f"PlayerBoard.{name} must be a sequence, got {shown(value)}")
     if length is not None and len(value) != length:
         raise FormatError(f"PlayerBoard.{name} needs {length} entries, got {len(value)}")
     return tuple(value)
@@ -188,7 +189,7 @@ def _sequence(value: object, name: str, length: int | None) -> tuple[Any, ...]:
 
 def _check_score(_: object, __: object, value: object) -> None:
     if type(value) is not int:
-        raise FormatError(f"PlayerBoard.score must be an int, got {value!r:.60}")
+        raise FormatError(f"PlayerBoard.score must be an int, got {shown(value)}")
 
 
 @attrs.frozen

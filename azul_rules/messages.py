@@ -13,6 +13,7 @@ from typing import Final
 
 from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.colors import CENTER, FLOOR, Color
+from azul_rules.shown import number
 
 __all__ = ["LANGUAGES", "PROBLEM_TEMPLATES", "TEMPLATES", "render", "render_problem"]
 
@@ -56,15 +57,15 @@ _KINDS: Final = {
 def _source(value: object, lang: str) -> str:
     if value == CENTER:
         return "the centre" if lang == "en" else "le centre"
-    number = int(value) + 1 if isinstance(value, int) else value
-    return f"factory {number}" if lang == "en" else f"la fabrique {number}"
+    shown = _one_based(value, lang)
+    return f"factory {shown}" if lang == "en" else f"la fabrique {shown}"
 
 
 def _line(value: object, lang: str) -> str:
     if value == FLOOR:
         return "the floor line" if lang == "en" else "le plancher"
-    number = int(value) + 1 if isinstance(value, int) else value
-    return f"pattern line {number}" if lang == "en" else f"la ligne de préparation {number}"
+    shown = _one_based(value, lang)
+    return f"pattern line {shown}" if lang == "en" else f"la ligne de préparation {shown}"
 
 
 def _color(value: object, lang: str) -> str:
@@ -80,7 +81,12 @@ def _join(items: list[str], lang: str) -> str:
 
 
 def _one_based(value: object, lang: str) -> str:
-    return str(int(value) + 1) if isinstance(value, int) else str(value)
+    """A 0-based index as players count, from 1 (hostile input may give 10**5000: it is
+    then said to be a long number, in brackets)."""
+    if not isinstance(value, int):
+        return str(value)
+    shown = number(int(value) + 1, lang)
+    return shown if shown[-1].isdigit() else f"({shown})"
 
 
 def _lines(value: object, lang: str) -> str:
@@ -677,11 +683,16 @@ def _fill(templates: Mapping[str, Mapping[str, str]], code: str, params: Mapping
     reason = params.get("reason")
     key = f"{code}/{reason}" if reason is not None else code
     template = templates[key][lang]
-    words = {
-        name: _FORMATTERS[name](value, lang) if name in _FORMATTERS else value
-        for name, value in params.items()
-    }
+    words = {name: _word(name, value, lang) for name, value in params.items()}
     return template.format(**words)
+
+
+def _word(name: str, value: object, lang: str) -> object:
+    """A figure of a message as words (a number Python refuses to write, as hostile
+    input can give, is said to be one)."""
+    if name in _FORMATTERS:
+        return _FORMATTERS[name](value, lang)
+    return number(value, lang) if type(value) is int else value
 
 
 def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:

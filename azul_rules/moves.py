@@ -25,6 +25,7 @@ import attrs
 
 from azul_rules.colors import CENTER, COLORS, FLOOR, Color, Marker
 from azul_rules.errors import FormatError
+from azul_rules.shown import shown as _shown
 
 __all__ = [
     "Move",
@@ -73,12 +74,6 @@ def _check_line(instance: object, attribute: attrs.Attribute[Any], value: object
 def _check_player(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
     if value is not None:
         _check_natural(instance, attribute, value)
-
-
-def _shown(value: object, limit: int = 60) -> str:
-    """A value quoted in a message, cut short when long."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _check_table_color(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:

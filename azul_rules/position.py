@@ -25,6 +25,7 @@ from azul_rules.moves import tile_multiset
 from azul_rules.phases import GAME_OVER, Phase, Variant
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
+from azul_rules.shown import shown
 
 __all__ = [
     "POSITION_SETTERS", "Position", "RoundContext", "assemble", "build", "new_context",
@@ -43,17 +44,17 @@ def _tile_multiset(value: object) -> Tiles:
 
 def _factories(value: object) -> tuple[Tiles, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"factories is a sequence of tile multisets, got {value!r:.60}")
+        raise FormatError(f"factories is a sequence of tile multisets, got {shown(value)}")
     return tuple([tile_multiset(tiles, f"factories[{i}]") for i, tiles in enumerate(value)])
 
 
 def _boards(value: object) -> tuple[PlayerBoard, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"players is a sequence of PlayerBoards, got {value!r:.60}")
+        raise FormatError(f"players is a sequence of PlayerBoards, got {shown(value)}")
     boards = tuple(value)
     for board in boards:
         if not isinstance(board, PlayerBoard):
-            raise FormatError(f"players holds PlayerBoards only, got {board!r:.60}")
+            raise FormatError(f"players holds PlayerBoards only, got {shown(board)}")
     return boards
 
 
@@ -64,7 +65,7 @@ def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], No
         if optional and value is None:
             return
         if type(value) is not kind and not (kind is not int and isinstance(value, kind)):
-            raise FormatError(f"{attribute.name} must be {kind.__name__}, got {value!r:.60}")
+            raise FormatError(f"{attribute.name} must be {kind.__name__}, got {shown(value)}")
 
     return check
 
@@ -72,13 +73,13 @@ def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], No
 def _check_rng_state(_: object, attribute: Any, value: object) -> None:
     _of_type(int, optional=True)(_, attribute, value)
     if value is not None and not 0 <= value <= MASK:  # type: ignore[operator]
-        raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {value!r:.60}")
+        raise FormatError(f"rng_state is a 64-bit state (0 to 2**64 - 1), got {shown(value)}")
 
 
 def _check_round(_: object, attribute: Any, value: object) -> None:
     _of_type(int)(_, attribute, value)
     if value < 1:  # type: ignore[operator]
-        raise FormatError(f"round counts from 1, got {value!r:.60}")
+        raise FormatError(f"round counts from 1, got {shown(value)}")
 
 
 @attrs.frozen

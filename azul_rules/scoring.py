@@ -15,6 +15,7 @@ from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS, Color
 from azul_rules.errors import FormatError
+from azul_rules.shown import shown
 
 __all__ = [
     "Bonuses",
@@ -94,7 +95,7 @@ def score_placement(
     _check_wall(wall, "score_placement")
     if type(row) is not int or type(column) is not int:
         raise FormatError(
-            f"score_placement: row and column are ints (0-4), got {row!r:.60} and {column!r:.60}"
+            f"score_placement: row and column are ints (0-4), got {shown(row)} and {shown(column)}"
         )
     if not (0 <= row < 5 and 0 <= column < 5):
         raise ValueError(f"no wall space at row {row}, column {column} (0-4 each)")
@@ -109,7 +110,7 @@ def _check_wall(wall: object, function: str) -> None:
     when their board is built, see ``PlayerBoard``).  A plain loop: the quickest check
     of 25 spaces."""
     if not _is_row_sequence(wall):
-        raise FormatError(f"{function}: the wall is 5 rows of 5 spaces, got {wall!r:.60}")
+        raise FormatError(f"{function}: the wall is 5 rows of 5 spaces, got {shown(wall)}")
     if len(wall) != 5:
         raise FormatError(f"{function}: the wall is 5 rows of 5 spaces, got {len(wall)} rows")
     for row in cast(Sequence[Sequence[object]], wall):
@@ -126,7 +127,7 @@ def _refuse_wall(wall: Sequence[object], function: str) -> NoReturn:
     wrong."""
     for index, row in enumerate(wall):
         if not _is_row_sequence(row):
-            raise FormatError(f"{function}: wall[{index}] is a row of 5 spaces, got {row!r:.60}")
+            raise FormatError(f"{function}: wall[{index}] is a row of 5 spaces, got {shown(row)}")
         if len(row) != 5:
             raise FormatError(
                 f"{function}: wall[{index}] is a row of 5 spaces, got {len(row)} spaces"
@@ -134,7 +135,7 @@ def _refuse_wall(wall: Sequence[object], function: str) -> NoReturn:
         for column, space in enumerate(row):
             if space is not None and type(space) is not Color:
                 raise FormatError(
-                    f"{function}: wall[{index}][{column}] is a Color or None, got {space!r:.60}"
+                    f"{function}: wall[{index}][{column}] is a Color or None, got {shown(space)}"
                 )
     raise AssertionError("_refuse_wall is called on a wall with a wrong row or space")
 

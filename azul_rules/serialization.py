@@ -47,6 +47,8 @@ from azul_rules.position import assemble
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
+from azul_rules.shown import number as _number
+from azul_rules.shown import shown as _shown
 from azul_rules.state import GameState
 
 __all__ = [
@@ -156,19 +158,19 @@ _MOVE_TAGS: Final[dict[type, str]] = {
 
 def _strict_int(value: object, _: object) -> int:
     if type(value) is not int:
-        raise TypeError(f"expected an integer, got {_repr(value)}")
+        raise TypeError(f"expected an integer, got {_shown(value, None)}")
     return value
 
 
 def _strict_str(value: object, _: object) -> str:
     if not isinstance(value, str):
-        raise TypeError(f"expected a string, got {_repr(value)}")
+        raise TypeError(f"expected a string, got {_shown(value, None)}")
     return value
 
 
 def _strict_bool(value: object, _: object) -> bool:
     if not isinstance(value, bool):
-        raise TypeError(f"expected true or false, got {_repr(value)}")
+        raise TypeError(f"expected true or false, got {_shown(value, None)}")
     return value
 
 
@@ -198,7 +200,7 @@ def _rng_state(value: object, _: object) -> int:
 def _color(value: object, _: object) -> Color:
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
-    raise ValueError(f"expected a colour ({_COLOR_LIST}), got {_repr(value)}")
+    raise ValueError(f"expected a colour ({_COLOR_LIST}), got {_shown(value, None)}")
 
 
 def _floor_item(value: object, _: object) -> Color | Marker:
@@ -206,7 +208,7 @@ def _floor_item(value: object, _: object) -> Color | Marker:
         return MARKER
     if isinstance(value, str) and value in _BY_NAME:
         return _BY_NAME[value]
-    raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {_repr(value)}")
+    raise ValueError(f"expected a colour ({_COLOR_LIST}) or 'marker', got {_shown(value, None)}")
 
 
 def _table_color(value: object, _: object) -> object:
@@ -214,7 +216,7 @@ def _table_color(value: object, _: object) -> object:
         colors = [_color(v, _) for v in value]
         if len(set(colors)) < 2:
             raise ValueError(
-                f"a list of colours taken needs two or more colours, got {_repr(value)}"
+                f"a list of colours taken needs two or more colours, got {_shown(value, None)}"
             )
         return tuple(colors)
     return _floor_item(value, _)
@@ -225,7 +227,7 @@ def _source(value: object, _: object) -> int:
         return CENTER
     if type(value) is int and value >= 0:
         return value
-    raise ValueError(f"expected a factory number (from 0) or 'center', got {_repr(value)}")
+    raise ValueError(f"expected a factory number (from 0) or 'center', got {_shown(value, None)}")
 
 
 _KEY_NUMBER: Final = re.compile(r"0|[1-9][0-9]{0,8}")
@@ -237,7 +239,7 @@ def _line_ref(value: object, _: object) -> int:
         return FLOOR
     if type(value) is int and value >= 0:
         return value
-    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_repr(value)}")
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_shown(value, None)}")
 
 
 def _line_key(value: object, _: object) -> int:
@@ -246,7 +248,7 @@ def _line_key(value: object, _: object) -> int:
         return int(value)
     if value == "floor":
         return FLOOR
-    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_repr(value)}")
+    raise ValueError(f"expected a pattern line (from 0) or 'floor', got {_shown(value, None)}")
 
 
 def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], Any]:
@@ -255,7 +257,7 @@ def _enum_hook(kind: type[Phase] | type[Variant]) -> Callable[[object, object], 
             return kind(value)
         except ValueError:
             choices = ", ".join(m.value for m in kind)
-            raise ValueError(f"expected one of {choices}, got {_repr(value)}") from None
+            raise ValueError(f"expected one of {choices}, got {_shown(value, None)}") from None
 
     return structure
 
@@ -274,7 +276,7 @@ def _guarded(
 
         def structure(value: object, target: Any) -> Any:
             if not isinstance(value, json_type):
-                raise TypeError(f"expected a JSON {word}, got {_repr(value)}")
+                raise TypeError(f"expected a JSON {word}, got {_shown(value, None)}")
             return inner(value, target)
 
         return structure
@@ -533,11 +535,6 @@ def _has_text(value: int) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _number(value: int) -> str:
-    """An integer in a message (one past :data:`MAX_DIGITS` digits cannot be shown)."""
-    return str(value) if _has_text(value) else f"an integer of more than {MAX_DIGITS} digits"
 
 
 def _long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
@@ -806,23 +803,6 @@ def _move_from_dict(data: object, expected: type | None = None) -> Move:
         raise FormatError(f"$.type: expected a {expected.__name__}, got {_shown(tag)}",
                           (("$.type", f"not a {expected.__name__}"),))  # fmt: skip
     return move
-
-
-def _shown(value: object, limit: int = 60) -> str:
-    """A value quoted in a message, cut short when long (input may be hostile)."""
-    text = _repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _repr(value: object) -> str:
-    """``repr(value)``, or what it is when it holds an integer past Python's limit of
-    digits (whose ``repr`` raises)."""
-    try:
-        return repr(value)
-    except ValueError:
-        if isinstance(value, int):
-            return f"an integer of more than {MAX_DIGITS} digits"
-        return f"a {type(value).__name__} holding an integer of more than {MAX_DIGITS} digits"
 
 
 # -- the public functions ------------------------------------------------------------------

@@ -44,6 +44,7 @@ from azul_rules.rounds import (
     tile_colored,
 )
 from azul_rules.scoring import PlayerTiling, new_scoring, new_tiling
+from azul_rules.shown import shown
 
 __all__ = ["FACTORY_COUNTS", "GameState", "RoundContext", "new_game"]
 
@@ -577,7 +578,7 @@ def new_game(
     if not isinstance(variant, Variant):
         raise FormatError(f"variant must be a Variant, got {variant!r}")
     if not isinstance(external_draws, bool):
-        raise FormatError(f"external_draws must be True or False, got {external_draws!r:.60}")
+        raise FormatError(f"external_draws must be True or False, got {shown(external_draws)}")
     if first_player is not None and (
         type(first_player) is not int or not 0 <= first_player < players
     ):
