@@ -18,8 +18,8 @@ from azul_rules.scoring import (
     Outcome,
     PlayerTiling,
     WallPlacement,
+    count_bonuses,
     decide_outcome,
-    end_bonuses,
     floor_penalty,
     new_tiling,
     runs,
@@ -130,7 +130,7 @@ def finish_game(
     final_boards = []
     final_tilings = []
     for board, tiling in zip(boards, tilings, strict=True):
-        bonuses = end_bonuses(board.wall)
+        bonuses = count_bonuses(board.wall)
         score = board.score + bonuses.points
         final_boards.append(
             new_board(score, board.pattern_lines, board.wall, board.floor, board.accepting)
