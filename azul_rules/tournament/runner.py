@@ -322,10 +322,10 @@ def _check_run(
     if backend == "process":
         settings.check_picklable("process")
     elif backend == "ray":
-        ray = import_ray()
-        if not ray.is_initialized():  # a connection already made is used as it is
+        ray = sys.modules.get("ray")  # Ray takes a second to import: not before the check
+        if ray is None or not ray.is_initialized():  # a connection made is used as it is
             check_ray_address(ray_address)
-        _check_ray_picklable(ray, settings)
+        _check_ray_picklable(import_ray(), settings)
 
 
 def _check_ray_picklable(ray: Any, settings: Settings) -> None:
