@@ -1,8 +1,13 @@
 """The Ray backend on a real local Ray cluster (two CPUs): the same games as the local
-and process backends, and a batch whose worker dies reported as lost."""
+and process backends, a batch whose worker dies reported as lost, and the cluster's
+address passing the address check and serving a second driver (the command line).
+Bad addresses are tested in test_tournament_ray_address.py."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +17,7 @@ from tests.extras import needs
 
 ray = needs("ray")
 
-from azul_rules.tournament import run  # noqa: E402
+from azul_rules.tournament import check_ray_address, run  # noqa: E402
 
 BOTS = "tests.tournament_bots"
 
@@ -49,3 +54,29 @@ def test_a_batch_whose_ray_worker_dies_is_reported(cluster: None, tmp_path: Path
     assert sorted(i for lost in results.lost for i in lost.games) == [0, 1]
     assert all("games" in lost.error for lost in results.lost)
     assert results.games == 0 and out.read_text() == ""
+
+
+def test_a_real_clusters_address_passes_the_check(cluster: None) -> None:
+    """The check's gRPC exchange is answered by Ray's real GCS, however it is named."""
+    host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
+    for address in (f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"):
+        check_ray_address(address)  # raises RayClusterError on a refusal
+
+
+def test_the_command_line_joins_a_running_cluster_by_its_address(
+    cluster: None, tmp_path: Path
+) -> None:
+    """``--ray-address HOST:PORT`` of a running cluster: checked, joined, games played
+    there (the cluster of this module, joined by a second driver)."""
+    port = ray.get_runtime_context().gcs_address.rsplit(":", 1)[1]
+    out = tmp_path / "games.jsonl"
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"}
+    done = subprocess.run(
+        [sys.executable, "-m", "azul_rules", "tournament", "--bots", "greedy,random",
+         "--games", "4", "--backend", "ray", "--ray-address", f"127.0.0.1:{port}",
+         "--out", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert len(out.read_text().splitlines()) == 4
+    assert "4 games played" in done.stdout
