@@ -24,13 +24,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 from tests.extras import needs
 
 ray = needs("ray")
 
 from azul_rules.tournament import RayClusterError, TournamentError  # noqa: E402
-from azul_rules.tournament.cluster import REASONS, ray_target  # noqa: E402
+from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_target  # noqa: E402
 
 HANG = 60
 """Seconds after which a case counts as hanging (Ray alone would wait ~14 minutes)."""
@@ -274,3 +276,46 @@ def test_ray_cluster_error_is_a_tournament_error() -> None:
 def test_the_address_forms_ray_takes(address: str, target: tuple[str, int] | None) -> None:
     found = ray_target(address)
     assert (found if found is None else (found.host, found.port)) == target
+
+
+# -- fuzzing: any address text, any answer ----------------------------------------------
+
+ADDRESS_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.from_regex(r"(ray://)?(\[[0-9a-f:]{0,12}\]|[a-z0-9.:-]{0,12}):[0-9]{0,6}", fullmatch=True),
+)
+
+
+@given(ADDRESS_TEXT)
+def test_any_address_text_is_a_target_or_one_line_naming_it(text: str) -> None:
+    """No network here: the form alone decides between a target and ``malformed``."""
+    assume(text != "auto")
+    try:
+        target = ray_target(text)
+    except RayClusterError as error:
+        assert (error.reason, error.address) == ("malformed", text)
+        assert "\n" not in str(error) and repr(text) in str(error)
+        return
+    if target is not None:
+        assert 0 < target.port < 65536 and target.host and not any(c.isspace() for c in target.host)
+    else:
+        assert text == "local" or ("://" in text and not text.startswith("ray://"))
+
+
+FRAME = st.builds(
+    h2_frame, st.integers(0, 9), st.integers(0, 255), st.binary(max_size=20), st.integers(0, 3)
+)
+
+
+@given(st.one_of(st.binary(max_size=200), st.lists(FRAME, max_size=6).map(b"".join)))
+def test_any_answer_to_the_grpc_check_is_judged_in_bounded_time(answer: bytes) -> None:
+    """Whatever a peer answers (then closing), the check accepts it or raises ``not-ray``
+    in one line: never another exception, never a hang."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(answer)
+        theirs.shutdown(socket.SHUT_WR)
+        try:
+            _speaks_grpc(Target("h", 1, "h:1"), ours, timeout=1.0)
+        except RayClusterError as error:
+            assert error.reason == "not-ray" and "\n" not in str(error)

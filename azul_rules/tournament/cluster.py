@@ -269,7 +269,7 @@ def _connect(target: Target, addresses: list[tuple[Any, ...]], timeout: float) -
 def _connect_failure(target: Target, errors: list[OSError], timeout: float) -> RayClusterError:
     if any(isinstance(e, ConnectionRefusedError) for e in errors):
         stale = (
-            "; if that cluster has stopped, 'ray stop' forgets it"
+            " (if that cluster has stopped, 'ray stop' forgets it)"
             if target.source and target.source.startswith("the cluster")
             else ""
         )
