@@ -17,7 +17,7 @@ from tests.extras import needs
 
 ray = needs("ray")
 
-from azul_rules.tournament import check_ray_address, run  # noqa: E402
+from azul_rules.tournament import RayClusterError, check_ray_address, run  # noqa: E402
 
 BOTS = "tests.tournament_bots"
 
@@ -61,6 +61,15 @@ def test_a_real_clusters_address_passes_the_check(cluster: None) -> None:
     host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
     for address in (f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"):
         check_ray_address(address)  # raises RayClusterError on a refusal
+
+
+def test_another_ray_grpc_port_is_told_from_the_gcs(cluster: None) -> None:
+    """The raylet's port speaks gRPC too, but is not the GCS: Ray would retry it for
+    20 s; the check says at once which port to give."""
+    port = ray.nodes()[0]["NodeManagerPort"]
+    with pytest.raises(RayClusterError, match="a gRPC server answers, but not Ray's GCS") as info:
+        check_ray_address(f"127.0.0.1:{port}")
+    assert (info.value.reason, info.value.address) == ("not-ray", f"127.0.0.1:{port}")
 
 
 def test_the_command_line_joins_a_running_cluster_by_its_address(

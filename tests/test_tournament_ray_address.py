@@ -31,7 +31,7 @@ from tests.extras import needs
 
 ray = needs("ray")
 
-from azul_rules.tournament import RayClusterError, TournamentError  # noqa: E402
+from azul_rules.tournament import RayClusterError, TournamentError, _grpc_probe  # noqa: E402
 from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_target  # noqa: E402
 
 HANG = 60
@@ -307,15 +307,42 @@ FRAME = st.builds(
 )
 
 
-@given(st.one_of(st.binary(max_size=200), st.lists(FRAME, max_size=6).map(b"".join)))
+ANSWERS = st.one_of(
+    st.binary(max_size=200),
+    st.lists(FRAME, max_size=6).map(b"".join),
+    st.lists(FRAME, max_size=6).map(lambda frames: h2_frame(0x4, 0) + b"".join(frames)),
+)
+
+
+@given(ANSWERS)
 def test_any_answer_to_the_grpc_check_is_judged_in_bounded_time(answer: bytes) -> None:
     """Whatever a peer answers (then closing), the check accepts it or raises ``not-ray``
     in one line: never another exception, never a hang."""
+    for address in ("h:1", "ray://h:1"):
+        ours, theirs = socket.socketpair()
+        with ours, theirs:
+            theirs.sendall(answer)
+            theirs.shutdown(socket.SHUT_WR)
+            try:
+                _speaks_grpc(Target("h", 1, address), ours, timeout=1.0)
+            except RayClusterError as error:
+                assert error.reason == "not-ray" and "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a GCS refusing the call without Ray's token: HTTP 200, gRPC 16 (trailers only)
+        (b"\x88@\x0ccontent-type\x10application/grpc\x00\x0bgrpc-status\x0216", (200, 16)),
+        (b"\x88@\x0bgrpc-status\x0212", (200, 12)),  # another gRPC server: unimplemented
+        (b"\x8d", (404, None)),  # an HTTP/2 proxy
+    ],
+)
+def test_the_grpc_status_is_read_from_a_servers_headers(
+    answer: bytes, expected: tuple[int, int | None]
+) -> None:
     ours, theirs = socket.socketpair()
     with ours, theirs:
-        theirs.sendall(answer)
-        theirs.shutdown(socket.SHUT_WR)
-        try:
-            _speaks_grpc(Target("h", 1, "h:1"), ours, timeout=1.0)
-        except RayClusterError as error:
-            assert error.reason == "not-ray" and "\n" not in str(error)
+        theirs.sendall(h2_frame(0x4, 0) + h2_frame(0x1, 0x5, answer, stream=1))
+        found = _grpc_probe.call(ours, "h:1", "/a.B/C", timeout=5.0)
+    assert (found.status, found.grpc_status) == expected

@@ -10,30 +10,33 @@ with two warnings each on standard error.  Before the ray backend connects,
    the cluster ``ray start`` last started on this machine);
 2. its host's name (resolved within the time limit);
 3. a TCP connection to its port (within the time limit);
-4. the first words of gRPC, Ray's protocol (within the time limit): the HTTP/2
-   preface and a request, whose answer must come from a gRPC server (status 200).  A web
-   server (the dashboard's port, say), a proxy or another service fails here.  This step
-   is skipped when ``RAY_USE_TLS`` is set (the cluster then speaks TLS first).
+4. the first words of Ray's protocol, gRPC over HTTP/2 (within the time limit): the
+   call Ray makes first on a cluster (``GetClusterId``), whose answer must come from a
+   gRPC server (HTTP status 200) that knows the call (any gRPC status but
+   "unimplemented": a cluster with token authentication answers "unauthenticated").  A
+   web server (the dashboard's port, say), a proxy, another of Ray's gRPC ports (a
+   raylet's, the Ray Client's) or another service fails here.  A ``ray://`` address
+   gets the standard gRPC health check instead; the step is skipped when
+   ``RAY_USE_TLS`` is set (the cluster then speaks TLS first).
 
 Any failure raises :class:`RayClusterError`, one line naming the address and what to
-check.  The check sends nothing Ray would not: an HTTP/2 connection asking a standard
-health-check method, closed with GOAWAY.
+check.  The check changes nothing on the cluster: one read-only call, without
+credentials, on a connection closed with GOAWAY (see ``_grpc_probe``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import ipaddress
 import os
 import re
 import socket
-import struct
 import threading
 import time
 from typing import Any, Final
 
 import attrs
 
+from azul_rules.tournament import _grpc_probe
 from azul_rules.tournament.settings import TournamentError
 
 __all__ = [
@@ -295,67 +298,54 @@ def _connect_failure(target: Target, errors: list[OSError], timeout: float) -> R
     )
 
 
-# -- the first words of gRPC (HTTP/2, RFC 9113; header compression, RFC 7541) ----------
+# -- who answers: Ray's GCS, another gRPC server, or something else ---------------------
 
-_PREFACE: Final = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-_DATA, _HEADERS, _RST_STREAM, _SETTINGS, _GOAWAY = 0x0, 0x1, 0x3, 0x4, 0x7
-_ACK = _END_STREAM = 0x1
-_END_HEADERS = 0x4
-_STATUSES: Final = {0x88: 200, 0x89: 204, 0x8A: 206, 0x8B: 304, 0x8C: 400, 0x8D: 404, 0x8E: 500}
-"""The first byte of a header block that starts with ``:status`` from the static table."""
-_MAX_READ: Final = 1 << 16
-
-
-def _frame(kind: int, flags: int, payload: bytes = b"", stream: int = 0) -> bytes:
-    return (
-        struct.pack(">I", len(payload))[1:]
-        + bytes((kind, flags))
-        + struct.pack(">I", stream)
-        + payload
-    )
+_HEALTH_CHECK: Final = "/grpc.health.v1.Health/Check"
+_UNIMPLEMENTED: Final = 12
+_ANSWERS: Final = {
+    "http1": "it answers like a web server (HTTP/1, the dashboard?), not in gRPC",
+    "tls": "it answers TLS (if the cluster uses TLS, set RAY_USE_TLS=1)",
+    "other": "it answers, but not in gRPC (HTTP/2)",
+    "closed": "the connection opens, then closes without a word of gRPC (HTTP/2)",
+}
 
 
-def _literal(name_index: int, value: str) -> bytes:
-    """A header "without indexing" whose name is static-table entry ``name_index``."""
-    encoded = value.encode("ascii", "replace")[:126]
-    prefix = bytes((name_index,)) if name_index < 15 else bytes((15, name_index - 15))
-    return prefix + bytes((len(encoded),)) + encoded
+def _gcs_method() -> str | None:
+    """The path of the call Ray makes first on its GCS (``GetClusterId``), as this Ray
+    version names it; ``None`` without Ray or where it has no such call."""
+    try:
+        from ray.core.generated import gcs_service_pb2
 
-
-def _request(target: Target) -> bytes:
-    """The client preface, empty settings, and a gRPC call of the standard health check
-    (any gRPC server answers status 200, with a gRPC status of its own)."""
-    headers = (
-        b"\x83\x86"  # :method POST, :scheme http
-        + _literal(4, "/grpc.health.v1.Health/Check")  # :path
-        + _literal(1, f"{target.host}:{target.port}")  # :authority
-        + _literal(31, "application/grpc")  # content-type
-        + b"\x00\x02te\x08trailers"
-    )
-    return (
-        _PREFACE
-        + _frame(_SETTINGS, 0)
-        + _frame(_HEADERS, _END_HEADERS, headers, stream=1)
-        + _frame(_DATA, _END_STREAM, b"\x00\x00\x00\x00\x00", stream=1)
-    )
+        service = gcs_service_pb2.DESCRIPTOR.services_by_name["NodeInfoGcsService"]
+        method = service.methods_by_name["GetClusterId"]
+    except (ImportError, KeyError, AttributeError):
+        return None
+    return f"/{service.full_name}/{method.name}"
 
 
 def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
-    """Raise ``not-ray`` unless the peer answers the request like a gRPC server.  Only a
-    clear sign counts against it (not HTTP/2, or a non-200 status); anything unclear is
-    left to Ray."""
-    deadline = time.monotonic() + timeout
-    try:
-        sock.settimeout(timeout)
-        sock.sendall(_request(target))
-        verdict = _read_answer(sock, deadline)
-    except TimeoutError:
+    """Raise ``not-ray`` unless the peer answers a gRPC call like Ray: the call Ray makes
+    first on a GCS (on a Ray Client server, the standard health check), which a GCS
+    answers with any gRPC status but "unimplemented".  Only a clear sign counts against
+    the peer; anything unclear is left to Ray."""
+    client = target.address.startswith("ray://")
+    path = None if client else _gcs_method()
+    answer = _grpc_probe.call(sock, f"{target.host}:{target.port}", path or _HEALTH_CHECK, timeout)
+    verdict = _ANSWERS.get(answer.kind)
+    if answer.kind == "silent":
         verdict = f"the connection opens but nothing answers within {timeout:g} s"
-    except OSError as error:
-        verdict = f"the connection opens, then fails ({error.strerror or error})"
-    finally:
-        with contextlib.suppress(OSError):
-            sock.sendall(_frame(_GOAWAY, 0, bytes(8)))
+    elif answer.kind == "failed":
+        verdict = f"the connection opens, then fails ({answer.error})"
+    elif answer.kind == "http2":
+        verdict = f"it answers HTTP/2 with status {answer.status}, not gRPC (a proxy?)"
+    elif path is not None and answer.grpc_status == _UNIMPLEMENTED:
+        raise _fail(
+            target,
+            "not-ray",
+            "a gRPC server answers, but not Ray's GCS (it does not know GetClusterId): "
+            f"if {target.port} is the Ray Client port, write ray://{target.address}; "
+            f"otherwise give the head node's {_port_hint(target)}",
+        )
     if verdict:
         raise _fail(
             target,
@@ -363,65 +353,3 @@ def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
             f"{verdict}, so no Ray cluster is there: check the host, and that {target.port} "
             f"is the head node's {_port_hint(target)}, not the dashboard's or another's",
         )
-
-
-def _read_answer(sock: socket.socket, deadline: float) -> str | None:
-    """What is wrong with the peer's answer, or ``None`` if nothing clearly is."""
-    buffer = b""
-    first = True
-    while len(buffer) < _MAX_READ:
-        try:
-            chunk = _receive(sock, deadline)
-        except TimeoutError:
-            if first and buffer:  # a few bytes, then silence: not HTTP/2's 9-byte frames
-                return _not_http2(buffer)
-            raise
-        if not chunk:
-            return (
-                "the connection opens, then closes without a word of gRPC (HTTP/2)"
-                if first
-                else None
-            )
-        buffer += chunk
-        while len(buffer) >= 9:
-            size = int.from_bytes(buffer[:3], "big")
-            kind, flags = buffer[3], buffer[4]
-            if first and (kind != _SETTINGS or size > 16384):
-                return _not_http2(buffer)
-            first = False
-            if len(buffer) < 9 + size:
-                break
-            payload, buffer = buffer[9 : 9 + size], buffer[9 + size :]
-            if kind == _SETTINGS and not flags & _ACK:
-                sock.sendall(_frame(_SETTINGS, _ACK))
-            elif kind == _HEADERS:
-                start = _header_block_start(flags)
-                status = _STATUSES.get(payload[start]) if len(payload) > start else None
-                if status is not None and status != 200:
-                    return f"it answers HTTP/2 with status {status}, not gRPC (a proxy?)"
-                return None
-            elif kind in (_GOAWAY, _RST_STREAM):
-                return None
-    return None
-
-
-def _receive(sock: socket.socket, deadline: float) -> bytes:
-    remaining = deadline - time.monotonic()
-    if remaining <= 0:
-        raise TimeoutError
-    sock.settimeout(remaining)
-    return sock.recv(_MAX_READ)
-
-
-def _header_block_start(flags: int) -> int:
-    """Where a HEADERS frame's header block starts: after its pad length (flag PADDED)
-    and its priority fields (flag PRIORITY)."""
-    return (1 if flags & 0x8 else 0) + (5 if flags & 0x20 else 0)
-
-
-def _not_http2(answer: bytes) -> str:
-    if answer.startswith(b"HTTP/") or answer.lstrip().startswith(b"<"):
-        return "it answers like a web server (HTTP/1, the dashboard?), not in gRPC"
-    if answer.startswith((b"\x15\x03", b"\x16\x03")):
-        return "it answers TLS (if the cluster uses TLS, set RAY_USE_TLS=1)"
-    return "it answers, but not in gRPC (HTTP/2)"
