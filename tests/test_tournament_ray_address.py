@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import math
 import os
 import socket
 import subprocess
@@ -31,7 +32,12 @@ from tests.extras import needs
 
 ray = needs("ray")
 
-from azul_rules.tournament import RayClusterError, TournamentError, _grpc_probe  # noqa: E402
+from azul_rules.tournament import (  # noqa: E402
+    RayClusterError,
+    TournamentError,
+    _grpc_probe,
+    check_ray_address,
+)
 from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_target  # noqa: E402
 
 HANG = 60
@@ -260,6 +266,12 @@ def test_ray_cluster_error_is_a_tournament_error() -> None:
     error = RayClusterError("x", address="h:1", reason="refused")
     assert (error.address, error.reason, str(error)) == ("h:1", "refused", "x")
     assert "refused" in REASONS
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0, math.nan, math.inf, True])
+def test_the_check_wants_a_positive_number_of_seconds(timeout: float) -> None:
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+        check_ray_address("10.0.0.5:6379", timeout=timeout)
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,10 @@
 """Reaching a Ray cluster, or saying at once why not.
 
 ``ray.init(address=...)`` waits a long time for an address where no cluster answers:
-about 40 s per attempt (a 5 s connect, a 30 s wait for the cluster's id) and 20 attempts,
-with two warnings each on standard error.  Before the ray backend connects,
-:func:`check_ray_address` asks the address itself, in a few seconds at most:
+about 41 s an attempt (a 5 s connect, a 30 s wait for the cluster's id) and 20 attempts
+(822 s for ``127.0.0.1:1`` with Ray 2.60), with three warnings each on standard error.
+Before the ray backend connects, :func:`check_ray_address` asks the address itself, in
+a few seconds at most:
 
 1. its form: ``HOST:PORT`` (``[IPV6]:PORT``), ``ray://HOST:PORT`` (Ray Client), ``auto``
    or ``local``; ``None`` and ``auto`` mean what they mean to Ray (``RAY_ADDRESS``, or
@@ -190,7 +191,10 @@ def _started_cluster(address: str | None) -> Target | None:
 def check_ray_address(address: str | None, *, timeout: float = DEFAULT_TIMEOUT) -> None:
     """Raise :class:`RayClusterError` unless a Ray cluster could answer at ``address``
     (see the module's text for the steps; each waits at most ``timeout`` seconds).
-    Returns at once when Ray would start a new local cluster."""
+    Returns at once when Ray would start a new local cluster.  ``ValueError`` for a
+    ``timeout`` that is not a positive number of seconds."""
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < 1e6:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
     target = ray_target(address)
     if target is None:
         return
@@ -330,7 +334,8 @@ def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
     the peer; anything unclear is left to Ray."""
     client = target.address.startswith("ray://")
     path = None if client else _gcs_method()
-    answer = _grpc_probe.call(sock, f"{target.host}:{target.port}", path or _HEALTH_CHECK, timeout)
+    host = f"[{target.host}]" if ":" in target.host else target.host
+    answer = _grpc_probe.call(sock, f"{host}:{target.port}", path or _HEALTH_CHECK, timeout)
     verdict = _ANSWERS.get(answer.kind)
     if answer.kind == "silent":
         verdict = f"the connection opens but nothing answers within {timeout:g} s"
