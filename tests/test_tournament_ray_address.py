@@ -358,3 +358,12 @@ def test_the_grpc_status_is_read_from_a_servers_headers(
         theirs.sendall(h2_frame(0x4, 0) + h2_frame(0x1, 0x5, answer, stream=1))
         found = _grpc_probe.call(ours, "h:1", "/a.B/C", timeout=5.0)
     assert (found.status, found.grpc_status) == expected
+
+
+def test_a_grpc_answer_whose_end_is_slow_is_still_grpc() -> None:
+    """Status 200, then silence past the time limit: a gRPC server, slow to finish."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(h2_frame(0x4, 0) + h2_frame(0x1, 0x4, b"\x88", stream=1))
+        found = _grpc_probe.call(ours, "h:1", "/a.B/C", timeout=0.3)
+    assert (found.kind, found.status, found.grpc_status) == ("grpc", 200, None)

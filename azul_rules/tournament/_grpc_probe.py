@@ -109,6 +109,8 @@ class _Reader:
             try:
                 chunk = self._receive()
             except TimeoutError:
+                if self.status == 200:  # a gRPC answer whose end is slow to come
+                    return Answer("grpc", 200)
                 if self.first and self.buffer:  # a few bytes, then silence: not HTTP/2
                     return _not_http2(self.buffer)
                 raise
