@@ -16,9 +16,11 @@ a few seconds at most:
    gRPC server (HTTP status 200) that knows the call (any gRPC status but
    "unimplemented": a cluster with token authentication answers "unauthenticated").  A
    web server (the dashboard's port, say), a proxy, another of Ray's gRPC ports (a
-   raylet's, the Ray Client's) or another service fails here.  A ``ray://`` address
-   gets the standard gRPC health check instead; the step is skipped when
-   ``RAY_USE_TLS`` is set (the cluster then speaks TLS first).
+   raylet's, the Ray Client's) or another service fails here; so does a cluster that
+   wants a token Ray will not send (an explicit address without
+   ``RAY_AUTH_MODE=token``).  A ``ray://`` address gets the standard gRPC health
+   check instead; the step is skipped when ``RAY_USE_TLS`` is set (the cluster then
+   speaks TLS first).
 
 Any failure raises :class:`RayClusterError`, one line naming the address and what to
 check.  The check changes nothing on the cluster: one read-only call, without
@@ -59,6 +61,7 @@ REASONS: Final = (
     "unreachable",
     "no-answer",
     "not-ray",
+    "unauthenticated",
     "no-cluster",
     "ray-failed",
 )
@@ -70,9 +73,11 @@ class RayClusterError(TournamentError):
     ``malformed`` (not an address), ``unknown-host``, ``refused`` (nothing listens on the
     port: a stopped head node, a wrong port), ``unreachable`` (no route to the host),
     ``no-answer`` (nothing answered within the time limit: a firewall, a wrong host),
-    ``not-ray`` (something answers, but not Ray's gRPC: a web server, a proxy),
-    ``no-cluster`` (``auto`` and no cluster started on this machine) or ``ray-failed``
-    (``ray.init`` itself failed after the checks).  A :class:`TournamentError`, so a
+    ``not-ray`` (something answers, but not Ray's GCS: a web server, a proxy, another
+    of Ray's ports), ``unauthenticated`` (the cluster wants a token that Ray will not
+    send: ``RAY_AUTH_MODE=token`` is missing), ``no-cluster`` (``auto`` and no cluster
+    started on this machine) or ``ray-failed`` (``ray.init`` itself failed after the
+    checks).  A :class:`TournamentError`, so a
     ``ValueError``; the command line prints its one line and exits 2."""
 
     def __init__(self, message: str, *, address: str | None, reason: str) -> None:
@@ -306,6 +311,7 @@ def _connect_failure(target: Target, errors: list[OSError], timeout: float) -> R
 
 _HEALTH_CHECK: Final = "/grpc.health.v1.Health/Check"
 _UNIMPLEMENTED: Final = 12
+_UNAUTHENTICATED: Final = 16
 _ANSWERS: Final = {
     "http1": "it answers like a web server (HTTP/1, the dashboard?), not in gRPC",
     "tls": "it answers TLS (if the cluster uses TLS, set RAY_USE_TLS=1)",
@@ -328,29 +334,15 @@ def _gcs_method() -> str | None:
 
 
 def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
-    """Raise ``not-ray`` unless the peer answers a gRPC call like Ray: the call Ray makes
-    first on a GCS (on a Ray Client server, the standard health check), which a GCS
-    answers with any gRPC status but "unimplemented".  Only a clear sign counts against
-    the peer; anything unclear is left to Ray."""
-    client = target.address.startswith("ray://")
-    path = None if client else _gcs_method()
+    """Raise unless the peer answers a gRPC call as Ray's GCS would: the call Ray makes
+    first (on a Ray Client server, the standard health check), which a GCS answers with
+    any gRPC status but "unimplemented" (``not-ray``); "unauthenticated" only where Ray
+    will present a token (``unauthenticated``).  Only a clear sign counts against the
+    peer; anything unclear is left to Ray."""
+    path = None if target.address.startswith("ray://") else _gcs_method()
     host = f"[{target.host}]" if ":" in target.host else target.host
     answer = _grpc_probe.call(sock, f"{host}:{target.port}", path or _HEALTH_CHECK, timeout)
-    verdict = _ANSWERS.get(answer.kind)
-    if answer.kind == "silent":
-        verdict = f"the connection opens but nothing answers within {timeout:g} s"
-    elif answer.kind == "failed":
-        verdict = f"the connection opens, then fails ({answer.error})"
-    elif answer.kind == "http2":
-        verdict = f"it answers HTTP/2 with status {answer.status}, not gRPC (a proxy?)"
-    elif path is not None and answer.grpc_status == _UNIMPLEMENTED:
-        raise _fail(
-            target,
-            "not-ray",
-            "a gRPC server answers, but not Ray's GCS (it does not know GetClusterId): "
-            f"if {target.port} is the Ray Client port, write ray://{target.address}; "
-            f"otherwise give the head node's {_port_hint(target)}",
-        )
+    verdict = _not_grpc(answer, timeout)
     if verdict:
         raise _fail(
             target,
@@ -358,3 +350,43 @@ def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
             f"{verdict}, so no Ray cluster is there: check the host, and that {target.port} "
             f"is the head node's {_port_hint(target)}, not the dashboard's or another's",
         )
+    if path is None:
+        return
+    if answer.grpc_status == _UNIMPLEMENTED:
+        raise _fail(
+            target,
+            "not-ray",
+            "a gRPC server answers, but not Ray's GCS (it does not know GetClusterId): "
+            f"if {target.port} is the Ray Client port, write ray://{target.address}; "
+            f"otherwise give the head node's {_port_hint(target)}",
+        )
+    if answer.grpc_status == _UNAUTHENTICATED and not _sends_token(target):
+        raise RayClusterError(
+            f"cannot join the Ray cluster at {target.named()}: it asks for a token (Ray's "
+            "token authentication), and Ray sends none to an address given explicitly "
+            "unless RAY_AUTH_MODE=token: set it, with the cluster's token in "
+            "RAY_AUTH_TOKEN, in the file RAY_AUTH_TOKEN_PATH names, or in "
+            "~/.ray/auth_token (on the head node, the address auto finds both)",
+            address=target.address,
+            reason="unauthenticated",
+        )
+
+
+def _not_grpc(answer: _grpc_probe.Answer, timeout: float) -> str | None:
+    """What the answer shows is not gRPC, or ``None``."""
+    if answer.kind == "silent":
+        return f"the connection opens but nothing answers within {timeout:g} s"
+    if answer.kind == "failed":
+        return f"the connection opens, then fails ({answer.error})"
+    if answer.kind == "http2":
+        return f"it answers HTTP/2 with status {answer.status}, not gRPC (a proxy?)"
+    return _ANSWERS.get(answer.kind)
+
+
+def _sends_token(target: Target) -> bool:
+    """Whether ``ray.init`` will present a token to ``target``: when ``RAY_AUTH_MODE``
+    is ``token``, or (when a token is found) for the cluster ``ray start`` left on this
+    machine; never otherwise (Ray's rule: an explicit address never turns it on)."""
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+        return True
+    return target.source is not None and target.source != "RAY_ADDRESS"
