@@ -1,8 +1,14 @@
 """The Ray backend on a real local Ray cluster (two CPUs): the same games as the local
-and process backends, and a batch whose worker dies reported as lost."""
+and process backends, a batch whose worker dies reported as lost, and the cluster's
+address passing the address check and serving a second driver (the command line).
+Bad addresses are tested in test_tournament_ray_address.py."""
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +18,7 @@ from tests.extras import needs
 
 ray = needs("ray")
 
-from azul_rules.tournament import run  # noqa: E402
+from azul_rules.tournament import RayClusterError, _grpc_probe, check_ray_address, run  # noqa: E402
 
 BOTS = "tests.tournament_bots"
 
@@ -49,3 +55,70 @@ def test_a_batch_whose_ray_worker_dies_is_reported(cluster: None, tmp_path: Path
     assert sorted(i for lost in results.lost for i in lost.games) == [0, 1]
     assert all("games" in lost.error for lost in results.lost)
     assert results.games == 0 and out.read_text() == ""
+
+
+def test_a_real_clusters_address_passes_the_check(cluster: None) -> None:
+    """The check's gRPC exchange is answered by Ray's real GCS, however it is named."""
+    host, port = ray.get_runtime_context().gcs_address.rsplit(":", 1)
+    for address in (f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"):
+        check_ray_address(address)  # raises RayClusterError on a refusal
+
+
+def test_another_ray_grpc_port_is_told_from_the_gcs(cluster: None) -> None:
+    """The raylet's port speaks gRPC too, but is not the GCS: Ray would retry it for
+    20 s; the check says at once which port to give."""
+    port = ray.nodes()[0]["NodeManagerPort"]
+    with pytest.raises(RayClusterError, match="a gRPC server answers, but not Ray's GCS") as info:
+        check_ray_address(f"127.0.0.1:{port}")
+    assert (info.value.reason, info.value.address) == ("not-ray", f"127.0.0.1:{port}")
+
+
+def join(address: str, out: Path, **env: str) -> subprocess.CompletedProcess[str]:
+    """``azul-rules tournament --backend ray --ray-address ADDRESS`` in a new process
+    (this process's environment, without RAY_ADDRESS, and with ``env``)."""
+    environment = {k: v for k, v in os.environ.items() if k != "RAY_ADDRESS"} | env
+    return subprocess.run(
+        [sys.executable, "-m", "azul_rules", "tournament", "--bots", "greedy,random",
+         "--games", "4", "--backend", "ray", "--ray-address", address,
+         "--out", str(out), "--no-progress"],
+        capture_output=True, text=True, timeout=120, env=environment,
+    )  # fmt: skip
+
+
+def uses_tokens(address: str) -> bool:
+    """Whether the cluster wants Ray's token (Ray 2.5x and later turn it on)."""
+    host, port = address.rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=5) as sock:
+        answer = _grpc_probe.call(sock, address, "/ray.rpc.NodeInfoGcsService/GetClusterId", 5)
+    return answer.grpc_status == 16
+
+
+def test_the_command_line_joins_a_running_cluster_by_its_address(
+    cluster: None, tmp_path: Path
+) -> None:
+    """``--ray-address HOST:PORT`` of a running cluster: checked, joined, games played
+    there (the cluster of this module, joined by a second driver, with the token mode
+    this module's ``ray.init`` set for its own cluster, if any)."""
+    port = ray.get_runtime_context().gcs_address.rsplit(":", 1)[1]
+    out = tmp_path / "games.jsonl"
+    done = join(f"127.0.0.1:{port}", out)
+    assert done.returncode == 0, done.stderr
+    assert len(out.read_text().splitlines()) == 4
+    assert "4 games played" in done.stdout
+
+
+def test_a_cluster_that_wants_a_token_ray_will_not_send_is_told_at_once(
+    cluster: None, tmp_path: Path
+) -> None:
+    """Ray sends its token to an explicit address only with RAY_AUTH_MODE=token; without
+    it, ``ray.init`` retries for 20 s and fails with "Failed to connect".  The check says
+    at once what to set."""
+    address = ray.get_runtime_context().gcs_address
+    if not uses_tokens(address):
+        pytest.skip("this Ray version's clusters do not use tokens")
+    out = tmp_path / "games.jsonl"
+    done = join(address, out, RAY_AUTH_MODE="disabled")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"cannot join the Ray cluster at {address!r}: it asks for a token" in done.stderr
+    assert "set it" in done.stderr and "RAY_AUTH_MODE=token" in done.stderr
+    assert not out.exists()

@@ -12,6 +12,7 @@ cluster.  See ``docs/tournament.md``.
 
 from azul_rules.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.tournament.backends import BACKENDS, Lost
+from azul_rules.tournament.cluster import RayClusterError, check_ray_address
 from azul_rules.tournament.lines import load_record
 from azul_rules.tournament.referee import Forfeit, GameDone, GameSummary, play_game
 from azul_rules.tournament.runner import Results, run
@@ -32,12 +33,14 @@ __all__ = [
     "GameSummary",
     "Lost",
     "Rating",
+    "RayClusterError",
     "Results",
     "Settings",
     "TournamentError",
     "bot_factory",
     "bradley_terry",
     "build_bot",
+    "check_ray_address",
     "cycle_length",
     "deal_seed",
     "game_spec",

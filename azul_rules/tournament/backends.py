@@ -31,6 +31,7 @@ from typing import Any
 
 import attrs
 
+from azul_rules.tournament.cluster import RayClusterError
 from azul_rules.tournament.referee import GameDone, iter_games, play_batch
 from azul_rules.tournament.settings import Settings, TournamentError
 
@@ -209,9 +210,11 @@ def _ray(
         try:
             ray.init(address=address, include_dashboard=False, logging_level=logging.WARNING)
         except Exception as error:  # any failure to reach a cluster is the user's to fix
-            raise TournamentError(
-                f"cannot start or reach a Ray cluster at {address or 'a new local one'}: "
-                f"{type(error).__name__}: {error}".splitlines()[0]
+            where = "a new local one" if address is None else repr(address)
+            raise RayClusterError(
+                f"cannot start or reach a Ray cluster at {where}: "
+                f"{type(error).__name__}: {error}".splitlines()[0],
+                address=address, reason="ray-failed",
             ) from None
     pending: dict[Any, Batch] = {}
     try:

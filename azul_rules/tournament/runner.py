@@ -14,6 +14,7 @@ from azul_rules.bots import BotFactory
 from azul_rules.messages import LANGUAGES
 from azul_rules.phases import Variant
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
+from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
 from azul_rules.tournament.settings import Settings, TournamentError, entrants
 from azul_rules.tournament.stats import ENDS, Z95, BotStats, Tally
@@ -217,13 +218,15 @@ def run(
 
     Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
     :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
-    be sent to workers, Ray missing, a file that cannot be continued), both
+    be sent to workers, Ray missing, a file that cannot be continued), and its subclass
+    :class:`~azul_rules.tournament.cluster.RayClusterError` for a Ray cluster that cannot
+    be reached or started (checked in a few seconds before any game or file), all
     ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
     Games a backend could not play are in ``Results.lost``, not raised.
     """
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)
     total = _game_count(games, settings)
-    _check_run(settings, backend, batch, workers, retries, out, resume)
+    _check_run(settings, backend, batch, workers, retries, out, resume, ray_address)
     writer = OutFile(out) if out is not None else None  # first: a path it cannot write
     try:
         existing = _existing(out, resume, settings, total)
@@ -339,7 +342,7 @@ def _needs(games: int, seeds: int) -> str:
 
 def _check_run(
     settings: Settings, backend: str, batch: int | None, workers: int | None, retries: int,
-    out: str | None, resume: bool,
+    out: str | None, resume: bool, ray_address: str | None,
 ) -> None:  # fmt: skip
     if backend not in BACKENDS:
         raise TournamentError(f"unknown backend {backend!r}: choose local, process or ray")
@@ -353,11 +356,13 @@ def _check_run(
     if backend == "process":
         settings.check_picklable("process")
     elif backend == "ray":
-        _check_ray_picklable(settings)
+        ray = sys.modules.get("ray")  # Ray takes a second to import: not before the check
+        if ray is None or not ray.is_initialized():  # a connection made is used as it is
+            check_ray_address(ray_address)
+        _check_ray_picklable(import_ray(), settings)
 
 
-def _check_ray_picklable(settings: Settings) -> None:
-    ray = import_ray()
+def _check_ray_picklable(ray: Any, settings: Settings) -> None:
     for entrant in settings.entrants:
         if isinstance(entrant.source, str):
             continue

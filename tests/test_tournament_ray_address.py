@@ -1,0 +1,369 @@
+"""The ray backend and a Ray address where no cluster answers (issue 16): a malformed
+address, an unknown host, a port where nothing listens (a stopped head node), a port
+where something else answers (a web server, an HTTP/2 proxy), a host that never answers,
+a stale ``ray start`` address behind ``auto``.  Each fails in seconds with one line naming
+the address and what to check — exit 2 on the command line, :class:`RayClusterError`
+from ``run`` — instead of Ray's minutes of retries and warnings.
+
+Every case runs in a subprocess whose ``timeout`` fails the test if it hangs (Ray's own
+wait is about 14 minutes); there is no assertion on wall-clock time.  The valid addresses
+(a real local cluster's GCS) are tested in test_tournament_ray.py.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import math
+import os
+import socket
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from tests.extras import needs
+
+ray = needs("ray")
+
+from azul_rules.tournament import (  # noqa: E402
+    RayClusterError,
+    TournamentError,
+    _grpc_probe,
+    check_ray_address,
+)
+from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_target  # noqa: E402
+
+HANG = 60
+"""Seconds after which a case counts as hanging (Ray alone would wait ~14 minutes)."""
+
+
+def closed_port() -> int:
+    """A port where nothing listens (as after ``ray stop`` on a head node)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("RAY_ADDRESS", "RAY_USE_TLS")}
+    env.update(extra)
+    return env
+
+
+def cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    command = [sys.executable, "-m", "azul_rules", "tournament", "--bots", "random,greedy",
+               "--games", "2", "--backend", "ray", "--no-progress", *args]  # fmt: skip
+    return subprocess.run(command, capture_output=True, text=True, timeout=HANG,
+                          env=env or clean_env())  # fmt: skip
+
+
+_API = """
+import json, sys
+from azul_rules.tournament import RayClusterError, check_ray_address, run
+answers = []
+for address, timeout in json.loads(sys.argv[1]):
+    try:
+        if timeout is None:
+            run(["random", "greedy"], games=2, backend="ray", ray_address=address)
+        else:
+            check_ray_address(address, timeout=timeout)
+        answers.append(None)
+    except RayClusterError as error:
+        answers.append([type(error).__name__, error.reason, error.address, str(error)])
+print(json.dumps(answers))
+"""
+
+
+def api(cases: list[tuple[str | None, float | None]], **env: str) -> list[Any]:
+    """``run(..., backend="ray", ray_address=A)`` (or ``check_ray_address(A,
+    timeout=T)`` when a timeout is given) for each case, in one subprocess."""
+    done = subprocess.run([sys.executable, "-c", _API, json.dumps(cases)], capture_output=True,
+                          text=True, timeout=HANG, env=clean_env(**env))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    answers: list[Any] = json.loads(done.stdout)
+    return answers
+
+
+def serve(answer: bytes | None) -> Iterator[int]:
+    """A TCP server on 127.0.0.1 answering every connection with ``answer`` after the
+    first bytes it receives (``None``: never a word)."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    stop = threading.Event()
+
+    def loop() -> None:
+        server.settimeout(0.2)
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except TimeoutError:
+                continue
+            with conn:
+                conn.settimeout(HANG)
+                if answer is None:
+                    stop.wait()
+                    continue
+                conn.recv(4096)
+                conn.sendall(answer)
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield server.getsockname()[1]
+    finally:
+        stop.set()
+        thread.join(HANG)
+        server.close()
+
+
+def h2_frame(kind: int, flags: int, payload: bytes = b"", stream: int = 0) -> bytes:
+    return len(payload).to_bytes(3, "big") + bytes((kind, flags)) + \
+        stream.to_bytes(4, "big") + payload  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def web_server() -> Iterator[int]:
+    """A real HTTP/1 server, as at the dashboard's port (8265) given by mistake."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture(scope="module")
+def http2_proxy() -> Iterator[int]:
+    """An HTTP/2 server that is not gRPC: settings, then status 404 (like a proxy)."""
+    yield from serve(h2_frame(0x4, 0) + h2_frame(0x1, 0x5, b"\x8d", stream=1))
+
+
+@pytest.fixture(scope="module")
+def silent_server() -> Iterator[int]:
+    """A server that takes the connection and never says a word."""
+    yield from serve(None)
+
+
+@pytest.fixture
+def black_hole() -> Iterator[int]:
+    """A port whose connections are never completed (its queue is full, so the kernel
+    drops new ones, as a firewall drops them)."""
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(0)
+        port = server.getsockname()[1]
+        fillers = [socket.socket() for _ in range(3)]
+        for filler in fillers:
+            filler.setblocking(False)
+            filler.connect_ex(("127.0.0.1", port))
+        try:
+            yield port
+        finally:
+            for filler in fillers:
+                filler.close()
+
+
+# -- the command line: exit 2, one line naming the address ----------------------------
+
+
+@pytest.mark.parametrize(
+    ("address", "says"),
+    [
+        ("::::", "is not a Ray cluster address: give HOST:PORT"),
+        ("::1:6379", "an IPv6 address goes in brackets: [::1]:6379"),
+        ("nosuchhost.invalid:6379", "unknown host 'nosuchhost.invalid'"),
+        ("127.0.0.1:{closed}", "nothing listens on port {closed} (connection refused)"),
+        ("127.0.0.1:{web}", "it answers like a web server (HTTP/1, the dashboard?)"),
+    ],
+)
+def test_a_bad_ray_address_fails_the_command_at_once_with_one_line(
+    address: str, says: str, web_server: int
+) -> None:
+    ports = {"closed": closed_port(), "web": web_server}
+    address, says = address.format(**ports), says.format(**ports)
+    done = cli("--ray-address", address)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1 and done.stderr.startswith("azul-rules: ")
+    assert repr(address) in done.stderr and says in done.stderr, done.stderr
+
+
+def test_a_bad_ray_address_file_is_never_created(tmp_path: Path) -> None:
+    """The address is checked before the output file is opened."""
+    out = tmp_path / "games.jsonl"
+    done = cli("--ray-address", f"127.0.0.1:{closed_port()}", "--out", str(out))
+    assert done.returncode == 2 and "connection refused" in done.stderr
+    assert not out.exists()
+
+
+def test_a_bad_ray_address_env_var_is_named() -> None:
+    """Without an address (and with ``auto``) Ray takes RAY_ADDRESS: the error says so."""
+    address = f"127.0.0.1:{closed_port()}"
+    done = cli(env=clean_env(RAY_ADDRESS=address))
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    assert f"at {address!r} (from RAY_ADDRESS): nothing listens" in done.stderr
+    for answer in api([(None, None), ("auto", None)], RAY_ADDRESS=address):
+        assert answer[:3] == ["RayClusterError", "refused", address]
+
+
+def test_a_stale_ray_start_address_behind_auto_is_named(tmp_path: Path) -> None:
+    """``auto`` (and no address) follow Ray to the cluster ``ray start`` last started on
+    this machine; when it has stopped without ``ray stop``, its address file remains and
+    Ray would wait for it: the check names it and says how to forget it."""
+    port = closed_port()
+    (tmp_path / "ray").mkdir()
+    (tmp_path / "ray" / "ray_current_cluster").write_text(f"127.0.0.1:{port}\n")
+    done = cli(env=clean_env(RAY_TMPDIR=str(tmp_path)))  # no --ray-address
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f":{port}' (from the cluster 'ray start' last started here)" in done.stderr
+    assert "'ray stop' forgets it" in done.stderr
+    for answer in api([("auto", None)], RAY_TMPDIR=str(tmp_path)):
+        assert answer[:2] == ["RayClusterError", "refused"] and answer[2].endswith(f":{port}")
+
+
+# -- the Python API: RayClusterError with the address and the reason ------------------
+
+
+def test_every_kind_of_bad_address_raises_ray_cluster_error(
+    web_server: int, http2_proxy: int, silent_server: int, black_hole: int
+) -> None:
+    closed = closed_port()
+    cases: list[tuple[str, float | None, str, str]] = [
+        ("::::", None, "malformed", "is not a Ray cluster address"),
+        ("ray://", None, "malformed", "is not a Ray cluster address"),
+        ("[::1]:0", None, "malformed", "(port 0 is not 1-65535)"),
+        (" 10.0.0.5:6379", None, "malformed", "is not a Ray cluster address"),
+        ("nosuchhost.invalid:6379", None, "unknown-host", "unknown host 'nosuchhost.invalid'"),
+        (f"127.0.0.1:{closed}", None, "refused", "is the head node running"),
+        (f"ray://127.0.0.1:{closed}", None, "refused", "its Ray Client port (10001"),
+        (f"localhost:{web_server}", None, "not-ray", "it answers like a web server"),
+        (f"127.0.0.1:{http2_proxy}", None, "not-ray", "answers HTTP/2 with status 404"),
+        (f"127.0.0.1:{silent_server}", 0.5, "not-ray", "nothing answers within 0.5 s"),
+        (f"127.0.0.1:{black_hole}", 0.5, "no-answer", "no answer within 0.5 s"),
+    ]
+    answers = api([(address, timeout) for address, timeout, _, _ in cases])
+    for (address, _, reason, says), answer in zip(cases, answers, strict=True):
+        assert answer is not None, address
+        kind, got_reason, got_address, message = answer
+        assert (kind, got_reason, got_address) == ("RayClusterError", reason, address)
+        assert message.count("\n") == 0 and repr(address) in message and says in message
+
+
+def test_ray_cluster_error_is_a_tournament_error() -> None:
+    """Code that catches TournamentError (or ValueError) keeps catching it."""
+    assert issubclass(RayClusterError, TournamentError) and issubclass(RayClusterError, ValueError)
+    error = RayClusterError("x", address="h:1", reason="refused")
+    assert (error.address, error.reason, str(error)) == ("h:1", "refused", "x")
+    assert "refused" in REASONS
+
+
+@pytest.mark.parametrize("timeout", [0, -1.0, math.nan, math.inf, True])
+def test_the_check_wants_a_positive_number_of_seconds(timeout: float) -> None:
+    with pytest.raises(ValueError, match="timeout must be a positive number of seconds"):
+        check_ray_address("10.0.0.5:6379", timeout=timeout)
+
+
+@pytest.mark.parametrize(
+    ("address", "target"),
+    [
+        ("10.0.0.5:6379", ("10.0.0.5", 6379)),
+        ("head-node.example:6379", ("head-node.example", 6379)),
+        ("[fd00::5]:6379", ("fd00::5", 6379)),
+        ("ray://10.0.0.5:10001", ("10.0.0.5", 10001)),
+        ("local", None),
+        ("anyscale://my-cluster", None),  # another scheme: Ray's plugins decide
+    ],
+)
+def test_the_address_forms_ray_takes(address: str, target: tuple[str, int] | None) -> None:
+    found = ray_target(address)
+    assert (found if found is None else (found.host, found.port)) == target
+
+
+# -- fuzzing: any address text, any answer ----------------------------------------------
+
+ADDRESS_TEXT = st.one_of(
+    st.text(max_size=40),
+    st.from_regex(r"(ray://)?(\[[0-9a-f:]{0,12}\]|[a-z0-9.:-]{0,12}):[0-9]{0,6}", fullmatch=True),
+)
+
+
+@given(ADDRESS_TEXT)
+def test_any_address_text_is_a_target_or_one_line_naming_it(text: str) -> None:
+    """No network here: the form alone decides between a target and ``malformed``."""
+    assume(text != "auto")
+    try:
+        target = ray_target(text)
+    except RayClusterError as error:
+        assert (error.reason, error.address) == ("malformed", text)
+        assert "\n" not in str(error) and repr(text) in str(error)
+        return
+    if target is not None:
+        assert 0 < target.port < 65536 and target.host and not any(c.isspace() for c in target.host)
+    else:
+        assert text == "local" or ("://" in text and not text.startswith("ray://"))
+
+
+FRAME = st.builds(
+    h2_frame, st.integers(0, 9), st.integers(0, 255), st.binary(max_size=20), st.integers(0, 3)
+)
+
+
+ANSWERS = st.one_of(
+    st.binary(max_size=200),
+    st.lists(FRAME, max_size=6).map(b"".join),
+    st.lists(FRAME, max_size=6).map(lambda frames: h2_frame(0x4, 0) + b"".join(frames)),
+)
+
+
+@given(ANSWERS)
+def test_any_answer_to_the_grpc_check_is_judged_in_bounded_time(answer: bytes) -> None:
+    """Whatever a peer answers (then closing), the check accepts it or raises ``not-ray``
+    (or ``unauthenticated``) in one line: never another exception, never a hang."""
+    for address in ("h:1", "ray://h:1"):
+        ours, theirs = socket.socketpair()
+        with ours, theirs:
+            theirs.sendall(answer)
+            theirs.shutdown(socket.SHUT_WR)
+            try:
+                _speaks_grpc(Target("h", 1, address), ours, timeout=1.0)
+            except RayClusterError as error:
+                assert error.reason in ("not-ray", "unauthenticated") and "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a GCS refusing the call without Ray's token: HTTP 200, gRPC 16 (trailers only)
+        (b"\x88@\x0ccontent-type\x10application/grpc\x00\x0bgrpc-status\x0216", (200, 16)),
+        (b"\x88@\x0bgrpc-status\x0212", (200, 12)),  # another gRPC server: unimplemented
+        (b"\x8d", (404, None)),  # an HTTP/2 proxy
+    ],
+)
+def test_the_grpc_status_is_read_from_a_servers_headers(
+    answer: bytes, expected: tuple[int, int | None]
+) -> None:
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(h2_frame(0x4, 0) + h2_frame(0x1, 0x5, answer, stream=1))
+        found = _grpc_probe.call(ours, "h:1", "/a.B/C", timeout=5.0)
+    assert (found.status, found.grpc_status) == expected
+
+
+def test_a_grpc_answer_whose_end_is_slow_is_still_grpc() -> None:
+    """Status 200, then silence past the time limit: a gRPC server, slow to finish."""
+    ours, theirs = socket.socketpair()
+    with ours, theirs:
+        theirs.sendall(h2_frame(0x4, 0) + h2_frame(0x1, 0x4, b"\x88", stream=1))
+        found = _grpc_probe.call(ours, "h:1", "/a.B/C", timeout=0.3)
+    assert (found.kind, found.status, found.grpc_status) == ("grpc", 200, None)
