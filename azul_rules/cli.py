@@ -394,12 +394,15 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
-def _from_file(path: str, read: Callable[[str], T]) -> T:
-    """``read`` applied to the text of ``path``, its errors told with the file's name."""
-    return _reading(path, lambda: read(_read(path)))
+def _from_file(path: str, read: Callable[[str], T], lang: str = "en") -> T:
+    """``read`` applied to the text of ``path``, its errors told with the file's name
+    (an impossible position's problems in ``lang``)."""
+    return _reading(path, lambda: read(_read(path)), lang)
 
 
-def _reading(source: str, read: Callable[[], T]) -> T:
+def _reading(source: str, read: Callable[[], T], lang: str = "en") -> T:
+    """``read()``, its ``FormatError`` told line by line (in English: the readers word
+    them so), its ``InvalidStateError`` problem by problem in ``lang``."""
     source = _printable(source)
     try:
         return read()
@@ -410,8 +413,9 @@ def _reading(source: str, read: Callable[[], T]) -> T:
         ) from None  # fmt: skip
     except InvalidStateError as error:
         raise InputError(
-            [_printable(f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
-             f"{p.message}") for p in error.problems]
+            [_printable(phrase("impossible_position", lang, source=source, code=p.code.value,
+                               rule=p.rule, path=p.path, message=p.message_in(lang)))
+             for p in error.problems]
         ) from None  # fmt: skip
 
 
@@ -430,8 +434,8 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
         ) from None  # fmt: skip
 
 
-def _load_state(path: str) -> GameState:
-    return _from_file(path, lambda text: from_json(text, GameState))
+def _load_state(path: str, lang: str = "en") -> GameState:
+    return _from_file(path, lambda text: from_json(text, GameState), lang)
 
 
 def _load_move(text: str) -> Move:
@@ -487,7 +491,7 @@ def _plain(value: object) -> object:
 
 
 def _check(args: argparse.Namespace) -> int:
-    state = _load_state(args.state)
+    state = _load_state(args.state, args.lang)
     move = _load_move(args.move)
     result = state.validate(move)
     _draw(args.svg, state, args.lang, (move, result))
@@ -507,7 +511,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    state = _from_file(args.state, position_from_json)
+    state = _from_file(args.state, position_from_json, args.lang)
     claim = _from_file(args.claim, claim_from_json)
     result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
@@ -525,7 +529,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _audit_game(args: argparse.Namespace) -> int:
-    record = _from_file(args.record, GameRecord.from_json)
+    record = _from_file(args.record, GameRecord.from_json, args.lang)
     sheet = _from_file(args.sheet, scoresheet_from_json)
     verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
@@ -602,7 +606,7 @@ def _text(entry: Rule, lang: str, indent: str = "  ") -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    state = _load_state(args.state)
+    state = _load_state(args.state, args.lang)
     _draw(args.svg, state, args.lang)
     print(render_state(state, args.lang))
     return 0
@@ -610,9 +614,9 @@ def _show(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
-        record = _reading(args.record, lambda: load_record(args.record, args.game))
+        record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
     else:
-        record = _from_file(args.record, GameRecord.from_json)
+        record = _from_file(args.record, GameRecord.from_json, args.lang)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
