@@ -29,6 +29,8 @@ from azul_rules.render import render_state, variant_name
 from azul_rules.rulebook import SECTIONS, Rule, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_json
 from azul_rules.scoring import Outcome, RoundScoring
+from azul_rules.serialization import long_integers
+from azul_rules.shown import number
 from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import record_pictures
@@ -454,6 +456,19 @@ def _looks_like_a_file(text: str) -> bool:
     return any(s in text for s in separators) or text.lower().endswith(".json")
 
 
+def _print_json(doc: dict[str, object]) -> None:
+    """``--json``: ``doc`` on standard output; an integer past 4,300 digits, which
+    Python refuses to write (a score of 4,300 digits grown by a tiling), is one line
+    naming its place in the output, exit 2."""
+    try:
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+    except ValueError:
+        found = long_integers(doc) or [("$", "a value JSON text cannot hold")]
+        raise InputError([f"cannot write the JSON output at {path}: {what}"
+                          for path, what in found]) from None  # fmt: skip
+    print(text)
+
+
 def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:
     doc: dict[str, object] = {
         "code": violation.code.value,
@@ -501,7 +516,7 @@ def _check(args: argparse.Namespace) -> int:
             "move": to_dict(move),
             "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     elif result.ok:
         print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
     else:
@@ -519,7 +534,7 @@ def _audit(args: argparse.Namespace) -> int:
             "correct": result.ok,
             "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     elif result.ok:
         print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
     else:
@@ -548,7 +563,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         if verdict.failure is not None and verdict.failed_at is not None:
             doc["illegal_move"] = {"number": verdict.failed_at + 1,
                                    "violations": docs(verdict.failure.violations)}  # fmt: skip
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
@@ -558,11 +573,11 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
-        totals = ", ".join(str(t) for t in line.written)
+        totals = ", ".join(number(t, lang) for t in line.written)
         if line.ok:
             print(phrase("sheet_round_ok", lang, round=line.round, written=totals))
             continue
-        correct = ", ".join(str(t) for t in line.correct)
+        correct = ", ".join(number(t, lang) for t in line.correct)
         print(phrase("sheet_round", lang, round=line.round, written=totals, correct=correct))
         _print_violations(line.violations, lang, args.explain, "    ")
         if not line.violations:
@@ -575,7 +590,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         print(phrase("sheet_end", lang))
         _print_violations(verdict.end, lang, args.explain, "    ")
     if verdict.final_scores is not None:
-        scores = ", ".join(str(s) for s in verdict.final_scores)
+        scores = ", ".join(number(s, lang) for s in verdict.final_scores)
         print(phrase("sheet_final", lang, scores=scores))
     return 1
 
@@ -635,7 +650,7 @@ def _replay(args: argparse.Namespace) -> int:
         if final.outcome is not None:
             doc["scores"] = list(final.outcome.scores)
             doc["winners"] = list(final.outcome.winners)
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
         return 0 if replay.ok else 1
     if replay.failure is not None and replay.failed_at is not None:
         number = replay.failed_at + 1

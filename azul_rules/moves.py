@@ -104,11 +104,11 @@ def _to_table_color(value: object) -> object:
 
 
 def _source_text(source: int) -> str:
-    return "C" if source == CENTER else str(source + 1)
+    return "C" if source == CENTER else _number(source + 1)
 
 
 def _line_text(line: int) -> str:
-    return "F" if line == FLOOR else str(line + 1)
+    return "F" if line == FLOOR else _number(line + 1)
 
 
 def _color_text(color: Color | Marker) -> str:
@@ -254,12 +254,13 @@ class TableTake:
             color = " and ".join(c.name.lower() for c in self.color)
         else:
             color = self.color.name.lower() if isinstance(self.color, Color) else "marker"
-        source = "the centre" if self.source == CENTER else f"factory {self.source + 1}"
+        source = "the centre" if self.source == CENTER else f"factory {_number(self.source + 1)}"
         where = ", ".join(
-            f"{n} to {'the floor' if k == FLOOR else f'line {k + 1}'}"
+            f"{_number(n)} to {'the floor' if k == FLOOR else f'line {_number(k + 1)}'}"
             for k, n in self.placements.items()
         )
-        return f"took {self.count} {color} from {source}: {where or 'placed nowhere'}"
+        count = _number(self.count)
+        return f"took {count} {color} from {source}: {where or 'placed nowhere'}"
 
 
 @attrs.frozen
@@ -272,7 +273,7 @@ class PlaceTile:
     player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def __str__(self) -> str:
-        return f"place line {self.line + 1} at column {self.column + 1}"
+        return f"place line {_number(self.line + 1)} at column {_number(self.column + 1)}"
 
 
 def tile_multiset(value: object, where: str) -> tuple[Color, ...]:

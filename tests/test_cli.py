@@ -14,6 +14,7 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import _parser, main
+from tests.builders import round_end_past_4300_digits
 
 
 def test_play_prints_a_whole_game_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -441,4 +442,51 @@ def test_an_impossible_record_on_standard_input_is_told_as_from_a_file(
     assert capsys.readouterr().err.splitlines() == [
         f"azul-rules: - : position impossible : {line.format(at='$.initial_state')}"
         for line in IMPOSSIBLE_FR
+    ]
+
+
+def test_a_verdict_past_4300_digits_is_told_not_raised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record starting from scores of 4,300 digits (the longest JSON text holds),
+    whose first tiling (W2) makes one longer: ``audit-game --json`` cannot write the
+    rules' totals, and says where, one line each, exit 2 (it was an "internal error");
+    the text verdict names the number instead of raising."""
+    position, move = round_end_past_4300_digits()
+    record = tmp_path / "record.json"
+    record.write_text(az.to_json(az.GameRecord((move,), initial_state=position)))
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text('{"format_version": 1, "rounds": [[1, 2]]}')
+    assert main(["audit-game", str(record), str(sheet), "--json"]) == 2
+    out, err = capsys.readouterr()
+    too_long = "an integer of more than 4300 digits: JSON text holds at most that many"
+    assert out == ""
+    assert err.splitlines() == [
+        f"azul-rules: cannot write the JSON output at $.rounds[0].correct[1]: {too_long}",
+        "azul-rules: cannot write the JSON output at "
+        f"$.rounds[0].violations[1].params.correct: {too_long}",
+    ]
+    assert main(["audit-game", str(record), str(sheet), "--lang", "fr"]) == 1
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"manche 1 : écrit 1, 2 ; les règles donnent {position.apply(move).players[0].score}, "
+        "un entier de plus de 4300 chiffres"
+    )
+
+
+def test_a_move_numbered_past_4300_digits_is_told_not_raised(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Factory and line 10**4300 (the largest JSON number, plus one when counted from
+    1) in a move: NO_SUCH_SOURCE (S2) and NO_SUCH_LINE (S4), the move written as far as
+    it can be (it was an "internal error")."""
+    nines = "9" * 4300
+    move = f'{{"type": "take", "source": {nines}, "color": "blue", "line": {nines}}}'
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", move]) == 1
+    too_long = "an integer of more than 4300 digits"
+    assert capsys.readouterr().out.splitlines() == [
+        f"illegal: {too_long}B{too_long}",
+        f"  NO_SUCH_SOURCE (S2): there is no factory ({too_long}): this table has factories "
+        "1 to 5 and the centre",
+        f"  NO_SUCH_LINE (S4): there is no pattern line ({too_long}): pattern lines are 1 to "
+        "5, or the floor line",
     ]
