@@ -14,7 +14,8 @@ from typing import Final
 
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
 from azul_rules.jsontext import check_shape, format_error, load, member_path
-from azul_rules.shown import shown
+from azul_rules.shown import number as _number
+from azul_rules.shown import shown, too_long
 
 __all__ = ["LIMIT", "Reader", "load_json", "plain"]
 
@@ -40,7 +41,7 @@ class _Foreign:
         self.value = value
 
     def __repr__(self) -> str:
-        return repr(self.value)
+        return shown(self.value, None)
 
 
 def plain(value: object) -> object:
@@ -105,7 +106,7 @@ class Reader:
             self.fail(path, f"expected an integer, got {_kind(value)}")
             return None
         if not low <= value <= high:
-            self.fail(path, f"expected an integer from {low} to {high}, got {value}")
+            self.fail(path, f"expected an integer from {low} to {high}, got {_number(value)}")
             return None
         return value
 
@@ -185,16 +186,17 @@ class Reader:
 
 def _kind(value: object) -> str:
     if isinstance(value, _Foreign):
-        return f"the Python value {value.value!r}"
+        return f"the Python value {shown(value.value, None)}"
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        return f"the number {value}"
+        written = _number(value) if isinstance(value, int) else str(value)
+        return written if written == too_long() else f"the number {written}"
     if isinstance(value, str):
-        shown = value if len(value) <= 20 else value[:20] + "..."
-        return f"the string {shown!r}"
+        start = value if len(value) <= 20 else value[:20] + "..."
+        return f"the string {start!r}"
     if isinstance(value, list):
         return "an array"
     if isinstance(value, dict):

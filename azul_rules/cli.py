@@ -29,6 +29,8 @@ from azul_rules.render import render_state, variant_name
 from azul_rules.rulebook import SECTIONS, Rule, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_json
 from azul_rules.scoring import Outcome, RoundScoring
+from azul_rules.serialization import long_integers
+from azul_rules.shown import number
 from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import record_pictures
@@ -394,12 +396,15 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
-def _from_file(path: str, read: Callable[[str], T]) -> T:
-    """``read`` applied to the text of ``path``, its errors told with the file's name."""
-    return _reading(path, lambda: read(_read(path)))
+def _from_file(path: str, read: Callable[[str], T], lang: str = "en") -> T:
+    """``read`` applied to the text of ``path``, its errors told with the file's name
+    (an impossible position's problems in ``lang``)."""
+    return _reading(path, lambda: read(_read(path)), lang)
 
 
-def _reading(source: str, read: Callable[[], T]) -> T:
+def _reading(source: str, read: Callable[[], T], lang: str = "en") -> T:
+    """``read()``, its ``FormatError`` told line by line (in English: the readers word
+    them so), its ``InvalidStateError`` problem by problem in ``lang``."""
     source = _printable(source)
     try:
         return read()
@@ -410,8 +415,9 @@ def _reading(source: str, read: Callable[[], T]) -> T:
         ) from None  # fmt: skip
     except InvalidStateError as error:
         raise InputError(
-            [_printable(f"{source}: impossible position: {p.code.value} ({p.rule}) at {p.path}: "
-             f"{p.message}") for p in error.problems]
+            [_printable(phrase("impossible_position", lang, source=source, code=p.code.value,
+                               rule=p.rule, path=p.path, message=p.message_in(lang)))
+             for p in error.problems]
         ) from None  # fmt: skip
 
 
@@ -430,8 +436,8 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
         ) from None  # fmt: skip
 
 
-def _load_state(path: str) -> GameState:
-    return _from_file(path, lambda text: from_json(text, GameState))
+def _load_state(path: str, lang: str = "en") -> GameState:
+    return _from_file(path, lambda text: from_json(text, GameState), lang)
 
 
 def _load_move(text: str) -> Move:
@@ -448,6 +454,19 @@ def _load_move(text: str) -> Move:
 def _looks_like_a_file(text: str) -> bool:
     separators = {"/", os.sep} | ({os.altsep} if os.altsep else set())
     return any(s in text for s in separators) or text.lower().endswith(".json")
+
+
+def _print_json(doc: dict[str, object]) -> None:
+    """``--json``: ``doc`` on standard output; an integer past 4,300 digits, which
+    Python refuses to write (a score of 4,300 digits grown by a tiling), is one line
+    naming its place in the output, exit 2."""
+    try:
+        text = json.dumps(doc, indent=2, ensure_ascii=False)
+    except ValueError:
+        found = long_integers(doc) or [("$", "a value JSON text cannot hold")]
+        raise InputError([f"cannot write the JSON output at {path}: {what}"
+                          for path, what in found]) from None  # fmt: skip
+    print(text)
 
 
 def _violation_doc(violation: Violation, lang: str, explain: bool = False) -> dict[str, object]:
@@ -487,7 +506,7 @@ def _plain(value: object) -> object:
 
 
 def _check(args: argparse.Namespace) -> int:
-    state = _load_state(args.state)
+    state = _load_state(args.state, args.lang)
     move = _load_move(args.move)
     result = state.validate(move)
     _draw(args.svg, state, args.lang, (move, result))
@@ -497,7 +516,7 @@ def _check(args: argparse.Namespace) -> int:
             "move": to_dict(move),
             "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     elif result.ok:
         print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
     else:
@@ -507,7 +526,7 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _audit(args: argparse.Namespace) -> int:
-    state = _from_file(args.state, position_from_json)
+    state = _from_file(args.state, position_from_json, args.lang)
     claim = _from_file(args.claim, claim_from_json)
     result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
@@ -515,7 +534,7 @@ def _audit(args: argparse.Namespace) -> int:
             "correct": result.ok,
             "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
     elif result.ok:
         print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
     else:
@@ -525,7 +544,7 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _audit_game(args: argparse.Namespace) -> int:
-    record = _from_file(args.record, GameRecord.from_json)
+    record = _from_file(args.record, GameRecord.from_json, args.lang)
     sheet = _from_file(args.sheet, scoresheet_from_json)
     verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
@@ -544,7 +563,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         if verdict.failure is not None and verdict.failed_at is not None:
             doc["illegal_move"] = {"number": verdict.failed_at + 1,
                                    "violations": docs(verdict.failure.violations)}  # fmt: skip
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
@@ -554,11 +573,11 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
-        totals = ", ".join(str(t) for t in line.written)
+        totals = ", ".join(number(t, lang) for t in line.written)
         if line.ok:
             print(phrase("sheet_round_ok", lang, round=line.round, written=totals))
             continue
-        correct = ", ".join(str(t) for t in line.correct)
+        correct = ", ".join(number(t, lang) for t in line.correct)
         print(phrase("sheet_round", lang, round=line.round, written=totals, correct=correct))
         _print_violations(line.violations, lang, args.explain, "    ")
         if not line.violations:
@@ -571,7 +590,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         print(phrase("sheet_end", lang))
         _print_violations(verdict.end, lang, args.explain, "    ")
     if verdict.final_scores is not None:
-        scores = ", ".join(str(s) for s in verdict.final_scores)
+        scores = ", ".join(number(s, lang) for s in verdict.final_scores)
         print(phrase("sheet_final", lang, scores=scores))
     return 1
 
@@ -602,7 +621,7 @@ def _text(entry: Rule, lang: str, indent: str = "  ") -> str:
 
 
 def _show(args: argparse.Namespace) -> int:
-    state = _load_state(args.state)
+    state = _load_state(args.state, args.lang)
     _draw(args.svg, state, args.lang)
     print(render_state(state, args.lang))
     return 0
@@ -610,9 +629,9 @@ def _show(args: argparse.Namespace) -> int:
 
 def _replay(args: argparse.Namespace) -> int:
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
-        record = _reading(args.record, lambda: load_record(args.record, args.game))
+        record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
     else:
-        record = _from_file(args.record, GameRecord.from_json)
+        record = _from_file(args.record, GameRecord.from_json, args.lang)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -631,7 +650,7 @@ def _replay(args: argparse.Namespace) -> int:
         if final.outcome is not None:
             doc["scores"] = list(final.outcome.scores)
             doc["winners"] = list(final.outcome.winners)
-        print(json.dumps(doc, indent=2, ensure_ascii=False))
+        _print_json(doc)
         return 0 if replay.ok else 1
     if replay.failure is not None and replay.failed_at is not None:
         number = replay.failed_at + 1

@@ -4,7 +4,6 @@ cattrs with it, on first use."""
 
 from __future__ import annotations
 
-import json
 from types import UnionType
 from typing import Any, TypeVar, overload
 
@@ -28,9 +27,12 @@ def to_dict(obj: object) -> dict[str, Any]:
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:
     """A ``GameState``, a move or a ``GameRecord`` as JSON text; ``TypeError`` for
-    anything else.  States and moves keep short lists on one line."""
+    anything else.  States and moves keep short lists on one line; a record writes
+    one move a line (``indent=None``: everything on one line).  ``FormatError``
+    (naming each path) for what ``from_json`` would refuse: see
+    ``serialization.to_json`` and ``GameRecord.to_dict``."""
     if isinstance(obj, GameRecord):
-        return obj.to_json() if indent is not None else json.dumps(obj.to_dict())
+        return obj.to_json(indent=None if indent is None else 1)
     return serialization.to_json(obj, indent=indent)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from azul_rules.errors import FormatError
+from azul_rules.shown import number, shown
 
 __all__ = [
     "MAX_DIGITS",
@@ -135,10 +136,10 @@ def member_path(path: str, key: object) -> str:
     """The JSON path of ``key`` inside the value at ``path`` (``$.a``, ``$.a[2]``,
     ``$.bag['blue']`` for a key that is not a plain name)."""
     if isinstance(key, int):
-        return f"{path}[{key}]"
+        return f"{path}[{number(key)}]"
     if isinstance(key, str) and key.isidentifier() and key.isascii():
         return f"{path}.{key}"
-    return f"{path}[{key!r}]"
+    return f"{path}[{shown(key, None)}]"
 
 
 def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
@@ -153,7 +154,7 @@ def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
             errors.append((path, f"more than {budget} JSON values: this is no such document"))
             break
         if isinstance(value, _Object) and value.repeated:
-            keys = ", ".join(repr(k) for k in value.repeated)
+            keys = ", ".join(shown(k, None) for k in value.repeated)
             errors.append((where, f"the same key given twice: {keys}"))
         if isinstance(value, (list, dict)) and len(value) > MAX_ITEMS:
             errors.append((where, f"{len(value)} entries: at most {MAX_ITEMS}"))

@@ -797,6 +797,11 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "the game is not over: round {round}, {phase}",
         "fr": "la partie n'est pas finie : manche {round}, {phase}",
     },
+    # what makes an input file unusable
+    "impossible_position": {
+        "en": "{source}: impossible position: {code} ({rule}) at {path}: {message}",
+        "fr": "{source} : position impossible : {code} ({rule}) en {path} : {message}",
+    },
     # audit-game and rules (the rule book)
     "sheet_correct": {
         "en": "the scoresheet is correct ({rounds} rounds)",
@@ -836,8 +841,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
 
 
 def phrase(key: str, lang: str, **params: object) -> str:
-    """A phrase of the command line's output in ``lang`` (``"en"`` or ``"fr"``)."""
-    return PHRASES[key][lang].format(**params)
+    """A phrase of the command line's output in ``lang`` (``"en"`` or ``"fr"``); a
+    number Python refuses to write is said to be one."""
+    words = {k: number(v, lang) if type(v) is int else v for k, v in params.items()}
+    return PHRASES[key][lang].format(**words)
 
 
 def color_name(color: Color, lang: str) -> str:

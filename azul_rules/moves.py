@@ -25,6 +25,7 @@ import attrs
 
 from azul_rules.colors import CENTER, COLORS, FLOOR, Color, Marker
 from azul_rules.errors import FormatError
+from azul_rules.shown import number as _number
 from azul_rules.shown import shown as _shown
 
 __all__ = [
@@ -50,7 +51,8 @@ def _check_natural(instance: object, attribute: attrs.Attribute[Any], value: obj
     _check_int(instance, attribute, value)
     if value < 0:  # type: ignore[operator]
         raise FormatError(
-            f"{type(instance).__name__}.{attribute.name} must be 0 or more, got {value}"
+            f"{type(instance).__name__}.{attribute.name} must be 0 or more, "
+            f"got {_number(value)}"  # type: ignore[arg-type]
         )
 
 
@@ -59,7 +61,7 @@ def _check_source(instance: object, attribute: attrs.Attribute[Any], value: obje
     if value != CENTER and value < 0:  # type: ignore[operator]
         raise FormatError(
             f"{type(instance).__name__}.source must be a factory number from 0, or CENTER, "
-            f"got {value}"
+            f"got {_number(value)}"  # type: ignore[arg-type]
         )
 
 
@@ -67,7 +69,8 @@ def _check_line(instance: object, attribute: attrs.Attribute[Any], value: object
     _check_int(instance, attribute, value)
     if value != FLOOR and value < 0:  # type: ignore[operator]
         raise FormatError(
-            f"{type(instance).__name__}.line must be a pattern line from 0, or FLOOR, got {value}"
+            f"{type(instance).__name__}.line must be a pattern line from 0, or FLOOR, "
+            f"got {_number(value)}"  # type: ignore[arg-type]
         )
 
 
@@ -101,11 +104,11 @@ def _to_table_color(value: object) -> object:
 
 
 def _source_text(source: int) -> str:
-    return "C" if source == CENTER else str(source + 1)
+    return "C" if source == CENTER else _number(source + 1)
 
 
 def _line_text(line: int) -> str:
-    return "F" if line == FLOOR else str(line + 1)
+    return "F" if line == FLOOR else _number(line + 1)
 
 
 def _color_text(color: Color | Marker) -> str:
@@ -133,19 +136,31 @@ class Placements(Mapping[int, int]):
     """An immutable, hashable mapping ``line or FLOOR -> tiles put there``.
 
     Entries of 0 tiles are left out: putting no tile in a line is not a placement.  A
-    line given twice (in a list of pairs) is refused, as in JSON.
+    line given twice (in a list of pairs) is refused, as in JSON.  ``items`` is a
+    mapping or an iterable of ``(line, count)`` tuples; anything else, a line or a
+    count that is not an ``int`` (``bool`` refused) or a negative one (other than
+    ``FLOOR``) raises :class:`~azul_rules.FormatError`, as a table take's
+    ``placements`` in JSON.
     """
 
     __slots__ = ("_items", "_lookup")
 
     def __init__(self, items: Mapping[int, int] | Iterable[tuple[int, int]] = ()) -> None:
-        pairs = items.items() if isinstance(items, Mapping) else items
+        if isinstance(items, Mapping):
+            pairs: Iterable[object] = items.items()
+        elif isinstance(items, (str, bytes, bytearray)) or not isinstance(items, Iterable):
+            raise FormatError(
+                "TableTake.placements must be a mapping or (line, count) pairs, "
+                f"got {_shown(items)}"
+            )
+        else:
+            pairs = items
         clean: dict[int, int] = {}
         seen: set[int] = set()
         for pair in pairs:
             key, count = _placement(pair)
             if key in seen:
-                raise FormatError(f"TableTake.placements names line {key} twice")
+                raise FormatError(f"TableTake.placements names line {_number(key)} twice")
             seen.add(key)
             if count:
                 clean[key] = count
@@ -189,9 +204,11 @@ def _placement(pair: object) -> tuple[int, int]:
             f"got {_shown(key)}: {_shown(count)}"
         )
     if key < 0 and key != FLOOR:
-        raise FormatError(f"TableTake.placements: line {key} is neither 0 or more nor FLOOR")
+        raise FormatError(
+            f"TableTake.placements: line {_number(key)} is neither 0 or more nor FLOOR"
+        )
     if count < 0:
-        raise FormatError(f"TableTake.placements[{key}] is negative ({count})")
+        raise FormatError(f"TableTake.placements[{_number(key)}] is negative ({_number(count)})")
     return key, count
 
 
@@ -237,12 +254,13 @@ class TableTake:
             color = " and ".join(c.name.lower() for c in self.color)
         else:
             color = self.color.name.lower() if isinstance(self.color, Color) else "marker"
-        source = "the centre" if self.source == CENTER else f"factory {self.source + 1}"
+        source = "the centre" if self.source == CENTER else f"factory {_number(self.source + 1)}"
         where = ", ".join(
-            f"{n} to {'the floor' if k == FLOOR else f'line {k + 1}'}"
+            f"{_number(n)} to {'the floor' if k == FLOOR else f'line {_number(k + 1)}'}"
             for k, n in self.placements.items()
         )
-        return f"took {self.count} {color} from {source}: {where or 'placed nowhere'}"
+        count = _number(self.count)
+        return f"took {count} {color} from {source}: {where or 'placed nowhere'}"
 
 
 @attrs.frozen
@@ -255,7 +273,7 @@ class PlaceTile:
     player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
 
     def __str__(self) -> str:
-        return f"place line {self.line + 1} at column {self.column + 1}"
+        return f"place line {_number(self.line + 1)} at column {_number(self.column + 1)}"
 
 
 def tile_multiset(value: object, where: str) -> tuple[Color, ...]:

@@ -16,14 +16,24 @@ import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError, Result
 from azul_rules.jsontext import MAX_REPORTED, check_shape, format_error, load, member_path
-from azul_rules.moves import Move, Take, parse_move
+from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Variant
-from azul_rules.serialization import from_dict, move_from_dict, to_dict
+from azul_rules.serialization import (
+    NOT_WRITTEN,
+    from_dict,
+    move_from_dict,
+    to_dict,
+    unwritable,
+    written_text,
+)
+from azul_rules.shown import shown
 from azul_rules.state import GameState, new_game
 
 __all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
 
 _START_KEYS = ("players", "seed", "variant", "first_player", "external_draws")
+_BOTH: Final = "give either initial_state or new_game settings, not both"
+_MOVE_TYPES: Final = (Take, TableTake, PlaceTile, Refill)
 
 MAX_RECORD_MOVES: Final = 10_000
 """The most moves a record may hold.  Random games end within a few hundred moves
@@ -85,21 +95,47 @@ class GameRecord:
         return Replay(tuple(states))
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-ready data (compact notation for compact takes)."""
+        """The record as JSON-ready data (compact notation for compact takes).
+
+        Writes only what :meth:`from_dict` reads back: ``FormatError`` naming each path
+        (in the reader's words) for a setting the reader refuses (``$.players``,
+        ``$.first_player``...), settings given beside an ``initial_state``, more than
+        :data:`MAX_RECORD_MOVES` moves (``$.moves``), something that is not a move
+        (``$.moves[3]``), and what ``to_dict`` refuses in a move or the initial state
+        (``$.moves[3].placements``, ``$.initial_state.bag.red``)."""
+        errors: list[tuple[str, str]] = []
         doc: dict[str, Any] = {"format_version": 1}
         if self.initial_state is not None:
-            doc["initial_state"] = to_dict(self.initial_state)
+            doc["initial_state"] = _state_doc(self.initial_state, errors)
+            if self._has_settings():
+                errors.append(("$", _BOTH))
         else:
+            variant = self.variant
             doc.update(
-                players=self.players, seed=self.seed, variant=self.variant.value,
+                players=self.players, seed=self.seed,
+                variant=variant.value if isinstance(variant, Variant) else variant,
                 first_player=self.first_player, external_draws=self.external_draws,
             )  # fmt: skip
-        doc["moves"] = [_notation_or_dict(m) for m in self.moves]
+            _start_settings(doc, errors)
+        doc["moves"] = _moves_doc(self.moves, errors)
+        if errors:
+            raise unwritable(errors)
         return doc
 
-    def to_json(self) -> str:
-        """The record as JSON text."""
-        return json.dumps(self.to_dict(), indent=1, ensure_ascii=False)
+    def to_json(self, *, indent: int | None = 1) -> str:
+        """The record as JSON text (one move a line; ``indent=None``: one line).  Raises
+        ``FormatError`` for what :meth:`from_json` would refuse: see :meth:`to_dict`,
+        an integer past 4,300 digits (its path, such as ``$.seed``), a text over
+        1 MiB."""
+        doc = self.to_dict()
+        return written_text(doc, lambda d: json.dumps(d, indent=indent, ensure_ascii=False))
+
+    def _has_settings(self) -> bool:
+        """True when a ``new_game`` setting differs from its default (the record starts
+        from its ``initial_state``, and the format holds one or the other)."""
+        defaults = (2, 0, Variant.COLORED, None, False)
+        given = (self.players, self.seed, self.variant, self.first_player, self.external_draws)
+        return any(type(g) is not type(d) or g != d for g, d in zip(given, defaults, strict=True))
 
     @classmethod
     def from_dict(cls, data: object) -> GameRecord:
@@ -112,7 +148,7 @@ class GameRecord:
         check_shape(settings)
         allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
         errors: list[tuple[str, str]] = []
-        for key in sorted(set(data) - allowed, key=str)[:MAX_REPORTED]:
+        for key in sorted(set(data) - allowed, key=_key_order)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
         if type(data.get("format_version")) is not int or data["format_version"] != 1:
             errors.append(("$.format_version", "expected 1"))
@@ -125,7 +161,7 @@ class GameRecord:
                            f"{MAX_RECORD_MOVES}"))  # fmt: skip
             raw_moves = []
         if "initial_state" in data and any(k in data for k in _START_KEYS):
-            errors.append(("$", "give either initial_state or new_game settings, not both"))
+            errors.append(("$", _BOTH))
         start = _start_settings(data, errors)
         moves = _read_moves(raw_moves, errors)
         if errors:
@@ -188,6 +224,51 @@ def _under(path: str) -> str:
     return "$.initial_state" + path.removeprefix("$")
 
 
+def _state_doc(state: object, errors: list[tuple[str, str]]) -> dict[str, Any] | None:
+    """The initial state as JSON-ready data, or ``None`` with its problems' paths under
+    ``$.initial_state`` added to ``errors``."""
+    if not isinstance(state, GameState):
+        errors.append(("$.initial_state", f"expected a GameState, got {type(state).__name__}"))
+        return None
+    try:
+        return to_dict(state)
+    except FormatError as error:
+        errors.extend((_under(p), _unsuffixed(m)) for p, m in error.errors)
+        return None
+
+
+def _moves_doc(moves: object, errors: list[tuple[str, str]]) -> list[object]:
+    """The moves as JSON-ready data, each problem found added to ``errors`` with its
+    path under ``$.moves``; none is looked at past :data:`MAX_RECORD_MOVES`."""
+    if not isinstance(moves, (tuple, list)):
+        errors.append(("$.moves", f"expected a sequence of moves, got {type(moves).__name__}"))
+        return []
+    if len(moves) > MAX_RECORD_MOVES:
+        errors.append(("$.moves", f"{len(moves)} moves: a record holds at most "
+                       f"{MAX_RECORD_MOVES}"))  # fmt: skip
+        return []
+    written: list[object] = []
+    for index, move in enumerate(moves):
+        if type(move) not in _MOVE_TYPES:
+            errors.append((f"$.moves[{index}]", "expected a move (Take, TableTake, PlaceTile "
+                           f"or Refill), got {shown(move)}"))  # fmt: skip
+        else:
+            try:
+                written.append(_notation_or_dict(move))
+            except FormatError as error:
+                errors.extend((f"$.moves[{index}]{p.removeprefix('$')}", _unsuffixed(m))
+                              for p, m in error.errors)  # fmt: skip
+        if len(errors) > MAX_REPORTED:
+            break
+    return written
+
+
+def _unsuffixed(problem: str) -> str:
+    """A writer's problem without its "(not written...)" note, which ``unwritable``
+    adds again to the record's."""
+    return problem.removesuffix(NOT_WRITTEN)
+
+
 def _notation_or_dict(move: Move) -> str | dict[str, Any]:
     """The compact notation when it says everything about the move, else JSON."""
     if type(move) is Take and move.player is None:
@@ -204,29 +285,35 @@ def _start_settings(data: dict[str, Any], errors: list[tuple[str, str]]) -> dict
     settings: dict[str, Any] = {}
     players = data.get("players", 2)
     if type(players) is not int or players not in (2, 3, 4):
-        errors.append(("$.players", f"expected 2, 3 or 4, got {players!r}"))
+        errors.append(("$.players", f"expected 2, 3 or 4, got {shown(players)}"))
     else:
         settings["players"] = players
     seed = data.get("seed", 0)
     if type(seed) is not int:
-        errors.append(("$.seed", f"expected an integer, got {seed!r}"))
+        errors.append(("$.seed", f"expected an integer, got {shown(seed)}"))
     else:
         settings["seed"] = seed
     variant = data.get("variant", "colored")
     if variant not in ("colored", "grey"):
-        errors.append(("$.variant", f"expected colored or grey, got {variant!r}"))
+        errors.append(("$.variant", f"expected colored or grey, got {shown(variant)}"))
     else:
         settings["variant"] = Variant(variant)
     first = data.get("first_player")
     if first is not None and (
         type(first) is not int or not 0 <= first < settings.get("players", 4)
     ):
-        errors.append(("$.first_player", f"expected a player number from 0, got {first!r}"))
+        errors.append(("$.first_player", f"expected a player number from 0, got {shown(first)}"))
     else:
         settings["first_player"] = first
     external = data.get("external_draws", False)
     if not isinstance(external, bool):
-        errors.append(("$.external_draws", f"expected true or false, got {external!r}"))
+        errors.append(("$.external_draws", f"expected true or false, got {shown(external)}"))
     else:
         settings["external_draws"] = external
     return settings
+
+
+def _key_order(key: object) -> str:
+    """Unknown keys in a stable order: strings (the keys of JSON) as they are, any
+    other key of plain data as it is shown."""
+    return key if isinstance(key, str) else shown(key, None)

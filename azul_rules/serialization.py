@@ -53,16 +53,23 @@ from azul_rules.state import GameState
 
 __all__ = [
     "FORMAT_VERSION",
+    "NOT_WRITTEN",
     "from_dict",
     "from_json",
     "json_text",
+    "long_integers",
     "move_from_dict",
     "move_from_json",
     "to_dict",
     "to_json",
+    "unwritable",
+    "written_text",
 ]
 
 FORMAT_VERSION: Final = 1
+
+NOT_WRITTEN: Final = " (not written: from_json would refuse it)"
+"""The end of each problem the writers refuse (see :func:`unwritable`)."""
 
 _NAMES: Final = {c: c.name.lower() for c in COLORS}
 _BY_NAME: Final = {name: c for c, name in _NAMES.items()}
@@ -437,12 +444,12 @@ def _check_state_parts(state: Any, doc: dict[str, Any]) -> None:
                 errors.append((f"$.{part}.{name}", f"expected a count of tiles from 0 to 20 "
                                f"(S3), got {count}"))  # fmt: skip
     if errors:
-        raise _unwritable(errors)
+        raise unwritable(errors)
     if not _small(state):
         try:
             check_shape(doc)
         except FormatError as error:
-            raise _unwritable(list(error.errors)) from None
+            raise unwritable(list(error.errors)) from None
 
 
 def _small(state: Any) -> bool:
@@ -468,18 +475,18 @@ def _writable_scoring(state: Any) -> dict[str, Any]:
         try:
             data: dict[str, Any] = _CONVERTER.unstructure(record)
         except (KeyError, TypeError, ValueError, AttributeError):
-            raise _unwritable([(path, "not a RoundScoring of ints, Colors and booleans")]) from None
+            raise unwritable([(path, "not a RoundScoring of ints, Colors and booleans")]) from None
         try:
             _structure(data, RoundScoring, path)
             check_shape(data, path)
         except FormatError as error:
-            raise _unwritable(list(error.errors)) from None
+            raise unwritable(list(error.errors)) from None
     else:
         data = _CONVERTER.unstructure(record)
     try:
         _check_scoring(record, list(state.players), state.phase, state.round)
     except FormatError as error:
-        raise _unwritable(list(error.errors)) from None
+        raise unwritable(list(error.errors)) from None
     return data
 
 
@@ -520,11 +527,10 @@ def _plain_scoring(record: RoundScoring) -> bool:
     return True
 
 
-def _unwritable(errors: list[tuple[str, str]]) -> FormatError:
+def unwritable(errors: list[tuple[str, str]]) -> FormatError:
     """The ``FormatError`` of a value the JSON format cannot hold (``from_json`` would
     refuse it), naming each path."""
-    return format_error([(path, f"{problem} (not written: from_json would refuse it)")
-                         for path, problem in errors])  # fmt: skip
+    return format_error([(path, problem + NOT_WRITTEN) for path, problem in errors])
 
 
 def _has_text(value: int) -> bool:
@@ -537,7 +543,7 @@ def _has_text(value: int) -> bool:
     return True
 
 
-def _long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
+def long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
     """The paths of the integers of ``data`` past :data:`MAX_DIGITS` digits, which JSON
     text cannot hold (Python refuses to write them, and ``load`` to read them)."""
     found: list[tuple[str, str]] = []
@@ -725,7 +731,7 @@ def _move_to_dict(move: Move) -> dict[str, Any]:
         try:
             check_shape(doc, "$", 500)
         except FormatError as error:
-            raise _unwritable(list(error.errors)) from None
+            raise unwritable(list(error.errors)) from None
     return doc
 
 
@@ -737,7 +743,7 @@ def _placements_doc(placements: Placements) -> dict[str, int]:
         if line == FLOOR:
             doc["floor"] = count
         elif line > _MAX_LINE_KEY:
-            raise _unwritable([("$.placements", "a pattern line key has at most 9 digits, "
+            raise unwritable([("$.placements", "a pattern line key has at most 9 digits, "
                                 f"got {_number(line)}")])  # fmt: skip
         else:
             doc[str(line)] = count
@@ -848,14 +854,23 @@ def json_text(data: dict[str, Any], indent: int | None = 2) -> str:
     """JSON-ready ``data`` as the text ``load`` reads back: ``FormatError`` naming the
     path of every integer past :data:`~azul_rules.jsontext.MAX_DIGITS` digits (Python
     writes none), or for a text over :data:`~azul_rules.jsontext.MAX_INPUT_BYTES`."""
+    if indent is None:
+        return written_text(data, lambda d: json.dumps(d, ensure_ascii=False))
+    return written_text(data, lambda d: _dumps(d, indent, 0))
+
+
+def written_text(data: dict[str, Any], dump: Callable[[dict[str, Any]], str]) -> str:
+    """``dump(data)`` (a ``json.dumps`` of some layout) when ``load`` reads the text back;
+    else a ``FormatError`` naming the path of every integer past
+    :data:`~azul_rules.jsontext.MAX_DIGITS` digits, or a text over
+    :data:`~azul_rules.jsontext.MAX_INPUT_BYTES`."""
     try:
-        text = json.dumps(data, ensure_ascii=False) if indent is None else _dumps(data, indent, 0)
+        text = dump(data)
     except ValueError:  # an integer Python refuses to write (the only ValueError here)
-        found = _long_integers(data) or [("$", "a value JSON text cannot hold")]
-        raise _unwritable(found) from None
+        raise unwritable(long_integers(data) or [("$", "a value JSON text cannot hold")]) from None
     size = len(text.encode("utf-8")) if not text.isascii() else len(text)
     if size > MAX_INPUT_BYTES:
-        raise _unwritable([("$", f"{size} bytes of JSON text: at most {MAX_INPUT_BYTES} "
+        raise unwritable([("$", f"{size} bytes of JSON text: at most {MAX_INPUT_BYTES} "
                             "are read")])  # fmt: skip
     return text
 

@@ -572,17 +572,17 @@ def new_game(
     range.
     """
     if type(players) is not int or players not in FACTORY_COUNTS:
-        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
     if type(seed) is not int:
-        raise FormatError(f"seed must be an int, got {seed!r}")
+        raise FormatError(f"seed must be an int, got {shown(seed)}")
     if not isinstance(variant, Variant):
-        raise FormatError(f"variant must be a Variant, got {variant!r}")
+        raise FormatError(f"variant must be a Variant, got {shown(variant)}")
     if not isinstance(external_draws, bool):
         raise FormatError(f"external_draws must be True or False, got {shown(external_draws)}")
     if first_player is not None and (
         type(first_player) is not int or not 0 <= first_player < players
     ):
-        raise ValueError(f"first_player must be 0 to {players - 1}, not {first_player!r}")
+        raise ValueError(f"first_player must be 0 to {players - 1}, not {shown(first_player)}")
     rng = seed_state(seed)
     if first_player is None:
         first_player, rng = below(rng, players)

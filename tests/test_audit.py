@@ -182,3 +182,17 @@ def test_placement_explanation() -> None:
     wall = colored_wall(["...x.", "..xxx"])
     assert az.score_placement(wall, 1, 3).explain() == "3 across + 2 down = 5"
     assert az.score_placement(colored_wall(["x"]), 0, 0).explain() == "no neighbour = 1"
+
+
+def test_a_claim_past_4300_digits_is_named_not_raised() -> None:
+    """Plain data may hold any integer; the claim reader quoted it with ``str``, which
+    raised ValueError past 4,300 digits."""
+    huge = 10**5000
+    with pytest.raises(az.FormatError) as raised:
+        claim_from_dict({"format_version": 1, "scores": [huge, 0], "lid": -huge})
+    assert raised.value.errors[:2] == (
+        ("$.scores[0]", "expected an integer from -1000000 to 1000000, got an integer of "
+         "more than 4300 digits"),
+        ("$.lid", "expected a JSON object of tile counts by colour, got an integer of more "
+         "than 4300 digits"),
+    )  # fmt: skip

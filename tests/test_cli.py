@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import re
 import subprocess
@@ -13,6 +14,7 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import _parser, main
+from tests.builders import round_end_past_4300_digits
 
 
 def test_play_prints_a_whole_game_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -366,3 +368,125 @@ def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) 
     assert capsys.readouterr().err == (
         "azul-rules: unrecognized arguments: --lang fr (see azul-rules --help)\n"
     )
+
+
+IMPOSSIBLE_FR = [
+    "TILE_COUNT (S3) en {at} : 21 carreaux de couleur bleue en tout : le jeu en compte 20 "
+    "de chaque couleur",
+    "LINE_COLOR_ON_WALL (P3) en {at}.players[0].pattern_lines[0] : la ligne de préparation "
+    "1 contient la couleur bleue, déjà présente dans la rangée 1 du mur",
+    "MARKER_COUNT (T3) en {at}.players : 2 marqueurs premier joueur sur les planchers : il "
+    "n'en existe qu'un",
+]
+
+
+def test_an_impossible_position_is_told_in_the_commands_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--lang fr``: each problem of an impossible position (S3, P3, T3) in French, at
+    its path (under ``$.initial_state`` in a record), one line each, exit 2 -- for
+    every command that reads a position."""
+    position = f"{EXAMPLES}/impossible-position.json"
+    record = tmp_path / "record.json"
+    start = json.loads(Path(position).read_text(encoding="utf-8"))
+    record.write_text(json.dumps({"format_version": 1, "initial_state": start, "moves": []}))
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text('{"format_version": 1, "rounds": []}')
+    commands = [
+        (["check", position, "2B3"], position, "$"),
+        (["show", position], position, "$"),
+        (["audit", position, f"{EXAMPLES}/audits/correct-claim/claim.json"], position, "$"),
+        (["replay", str(record)], str(record), "$.initial_state"),
+        (["audit-game", str(record), str(sheet)], str(record), "$.initial_state"),
+    ]
+    for args, source, at in commands:
+        assert main([*args, "--lang", "fr"]) == 2
+        out, err = capsys.readouterr()
+        assert out == ""
+        assert err.splitlines() == [
+            f"azul-rules: {source} : position impossible : {line.format(at=at)}"
+            for line in IMPOSSIBLE_FR
+        ]
+    assert main(["show", position]) == 2
+    assert capsys.readouterr().err.splitlines()[1] == (
+        f"azul-rules: {position}: impossible position: LINE_COLOR_ON_WALL (P3) at "
+        "$.players[0].pattern_lines[0]: pattern line 1 holds blue, already on wall row 1"
+    )
+
+
+def test_a_tournament_lines_impossible_record_is_told_at_its_path_in_the_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A game line's record lies at ``$.record``: its initial state's problems (S3, P3,
+    T3) are named under ``$.record.initial_state``, as its format errors are."""
+    start = json.loads(Path(f"{EXAMPLES}/impossible-position.json").read_text(encoding="utf-8"))
+    record = {"format_version": 1, "initial_state": start, "moves": []}
+    lines = tmp_path / "games.jsonl"
+    lines.write_text(json.dumps({"tournament": {}, "game": 0, "record": record}) + "\n")
+    assert main(["replay", str(lines), "--game", "0", "--lang", "fr"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"azul-rules: {lines} : position impossible : {line.format(at='$.record.initial_state')}"
+        for line in IMPOSSIBLE_FR
+    ]
+
+
+def test_an_impossible_record_on_standard_input_is_told_as_from_a_file(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay -`` reads the record from standard input: its initial state's problems
+    are told as for a file (they were "not JSON")."""
+    start = json.loads(Path(f"{EXAMPLES}/impossible-position.json").read_text(encoding="utf-8"))
+    record = json.dumps({"format_version": 1, "initial_state": start, "moves": []})
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record.encode())))
+    assert main(["replay", "-", "--lang", "fr"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"azul-rules: - : position impossible : {line.format(at='$.initial_state')}"
+        for line in IMPOSSIBLE_FR
+    ]
+
+
+def test_a_verdict_past_4300_digits_is_told_not_raised(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A record starting from scores of 4,300 digits (the longest JSON text holds),
+    whose first tiling (W2) makes one longer: ``audit-game --json`` cannot write the
+    rules' totals, and says where, one line each, exit 2 (it was an "internal error");
+    the text verdict names the number instead of raising."""
+    position, move = round_end_past_4300_digits()
+    record = tmp_path / "record.json"
+    record.write_text(az.to_json(az.GameRecord((move,), initial_state=position)))
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text('{"format_version": 1, "rounds": [[1, 2]]}')
+    assert main(["audit-game", str(record), str(sheet), "--json"]) == 2
+    out, err = capsys.readouterr()
+    too_long = "an integer of more than 4300 digits: JSON text holds at most that many"
+    assert out == ""
+    assert err.splitlines() == [
+        f"azul-rules: cannot write the JSON output at $.rounds[0].correct[1]: {too_long}",
+        "azul-rules: cannot write the JSON output at "
+        f"$.rounds[0].violations[1].params.correct: {too_long}",
+    ]
+    assert main(["audit-game", str(record), str(sheet), "--lang", "fr"]) == 1
+    assert capsys.readouterr().out.splitlines()[1] == (
+        f"manche 1 : écrit 1, 2 ; les règles donnent {position.apply(move).players[0].score}, "
+        "un entier de plus de 4300 chiffres"
+    )
+
+
+def test_a_move_numbered_past_4300_digits_is_told_not_raised(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Factory and line 10**4300 (the largest JSON number, plus one when counted from
+    1) in a move: NO_SUCH_SOURCE (S2) and NO_SUCH_LINE (S4), the move written as far as
+    it can be (it was an "internal error")."""
+    nines = "9" * 4300
+    move = f'{{"type": "take", "source": {nines}, "color": "blue", "line": {nines}}}'
+    assert main(["check", f"{EXAMPLES}/round-2-position.json", move]) == 1
+    too_long = "an integer of more than 4300 digits"
+    assert capsys.readouterr().out.splitlines() == [
+        f"illegal: {too_long}B{too_long}",
+        f"  NO_SUCH_SOURCE (S2): there is no factory ({too_long}): this table has factories "
+        "1 to 5 and the centre",
+        f"  NO_SUCH_LINE (S4): there is no pattern line ({too_long}): pattern lines are 1 to "
+        "5, or the floor line",
+    ]

@@ -162,3 +162,19 @@ def test_parts_of_any_value_are_refused_clearly_or_every_question_answered(
         else:
             with pytest.raises(az.IllegalMoveError):
                 odd.apply(move)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"players": 10**5000}, ValueError, "not an integer of more than 4300 digits"),
+        ({"first_player": 10**5000}, ValueError, "not an integer of more than 4300 digits"),
+        ({"seed": "x" * 500}, az.FormatError, r"seed must be an int, got 'xxx.*\.\.\.$"),
+    ],
+)
+def test_s1_new_game_names_a_huge_or_long_argument(
+    kwargs: dict[str, Any], error: type[Exception], words: str
+) -> None:
+    """S1: ``new_game`` refuses its arguments in one readable line, however long."""
+    with pytest.raises(error, match=words):
+        az.new_game(**kwargs)

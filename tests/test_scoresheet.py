@@ -177,3 +177,16 @@ def test_r2_a_game_with_the_table_s_draws() -> None:
     wrong[3][0] += 2
     verdict = az.audit_game(record, sheet(tuple(map(tuple, wrong))))
     assert verdict.first_wrong == (4, 0) and verdict.rounds[3].violations
+
+
+def test_a_total_past_4300_digits_is_named_not_raised() -> None:
+    """Plain data may hold any integer; the reader quoted it with ``str``, which raised
+    ValueError past 4,300 digits (W4: a score is a total of points)."""
+    huge = 10**5000
+    with pytest.raises(az.FormatError) as raised:
+        scoresheet_from_dict({"format_version": 1, "rounds": [[huge, 3]], "final": -huge})
+    assert raised.value.errors == (
+        ("$.rounds[0][0]", "expected an integer from -1000000 to 1000000, got an integer "
+         "of more than 4300 digits"),
+        ("$.final", "expected a JSON array, got an integer of more than 4300 digits"),
+    )  # fmt: skip

@@ -619,3 +619,64 @@ def test_worker_processes_that_cannot_build_the_bots_stop_the_run_with_one_error
     monkeypatch.setitem(sys.modules, "ghost_bots_x", ghost)
     with pytest.raises(TournamentError, match="the worker processes could not start"):
         run([Ghost, "greedy"], games=2, backend="process", workers=1)
+
+
+# -- what a game line can hold -------------------------------------------------------------
+
+HUGE = 10**5000  # past the 4,300 digits JSON text holds in Python
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"games": 1, "seed": HUGE}, "seed"),
+        ({"games": 1, "seed": -HUGE}, "seed"),
+        ({"seeds": [1, HUGE]}, "seeds[1]"),
+        ({"games": 1, "max_rounds": HUGE}, "max_rounds"),
+    ],
+)
+def test_a_number_no_game_line_can_hold_is_a_tournament_error(kwargs: Any, says: str) -> None:
+    """Every game line writes the seeds and the settings: one past 4,300 digits raised
+    Python's raw ValueError in the middle of the run (from ``json.dumps``, or the seeds'
+    hash); it is refused before the first game."""
+    with pytest.raises(TournamentError) as raised:
+        run(["random", "random"], **kwargs)
+    assert str(raised.value) == (
+        f"{says} must be an integer of at most 4300 digits, which a game line can hold as "
+        "JSON, not an integer of more than 4300 digits"
+    )
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "says"),
+    [
+        ({"players": HUGE}, "players must be 2, 3 or 4, not an integer of more than 4300 "
+         "digits (S1)"),
+        ({"games": 1, "time_limit": HUGE}, "time_limit must be a positive number of "
+         "seconds, not an integer of more than 4300 digits"),
+        ({"games": 1, "time_limit": 10**400}, "time_limit must be a positive number of "
+         f"seconds, not {str(10**400)[:57]}..."),
+        ({"games": HUGE, "seeds": [1]}, "an integer of more than 4300 digits games need an "
+         "integer of more than 4300 digits deal seeds (2 games a deal), but seeds= gives 1"),
+    ],
+)  # fmt: skip
+def test_settings_past_4300_digits_are_named_in_the_error(kwargs: Any, says: str) -> None:
+    with pytest.raises(TournamentError) as raised:
+        run(["random", "random"], **kwargs)
+    assert str(raised.value) == says
+
+
+def test_a_game_reaching_the_most_moves_a_record_holds_ends_unfinished(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record holds at most ``MAX_RECORD_MOVES`` moves (10,000): a game that would
+    run longer ends unfinished there, so that its line's record is read back
+    (``replay --game``).  The limit is lowered to 7 moves to see it."""
+    monkeypatch.setattr("azul_rules.tournament.referee.MAX_RECORD_MOVES", 7)
+    out = tmp_path / "games.jsonl"
+    results = run(["random", "random"], games=1, out=str(out), progress=False)
+    assert results.ends == {"finished": 0, "forfeit": 0, "unfinished": 1}
+    line = json.loads(out.read_text(encoding="utf-8"))
+    assert line["result"]["end"] == "unfinished" and line["result"]["moves"] == 7
+    record = load_record(str(out), 0)
+    assert len(record.moves) == 7 and record.replay().ok

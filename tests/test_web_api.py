@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 import azul_rules as az
+from tests.builders import round_end_past_4300_digits
 from tests.extras import needs
 
 needs("starlette")
@@ -598,3 +599,49 @@ def test_the_judge_keeps_nothing_between_requests(client: TestClient) -> None:
     post(client, "apply", {"state": ROUND_TWO, "move": "2B3"})
     post(client, "check", {"state": ROUND_TWO, "move": "1B1", "lang": "en"})
     assert post(client, "check", body).text == first
+
+
+# -- answers JSON text cannot hold ------------------------------------------------------------
+
+TOO_LONG_EN = "an integer of more than 4300 digits: JSON text holds at most that many"
+TOO_LONG_FR = "un entier de plus de 4300 chiffres : le texte JSON n'en admet pas plus"
+
+
+def test_an_answer_past_4300_digits_is_a_422_naming_each_place(client: TestClient) -> None:
+    """A score of 4,300 digits (the longest JSON text holds) grown by the tiling of the
+    round's last take (W2): the next position cannot be written; the answer is a 422
+    ``unwritable-answer`` naming each place, in the body's language -- not a bare 500
+    from a ValueError outside the judge."""
+    position, move = round_end_past_4300_digits()
+    body = {"state": az.to_dict(position), "move": az.to_dict(move)}
+    places = ["$.state.players[1].score", "$.state.last_scoring.players[1].score_after",
+              "$.last_scoring.players[1].score_after"]  # fmt: skip
+    doc = problem_of(post(client, "apply", body), 422, "unwritable-answer")
+    assert doc["title"] == "Unwritable answer"
+    assert doc["detail"] == (
+        "the answer holds a number too long for JSON text (a score grown past 4300 digits)"
+    )
+    assert doc["errors"] == [
+        {"path": "$", "problem": f"the answer would hold, at {place}, {TOO_LONG_EN}"}
+        for place in places
+    ]
+    doc = problem_of(post(client, "apply", {**body, "lang": "fr"}), 422, "unwritable-answer")
+    assert doc["title"] == "Réponse impossible à écrire"
+    assert doc["errors"][0] == {
+        "path": "$",
+        "problem": f"la réponse contiendrait, en {places[0]}, {TOO_LONG_FR}",
+    }
+
+
+def test_a_scoresheet_audit_past_4300_digits_is_a_422(client: TestClient) -> None:
+    """The rules' total of a round (W2, W3) past 4,300 digits, in the verdict."""
+    position, move = round_end_past_4300_digits()
+    record = {"format_version": 1, "initial_state": az.to_dict(position),
+              "moves": [az.to_dict(move)]}  # fmt: skip
+    sheet = {"format_version": 1, "rounds": [[1, 2]]}
+    reply = post(client, "audit-game", {"record": record, "scoresheet": sheet})
+    doc = problem_of(reply, 422, "unwritable-answer")
+    assert [e["problem"] for e in doc["errors"]] == [
+        f"the answer would hold, at $.rounds[0].correct[1], {TOO_LONG_EN}",
+        f"the answer would hold, at $.rounds[0].violations[1].params.correct, {TOO_LONG_EN}",
+    ]

@@ -22,7 +22,7 @@ from typing import IO, Any, Final, cast
 
 import attrs
 
-from azul_rules.errors import FormatError
+from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.record import GameRecord
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
@@ -241,14 +241,15 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     line, or a tournament's JSON-lines file (then ``game`` picks the game by its number;
     it may be left out when the file holds one game).  Reads a tournament file line by
     line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
-    saying what is wrong."""
+    saying what is wrong, :class:`~azul_rules.InvalidStateError` for a record's initial
+    state that cannot exist (its paths under ``$.record`` in a game line)."""
     try:
         if path == "-":
             return _load_from(sys.stdin.buffer, "standard input", game)
         with open(path, "rb") as stream:
             return _load_from(stream, path, game)
     except (OSError, ValueError) as error:  # ValueError: a file name with a null character
-        if isinstance(error, FormatError):
+        if isinstance(error, (FormatError, InvalidStateError)):
             raise
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
         where = "standard input" if path == "-" else path
@@ -269,7 +270,7 @@ def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
         )
     try:
         return GameRecord.from_json(data)
-    except FormatError:
+    except (FormatError, InvalidStateError):
         raise
     except ValueError as error:  # json's limit on a number's digits, not a FormatError
         raise FormatError(f"{source}: not JSON ({error})") from None
@@ -323,8 +324,17 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
     try:
         return GameRecord.from_dict(found["record"])
     except FormatError as error:
-        errors = tuple((f"$.record{p.removeprefix('$')}", m) for p, m in error.errors)
+        errors = tuple((_in_record(p), m) for p, m in error.errors)
         raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors) from None
+    except InvalidStateError as error:
+        raise InvalidStateError(
+            tuple(attrs.evolve(p, path=_in_record(p.path)) for p in error.problems)
+        ) from None
+
+
+def _in_record(path: str) -> str:
+    """A record's path as a path of the game line holding it (``$.record...``)."""
+    return "$.record" + path.removeprefix("$")
 
 
 def _game_line(raw: bytes, where: str) -> dict[str, Any]:

@@ -24,7 +24,7 @@ import attrs
 from azul_rules.bots import Bot, BotFactory, build_bot
 from azul_rules.errors import FormatError, IllegalMoveError, Violation
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.record import GameRecord
+from azul_rules.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.state import GameState, new_game
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings
@@ -162,7 +162,8 @@ def _error_text(error: BaseException) -> str:
 def play_game(settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...]) -> GameDone:
     """Referee game ``spec`` (``factories[i]`` builds bot ``i`` of the settings): build
     each seat's bot with its seat seed, then ask the bot to move until the game ends, a
-    seat forfeits, or the round cap."""
+    seat forfeits, or the round cap (or :data:`~azul_rules.record.MAX_RECORD_MOVES`
+    moves, the most a record holds: the game is unfinished)."""
     with _alarm_handler(settings.time_limit) as alarm:
         return _play(settings, spec, factories, alarm)
 
@@ -181,6 +182,8 @@ def _play(
             forfeit = Forfeit(seat, "error", 1, error=f"building the bot: {_error_text(error)}")
             break
     while forfeit is None and not state.is_over and state.round <= settings.max_rounds:
+        if len(moves) == MAX_RECORD_MOVES:  # the most a record holds: the game is unfinished
+            break
         seat = state.current_player
         number = len(moves) + 1
         try:

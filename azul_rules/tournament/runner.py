@@ -6,13 +6,15 @@ import math
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import attrs
 
 from azul_rules.bots import BotFactory
+from azul_rules.jsontext import MAX_DIGITS
 from azul_rules.messages import LANGUAGES
 from azul_rules.phases import Variant
+from azul_rules.shown import number, shown, too_long
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
@@ -289,31 +291,50 @@ def _settings(
     variant: Variant | str, time_limit: float | None, max_rounds: int, lang: str = "en",
 ) -> Settings:  # fmt: skip
     if type(players) is not int or players not in (2, 3, 4):
-        raise TournamentError(f"players must be 2, 3 or 4, not {players!r} (S1)")
+        raise TournamentError(f"players must be 2, 3 or 4, not {shown(players)} (S1)")
     if type(seed) is not int:
-        raise TournamentError(f"seed must be an integer, not {seed!r}")
+        raise TournamentError(f"seed must be an integer, not {shown(seed)}")
     if seeds is not None and (
         isinstance(seeds, str | bytes) or not all(type(s) is int for s in seeds) or not seeds
     ):
         raise TournamentError("seeds must be a non-empty sequence of integers (one a deal)")
+    _check_written("seed", seed)
+    for deal, deal_seed in enumerate(seeds or ()):
+        _check_written(f"seeds[{deal}]", deal_seed)
     try:
         variant = Variant(variant)
     except ValueError:
-        raise TournamentError(f"variant must be colored or grey, not {variant!r}") from None
+        raise TournamentError(f"variant must be colored or grey, not {shown(variant)}") from None
     if time_limit is not None and (
-        not isinstance(time_limit, int | float) or not 0 < time_limit < math.inf
+        not isinstance(time_limit, int | float) or not 0 < time_limit < _MAX_SECONDS
     ):
         raise TournamentError(
-            f"time_limit must be a positive number of seconds, not {time_limit!r}"
+            f"time_limit must be a positive number of seconds, not {shown(time_limit)}"
         )
     if type(max_rounds) is not int or max_rounds < 1:
-        raise TournamentError(f"max_rounds must be a positive integer, not {max_rounds!r}")
+        raise TournamentError(f"max_rounds must be a positive integer, not {shown(max_rounds)}")
+    _check_written("max_rounds", max_rounds)
     if lang not in LANGUAGES:
-        raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {lang!r}")
+        raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {shown(lang)}")
     return Settings(
         entrants(bots), players, variant, seed, None if seeds is None else tuple(seeds),
         None if time_limit is None else float(time_limit), max_rounds, lang,
     )  # fmt: skip
+
+
+_MAX_SECONDS: Final = 1e9
+"""A longer time limit (some 30 years) is no limit: a float holds it, an integer past
+it may not."""
+
+
+def _check_written(name: str, value: int) -> None:
+    """Refuse an integer JSON text cannot hold (past 4,300 digits): every game line
+    writes the settings and the seeds, and ``replay`` reads them back."""
+    if number(value) == too_long():
+        raise TournamentError(
+            f"{name} must be an integer of at most {MAX_DIGITS} digits, which a game line "
+            f"can hold as JSON, not {too_long()}"
+        )
 
 
 def _game_count(games: int | None, settings: Settings) -> int:
@@ -323,10 +344,10 @@ def _game_count(games: int | None, settings: Settings) -> int:
             raise TournamentError("give the number of games (games=N), or seeds= to play them")
         return limit
     if type(games) is not int or games < 0:
-        raise TournamentError(f"games must be a number of games (0 or more), not {games!r}")
+        raise TournamentError(f"games must be a number of games (0 or more), not {shown(games)}")
     if limit is not None and games > limit:
         raise TournamentError(
-            f"{_needs(games, math.ceil(games / settings.cycle))} "
+            f"{_needs(games, -(-games // settings.cycle))} "
             f"({settings.cycle} game{'' if settings.cycle == 1 else 's'} a deal), "
             f"but seeds= gives {len(settings.seeds or ())}"
         )
@@ -337,7 +358,7 @@ def _needs(games: int, seeds: int) -> str:
     """``1 game needs 1 deal seed``, ``5 games need 3 deal seeds``."""
     if games == 1:
         return "1 game needs 1 deal seed"
-    return f"{games} games need {seeds} deal seed{'' if seeds == 1 else 's'}"
+    return f"{number(games)} games need {number(seeds)} deal seed{'' if seeds == 1 else 's'}"
 
 
 def _check_run(
@@ -345,12 +366,12 @@ def _check_run(
     out: str | None, resume: bool, ray_address: str | None,
 ) -> None:  # fmt: skip
     if backend not in BACKENDS:
-        raise TournamentError(f"unknown backend {backend!r}: choose local, process or ray")
+        raise TournamentError(f"unknown backend {shown(backend)}: choose local, process or ray")
     for name, value in (("batch", batch), ("workers", workers)):
         if value is not None and (type(value) is not int or value < 1):
-            raise TournamentError(f"{name} must be a positive integer, not {value!r}")
+            raise TournamentError(f"{name} must be a positive integer, not {shown(value)}")
     if type(retries) is not int or retries < 0:
-        raise TournamentError(f"retries must be 0 or more, not {retries!r}")
+        raise TournamentError(f"retries must be 0 or more, not {shown(retries)}")
     if resume and out is None:
         raise TournamentError("resume needs the file to continue (out=..., --out FILE)")
     if backend == "process":

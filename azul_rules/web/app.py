@@ -33,8 +33,9 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul_rules import __version__, schemas
+from azul_rules.serialization import long_integers
 from azul_rules.web import judge, openapi
-from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem
+from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unwritable_answer
 from azul_rules.web.words import say
 
 __all__ = ["PAGE_POLICY", "create_app", "serve"]
@@ -69,6 +70,18 @@ def _json(
 ) -> Response:
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     return Response(body, status, headers=dict(headers or {}), media_type=media_type)
+
+
+def _answer(data: object, lang: str) -> Response:
+    """``data`` as JSON, or the 422 ``unwritable-answer`` problem naming each integer
+    past 4,300 digits in it, which Python refuses to write (a score of 4,300 digits in
+    the request, grown by a tiling), in the answer's language (the body's ``lang``)."""
+    try:
+        return _json(data)
+    except ValueError:  # the only ValueError json.dumps raises on the judge's answers
+        paths = [path for path, _ in long_integers(data)] or ["$"]
+        said = data.get("lang") if isinstance(data, dict) else None
+        raise unwritable_answer(paths, said if said in ("en", "fr") else lang) from None
 
 
 def _problem(problem: ApiProblem, request: Request) -> Response:
@@ -145,15 +158,15 @@ def _post(work: Work, *, threaded: bool = False) -> Endpoint:
             _check_media_type(request, lang)
             raw = await _body(request, lang)
             result = await run_in_threadpool(work, raw, lang) if threaded else work(raw, lang)
+            if isinstance(result, str):
+                return Response(result, media_type="image/svg+xml")
+            return _answer(result, lang)
         except ApiProblem as problem:
             return _problem(problem, request)
         except ClientDisconnect:
             return Response(status_code=400)  # nobody is left to read it
         except Exception:
             return _internal_error(request)
-        if isinstance(result, str):
-            return Response(result, media_type="image/svg+xml")
-        return _json(result)
 
     return endpoint
 

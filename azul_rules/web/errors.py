@@ -11,11 +11,13 @@ keeps its English in ``problem_en``).  Standard library only: the HTTP layer
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from typing import Final
 
 from azul_rules.errors import FormatError, InvalidStateError, Problem
 from azul_rules.rulebook import rule
+from azul_rules.shown import too_long
 from azul_rules.web.words import framed, say
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "problem_entry",
     "rebased",
     "unreadable",
+    "unwritable_answer",
 ]
 
 PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
@@ -43,6 +46,7 @@ TYPES: Final[Mapping[str, tuple[int, str, str]]] = {
     "unsupported-media-type": (415, "Unsupported media type", "Type de contenu non pris en charge"),
     "impossible-position": (422, "Impossible position", "Position impossible"),
     "illegal-move": (422, "Illegal move", "Coup illégal"),
+    "unwritable-answer": (422, "Unwritable answer", "Réponse impossible à écrire"),
     "internal-error": (500, "Internal error", "Erreur interne"),
 }
 """Every problem type the service answers with: its status and its title in English and
@@ -167,3 +171,15 @@ def from_invalid_state(error: InvalidStateError, under: str, lang: str) -> ApiPr
     count = len(errors)
     detail = say("impossible_one" if count == 1 else "impossible_many", lang, count=count)
     return ApiProblem("impossible-position", detail, errors, lang=lang)
+
+
+def unwritable_answer(paths: Iterable[str], lang: str) -> ApiProblem:
+    """422 for an answer holding an integer past 4,300 digits (Python writes none, no
+    JSON reader of the library reads one): a score of 4,300 digits in the request that
+    grew by a tiling.  ``paths`` are inside the answer; the request as a whole (``$``)
+    is what cannot be answered."""
+    what = too_long(lang)
+    errors = [{"path": "$", "problem": say("unwritable_answer", lang, path=p, what=what)}
+              for p in paths]  # fmt: skip
+    detail = say("unwritable_detail", lang, digits=sys.get_int_max_str_digits())
+    return ApiProblem("unwritable-answer", detail, errors, lang=lang)

@@ -72,8 +72,10 @@ def _post(
     responses: Doc = {"200": reply, **_ERRORS}
     if impossible:
         responses["422"] = _problem(
-            "A readable position that cannot exist: errors lists "
-            "every problem with its code, rule and path."
+            "A readable position that cannot exist (impossible-position): errors lists "
+            "every problem with its code, rule and path; or an answer that would hold a "
+            "number past 4,300 digits, a score of 4,300 grown by a tiling "
+            "(unwritable-answer)."
         )
     responses.update(extra or {})
     return {
@@ -273,8 +275,9 @@ def _paths() -> Doc:
             ),
             extra={
                 "422": _problem(
-                    "An impossible position (impossible-position), or an "
-                    "illegal move (illegal-move, with violations)."
+                    "An impossible position (impossible-position), an illegal move "
+                    "(illegal-move, with violations), or an answer that would hold a "
+                    "number past 4,300 digits (unwritable-answer)."
                 )
             },
         ),

@@ -118,6 +118,16 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "{method} n'est pas permis ici : utilisez {allowed}",
     },
     "another_method": {"en": "another method", "fr": "une autre méthode"},
+    "unwritable_answer": {
+        "en": "the answer would hold, at {path}, {what}: JSON text holds at most that many",
+        "fr": "la réponse contiendrait, en {path}, {what} : le texte JSON n'en admet pas plus",
+    },
+    "unwritable_detail": {
+        "en": "the answer holds a number too long for JSON text (a score grown past "
+        "{digits} digits)",
+        "fr": "la réponse contient un nombre trop long pour le texte JSON (un score devenu "
+        "plus long que {digits} chiffres)",
+    },
     "internal": {
         "en": "the judge failed on this request: this is a bug of azul_rules, please report "
         "it with the request",
