@@ -19,7 +19,7 @@ import attrs
 from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard
 from azul_rules.codes import StateProblem
-from azul_rules.colors import Color, Tiles
+from azul_rules.colors import Tiles
 from azul_rules.errors import FormatError, InvalidStateError, Problem
 from azul_rules.moves import tile_multiset
 from azul_rules.phases import GAME_OVER, Phase, Variant
@@ -28,7 +28,7 @@ from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.shown import shown
 
 __all__ = [
-    "POSITION_SETTERS", "Position", "RoundContext", "assemble", "build", "new_context",
+    "POSITION_SETTERS", "Position", "RoundContext", "build", "new_context",
     "structure_problems",
 ]  # fmt: skip
 
@@ -288,36 +288,6 @@ def structure_problems(position: Position) -> tuple[Problem, ...]:
 _FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
 
 
-def assemble(
-    cls: type[P],
-    *,
-    players: tuple[PlayerBoard, ...],
-    factories: tuple[Tiles, ...],
-    center: Tiles,
-    bag: Tiles,
-    lid: Tiles,
-    current_player: int,
-    start_player: int,
-    phase: Phase,
-    round: int,
-    variant: Variant,
-    marker_holder: int | None,
-    rng_state: int | None,
-    outcome: Outcome | None,
-    last_scoring: RoundScoring | None,
-) -> P:
-    """A position from parts that are already of the right types, sorted or not, with
-    no further check: for a reader that then lists every problem of the position it
-    read (``from_json``).  Everything else builds positions with :meth:`Position.make`."""
-    context = new_context(
-        _sorted(bag), _sorted(lid), start_player, phase, round, variant, rng_state, outcome,
-        last_scoring,
-    )  # fmt: skip
-    sorted_factories = tuple([_sorted(tiles) for tiles in factories])
-    return build(cls, players, sorted_factories, _sorted(center), current_player,
-                 marker_holder, context)  # fmt: skip
-
-
 POSITION_SETTERS: Final = slot_setters(Position)
 """The slots' ``__set__`` of :class:`Position` (and so of ``GameState``), in field order
 (see :func:`build`)."""
@@ -371,7 +341,3 @@ def new_context(
     _set_outcome(context, outcome)
     _set_scoring(context, last_scoring)
     return context
-
-
-def _sorted(tiles: Iterable[Color]) -> Tiles:
-    return tuple(sorted(tiles))

@@ -43,7 +43,7 @@ from azul_rules.jsontext import (
 )
 from azul_rules.moves import TAKES, Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
-from azul_rules.position import assemble
+from azul_rules.position import build, new_context
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
@@ -583,23 +583,13 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     outcome = None
     if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
         outcome = decide_outcome(boards)
-    state = assemble(  # unchecked: every problem is listed below
-        GameState,
-        players=tuple(boards),
-        factories=tuple(tuple(sorted(f)) for f in doc.factories),
-        center=tuple(sorted(doc.center)),
-        bag=_tiles(doc.bag),
-        lid=_tiles(doc.lid),
-        current_player=doc.current_player,
-        start_player=doc.current_player if doc.start_player is None else doc.start_player,
-        phase=phase,
-        round=round,
-        variant=doc.variant,
-        marker_holder=doc.marker_holder,
-        rng_state=doc.rng_state,
-        outcome=outcome,
-        last_scoring=doc.last_scoring,
-    )
+    start = doc.current_player if doc.start_player is None else doc.start_player
+    context = new_context(_tiles(doc.bag), _tiles(doc.lid), start, phase, round, doc.variant,
+                          doc.rng_state, outcome, doc.last_scoring)  # fmt: skip
+    # Built through the slots, unchecked: every problem is listed below.
+    state = build(GameState, tuple(boards), tuple(tuple(sorted(f)) for f in doc.factories),
+                  tuple(sorted(doc.center)), doc.current_player, doc.marker_holder,
+                  context)  # fmt: skip
     if problems:  # the board above only approximates the document: count from it
         problems.extend(_count_document_tiles(doc))
         problems.extend(p for p in state.problems() if p.code is not StateProblem.TILE_COUNT)

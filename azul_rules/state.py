@@ -528,10 +528,6 @@ _new: Final = new_instance
 _set_score, _set_lines, _set_wall, _set_floor, _set_accepting = BOARD_SETTERS
 
 
-def _sorted(tiles: Tiles) -> Tiles:
-    return tuple(sorted(tiles))
-
-
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
     return tuple(PlayerTiling(i, b.score, (), 0, b.score) for i, b in enumerate(players))
 
