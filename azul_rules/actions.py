@@ -32,8 +32,10 @@ seat; :func:`observation_layout` names each of its fields (see ``docs/ai.md``).
 
 from __future__ import annotations
 
+import itertools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 import attrs
@@ -42,6 +44,7 @@ from azul_rules import (
     CENTER,
     FLOOR,
     Color,
+    FormatError,
     GameState,
     Move,
     Phase,
@@ -52,6 +55,7 @@ from azul_rules import (
     Take,
     Variant,
 )
+from azul_rules.shown import number, shown
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -88,17 +92,39 @@ MAX_SCORE: Final = 25 * 10 + 5 * 2 + 5 * 7 + 5 * 10
 end bonus (E2).  The observation's ``score`` fields lie in ``[0, MAX_SCORE]``."""
 
 
+# Arguments of the wrong type raise FormatError (a TypeError and a ValueError, as
+# svg.board does); arguments of the right type but out of range raise ValueError.
+
+
 def _check_players(players: object) -> int:
-    if type(players) is not int or players not in (2, 3, 4):
-        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
+    if type(players) is not int:
+        raise FormatError(f"the number of players is an int (2, 3 or 4), not {_kind(players)} (S1)")
+    if players not in (2, 3, 4):
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
     return players
 
 
+def _check_state(state: object, function: str) -> GameState:
+    if not isinstance(state, GameState):
+        raise FormatError(f"{function}() reads a GameState, not {_kind(state)}")
+    return state
+
+
+def _kind(value: object) -> str:
+    """What a value of the wrong type is, for a message: its type and, when short, its
+    repr (a GameState's repr is long and says nothing the type does not)."""
+    name = type(value).__name__
+    text = shown(value, 40)
+    return name if text.endswith("...") else f"{name} {text}"
+
+
 def _variant(variant: Variant | str) -> Variant:
+    if not isinstance(variant, str):
+        raise FormatError(f"variant must be 'colored' or 'grey', not {_kind(variant)}")
     try:
         return Variant(variant)
     except ValueError:
-        raise ValueError(f"variant must be 'colored' or 'grey', not {variant!r}") from None
+        raise ValueError(f"variant must be 'colored' or 'grey', not {shown(variant)}") from None
 
 
 def factory_count(players: int) -> int:
@@ -124,40 +150,50 @@ def action_id(move: Move, players: int) -> int:
     Raises ``ValueError`` for a move that has no id: a ``TableTake`` (use
     ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or a
     take or placement off the table (factory 7 with 2 players, line 6, the marker as a
-    colour).  The move's ``player`` is ignored.
+    colour); ``FormatError`` for something that is not a move or a player count that
+    is not an int.  The move's ``player`` is ignored.
     """
     factories = factory_count(players)
     if type(move) is Take:
-        source, color, line = move.source, move.color, move.line
-        if source == CENTER:
-            source = factories
-        elif not 0 <= source < factories:
-            raise ValueError(
-                f"{move!r} has no action id: with {players} players the sources are "
-                f"factories 0-{factories - 1} and the centre (S2)"
-            )
-        if not isinstance(color, Color):
-            raise ValueError(f"{move!r} has no action id: its colour is not a tile colour (T4)")
-        if line == FLOOR:
-            line = 5
-        elif not 0 <= line < 5:
-            raise ValueError(f"{move!r} has no action id: lines are 0-4 or FLOOR (S4)")
-        return source * _TAKES_PER_SOURCE + int(color) * 6 + line
+        return _take_id(move, players, factories)
     if type(move) is PlaceTile:
-        if not (0 <= move.line < 5 and 0 <= move.column < 5):
-            raise ValueError(f"{move!r} has no action id: lines and columns are 0-4 (S4)")
-        return (factories + 1) * _TAKES_PER_SOURCE + move.line * 5 + move.column
+        line, column = move.line, move.column
+        if not (type(line) is int and type(column) is int and 0 <= line < 5 and 0 <= column < 5):
+            raise ValueError(f"{_move(move)} has no action id: lines and columns are 0-4 (S4)")
+        return (factories + 1) * _TAKES_PER_SOURCE + line * 5 + column
     if isinstance(move, TableTake):
         raise ValueError(
-            f"{move!r} has no action id: a TableTake describes a physical take; its "
+            f"{_move(move)} has no action id: a TableTake describes a physical take; its "
             "compact move is move.as_take()"
         )
     if isinstance(move, Refill):
         raise ValueError(
-            f"{move!r} has no action id: a Refill enters the table's draws, which are "
+            f"{_move(move)} has no action id: a Refill enters the table's draws, which are "
             "chance events, not a player's action"
         )
-    raise ValueError(f"{move!r} is not a move")
+    raise FormatError(f"action_id() reads a Take or a PlaceTile, not {_kind(move)}")
+
+
+def _take_id(move: Take, players: int, factories: int) -> int:
+    source, color, line = move.source, move.color, move.line
+    if source == CENTER:
+        source = factories
+    elif not (type(source) is int and 0 <= source < factories):
+        raise ValueError(
+            f"{_move(move)} has no action id: with {players} players the sources are "
+            f"factories 0-{factories - 1} and the centre (S2)"
+        )
+    if not isinstance(color, Color):
+        raise ValueError(f"{_move(move)} has no action id: its colour is not a tile colour (T4)")
+    if line == FLOOR:
+        line = 5
+    elif not (type(line) is int and 0 <= line < 5):
+        raise ValueError(f"{_move(move)} has no action id: lines are 0-4 or FLOOR (S4)")
+    return source * _TAKES_PER_SOURCE + int(color) * 6 + line
+
+
+def _move(move: object) -> str:
+    return shown(move, 120)
 
 
 def move_from_action(
@@ -165,15 +201,12 @@ def move_from_action(
 ) -> Take | PlaceTile:
     """The move of action id ``action``: a ``Take``, or a ``PlaceTile`` for the ids after
     the takes.  With ``variant="colored"`` the placement ids are refused; with no
-    variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range.
+    variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range,
+    ``FormatError`` for an id or a player count that is not an int (numpy integers are
+    ints here).
     """
-    moves = _MOVES.get(players) if type(players) is int else None
-    if moves is None:
-        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {players!r} (S1)")
-    if type(action) is not int:
-        if isinstance(action, bool) or not hasattr(action, "__index__"):
-            raise ValueError(f"an action id is an int, not {action!r}")
-        action = action.__index__()  # numpy integers
+    moves = _MOVES[_check_players(players)]
+    action = _action(action)
     limit = len(moves)
     if variant is not None and variant != "grey":
         if variant != "colored":
@@ -182,9 +215,22 @@ def move_from_action(
     if not 0 <= action < limit:
         wall = "" if variant is None else f" on the {_variant(variant).value} wall"
         raise ValueError(
-            f"action id {action} is out of range: {players} players{wall} have ids 0-{limit - 1}"
+            f"action id {number(action)} is out of range: {players} players{wall} have "
+            f"ids 0-{limit - 1}"
         )
     return moves[action]
+
+
+def _action(action: object) -> int:
+    """An action id as an int: an int, or a numpy integer; never a bool."""
+    if type(action) is int:
+        return action
+    if not isinstance(action, bool):
+        try:
+            return operator.index(action)  # type: ignore[arg-type]
+        except TypeError:
+            pass
+    raise FormatError(f"an action id is an int, not {_kind(action)}")
 
 
 # Every move with an id, built once: _PLACE[line][column], _FACTORY_TAKES[source][color]
@@ -217,8 +263,8 @@ _MOVES: Final = {
 
 def legal_actions(state: GameState) -> list[int]:
     """The ids of ``state.legal_moves()``, sorted (empty while the game waits for a
-    ``Refill`` or is over)."""
-    players = len(state.players)
+    ``Refill`` or is over).  ``FormatError`` for anything but a ``GameState``."""
+    players = len(_check_state(state, "legal_actions").players)
     known = _KNOWN_IDS[players]
     ids = []
     for move in state.legal_moves():
@@ -249,7 +295,9 @@ def _learn_id(move: Take | PlaceTile, players: int) -> int:
 
 
 def legal_action_mask(state: GameState) -> list[int]:
-    """``num_actions(players, state.variant)`` zeros, with 1 at each legal id."""
+    """``num_actions(players, state.variant)`` zeros, with 1 at each legal id.
+    ``FormatError`` for anything but a ``GameState``."""
+    _check_state(state, "legal_action_mask")
     mask = [0] * num_actions(len(state.players), state.variant)
     for action in legal_actions(state):
         mask[action] = 1
@@ -263,22 +311,50 @@ def action_to_string(action: int, players: int) -> str:
     return str(move)
 
 
-def utilities(winners: Sequence[int], players: int) -> list[float]:
+def utilities(winners: Iterable[int], players: int) -> list[float]:
     """The returns of a finished game (E4), zero-sum: each loser pays ``1 / (players -
     1)`` and the winners split the pot.  A sole winner gets 1; a victory shared by every
-    player gives 0 to all.
+    player gives 0 to all.  The returns sum to 0 (within float rounding).
+
+    ``winners`` lists distinct players, ``0`` to ``players - 1``, in any order.  Raises
+    ``ValueError`` for no winner, a repeated winner or one out of range, and
+    ``FormatError`` (a ``ValueError`` too) for winners that are not ints (a ``bool`` is
+    refused; numpy integers are ints here, as for action ids).
 
     >>> utilities((0,), 2), utilities((1,), 3)
     ([1.0, -1.0], [-0.5, 1.0, -0.5])
     >>> [round(u, 3) for u in utilities((0, 2), 4)]
     [0.333, -0.333, 0.333, -0.333]
     """
-    _check_players(players)
-    if not winners or any(not 0 <= w < players for w in winners):
-        raise ValueError(f"winners must be players 0 to {players - 1}, got {winners!r}")
-    share = (players - len(winners)) / (players - 1) / len(winners)
+    won = _winners(winners, _check_players(players))
+    share = (players - len(won)) / (players - 1) / len(won)
     lose = -1.0 / (players - 1)
-    return [share if p in winners else lose for p in range(players)]
+    return [share if p in won else lose for p in range(players)]
+
+
+def _winners(winners: object, players: int) -> frozenset[int]:
+    """The distinct winners, each a player ``0 … players - 1`` (E4)."""
+    if isinstance(winners, (str, bytes)) or not isinstance(winners, Iterable):
+        raise FormatError(f"winners is a sequence of players (ints), not {_kind(winners)}")
+    listed = list(itertools.islice(winners, players + 1))  # bounded: a repeat lies within
+    won: set[int] = set()
+    for winner in listed:
+        if isinstance(winner, bool):
+            raise FormatError(f"a winner is a player (an int), not the bool {winner}")
+        try:
+            player = winner if type(winner) is int else operator.index(winner)
+        except TypeError:
+            raise FormatError(f"a winner is a player (an int), not {_kind(winner)}") from None
+        if not 0 <= player < players:
+            raise ValueError(
+                f"winners must be players 0 to {players - 1}, got {shown(player)} (E4)"
+            )
+        if player in won:
+            raise ValueError(f"winners must be distinct players; {player} is repeated (E4)")
+        won.add(player)
+    if not won:
+        raise ValueError(f"winners must name at least one player, 0 to {players - 1} (E4)")
+    return frozenset(won)
 
 
 # -- observations -------------------------------------------------------------------------
@@ -343,7 +419,7 @@ def observation_layout(players: int) -> tuple[ObservationField, ...]:
     (``board1`` is the next player to the observer's left); then the table.  Seats in
     ``to_move`` and ``start_player`` count from the observer likewise.
     """
-    found = _LAYOUTS.get(players)
+    found = _LAYOUTS.get(players) if type(players) is int else None  # not 2.0 nor True
     if found is None:
         fields = []
         offset = 0
@@ -396,18 +472,21 @@ def _board_vector(board: PlayerBoard) -> list[float]:
     return out
 
 
-def _check_player(state: GameState, player: int) -> int:
-    players = len(state.players)
-    if type(player) is not int or not 0 <= player < players:
-        raise ValueError(f"player must be 0 to {players - 1}, not {player!r}")
+def _check_player(state: GameState, player: int, function: str) -> int:
+    players = len(_check_state(state, function).players)
+    if type(player) is not int:
+        raise FormatError(f"player is an int (0-based), not {_kind(player)}")
+    if not 0 <= player < players:
+        raise ValueError(f"player must be 0 to {players - 1}, not {shown(player)}")
     return players
 
 
 def observation(state: GameState, player: int) -> list[float]:
     """``state`` as ``observation_size(players)`` floats seen from ``player``'s seat, in
     the order of :func:`observation_layout`.  Raises ``ValueError`` for a player out of
-    range."""
-    players = _check_player(state, player)
+    range, ``FormatError`` for a ``state`` that is not a ``GameState`` or a ``player``
+    that is not an int."""
+    players = _check_player(state, player, "observation")
     out: list[float] = []
     for seat in range(players):
         out += _board_vector(state.players[(player + seat) % players])
@@ -442,15 +521,16 @@ def _tally(tiles: Sequence[Color]) -> str:
 def observation_string(state: GameState, player: int) -> str:
     """The same position as text, seen from ``player``'s seat: the table, then the boards
     from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
-    ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1."""
-    _check_player(state, player)
+    ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1.
+    Raises as :func:`observation`."""
+    _check_player(state, player, "observation_string")
     return _text(state, player, f"player {player + 1}'s view; ")
 
 
 def table_string(state: GameState) -> str:
     """The position as text, boards in seat order (as :func:`observation_string`, seen
-    from no seat in particular)."""
-    return _text(state, None, "")
+    from no seat in particular).  ``FormatError`` for anything but a ``GameState``."""
+    return _text(_check_state(state, "table_string"), None, "")
 
 
 def _text(state: GameState, player: int | None, heading: str) -> str:

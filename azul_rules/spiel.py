@@ -57,6 +57,7 @@ from azul_rules import (
 )
 from azul_rules import actions as codec
 from azul_rules.actions import DEFAULT_MAX_ROUNDS
+from azul_rules.shown import shown
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -404,10 +405,14 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         settings = self._settings
         player = action - _FIRST_PLAYER_OUTCOME
         if not 0 <= player < settings.players:
-            raise pyspiel.SpielError(
-                f"chance outcome {action} is not a first player: expected "
-                f"{_FIRST_PLAYER_OUTCOME}-{_FIRST_PLAYER_OUTCOME + settings.players - 1} (S7)"
+            last = _FIRST_PLAYER_OUTCOME + settings.players - 1
+            node = (
+                f"this chance node chooses the first player (S7) and takes outcomes "
+                f"{_FIRST_PLAYER_OUTCOME}-{last} (player 1-{settings.players} starts)"
             )
+            if 0 <= action < _FIRST_PLAYER_OUTCOME:
+                node += "; the tile colours 0-4 are drawn at the chance nodes after it (R2)"
+            raise pyspiel.SpielError(f"chance outcome {action} is not a first player: {node}")
         referee = new_game(
             settings.players, variant=settings.variant, external_draws=True, first_player=player
         )
@@ -458,16 +463,36 @@ def _draw(position: _Position, action: int) -> _Position:
     pour = not any(position.bag)
     supply = position.lid if pour else position.bag
     if not (type(action) is int and 0 <= action < 5 and supply[action]):
-        place = "lid (poured into the empty bag)" if pour else "bag"
-        raise pyspiel.SpielError(
-            f"chance outcome {action} cannot be drawn: the {place} holds no tile of "
-            "that colour (R2)"
-        )
+        players = len(position.referee.players)
+        raise pyspiel.SpielError(_undrawable(action, supply, pour, players))
     bag = list(supply)
     bag[action] -= 1
     lid = (0, 0, 0, 0, 0) if pour else position.lid
     drawn = (*position.drawn, action)
     return _Position(position.referee, True, False, True, drawn, tuple(bag), lid)
+
+
+def _undrawable(action: int, supply: Sequence[int], pour: bool, players: int) -> str:
+    """Why ``action`` cannot be this tile draw's outcome, and which outcomes can (R2)."""
+    place = "lid (poured into the empty bag)" if pour else "bag"
+    takes = ", ".join(
+        f"{color} ({_COLORS[color].name.lower()})" for color, count in enumerate(supply) if count
+    )
+    node = f"this chance node draws a tile from the {place} and takes outcomes {takes} (R2)"
+    if type(action) is int and 0 <= action < 5:
+        colour = _COLORS[action].name.lower()
+        return (
+            f"chance outcome {action} ({colour}) cannot be drawn: the {place} holds no "
+            f"{colour} tile; {node}"
+        )
+    if type(action) is int and _FIRST_PLAYER_OUTCOME <= action < _FIRST_PLAYER_OUTCOME + players:
+        what = "a first-player outcome (S7), taken only by the game's first chance node"
+        return f"chance outcome {action} is not a tile colour but {what}; {node}"
+    last = _FIRST_PLAYER_OUTCOME + players - 1
+    return (
+        f"chance outcome {shown(action)} is not a tile colour (0-4), nor any outcome of "
+        f"this game (0-{last}); {node}"
+    )
 
 
 def _counts(tiles: Sequence[Color]) -> list[int]:

@@ -42,6 +42,7 @@ from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.protocol import EngineInfo
 from azul_rules.record import GameRecord
+from azul_rules.shown import shown
 from azul_rules.state import GameState, new_game
 
 __all__ = [
@@ -513,7 +514,7 @@ def spiel_differential_machine(
     game: str = "python_azul",
     *,
     player_counts: Sequence[int] = (2, 3, 4),
-    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    variants: Sequence[Variant | str] = (Variant.COLORED, Variant.GREY),
     parameters: Callable[[int, Variant], Mapping[str, Any]] | None = None,
     deal: Callable[[GameState, GameState | None], list[int]] | None = None,
     scores: Callable[[Any], Sequence[int]] | None = None,
@@ -526,14 +527,54 @@ def spiel_differential_machine(
     :class:`azul_rules.spiel.SpielImplementation` for ``parameters``, ``deal`` and
     ``scores``, needed by a game whose parameters, chance outcomes or observation
     differ from ``python_azul``'s.
+
+    ``variants`` takes ``Variant`` values or the strings ``"colored"`` and ``"grey"``
+    (``parameters`` receives ``Variant`` values).  Raises ``ValueError`` at once for a
+    game OpenSpiel does not know, for player counts other than 2, 3 and 4, or for
+    another variant, and for an empty or bare (not a list) ``player_counts`` or
+    ``variants``.
     """
+    import pyspiel
+
     from azul_rules.spiel import SpielImplementation
+
+    if not isinstance(game, str) or game not in pyspiel.registered_names():
+        raise ValueError(
+            f"OpenSpiel knows no game {shown(game)}: register it (import its module) first; "
+            "python_azul is registered by importing azul_rules.spiel"
+        )
+    counts = _spiel_player_counts(player_counts)
+    walls = _spiel_variants(variants)
 
     def implementation() -> Implementation:
         return SpielImplementation(game, parameters=parameters, deal=deal, scores=scores)
 
     implementation.__name__ = game
-    return differential_machine(implementation, player_counts=player_counts, variants=variants)
+    return differential_machine(implementation, player_counts=counts, variants=walls)
+
+
+def _spiel_player_counts(player_counts: object) -> tuple[int, ...]:
+    if isinstance(player_counts, (str, bytes)) or not isinstance(player_counts, Sequence):
+        raise ValueError(f"player_counts is a list such as (2, 3), not {shown(player_counts)}")
+    if not player_counts or any(type(n) is not int or n not in (2, 3, 4) for n in player_counts):
+        raise ValueError(
+            f"player_counts lists 2, 3 or 4 players (S1), at least one, not {shown(player_counts)}"
+        )
+    return tuple(player_counts)
+
+
+def _spiel_variants(variants: object) -> tuple[Variant, ...]:
+    if isinstance(variants, (str, bytes)) or not isinstance(variants, Sequence):
+        raise ValueError(f"variants is a list such as ('colored',), not {shown(variants)}")
+    if not variants or any(not isinstance(v, str) or v not in _VARIANT_NAMES for v in variants):
+        raise ValueError(
+            f"variants lists 'colored' or 'grey' (or Variant values), at least one, "
+            f"not {shown(variants)}"
+        )
+    return tuple(Variant(v) for v in variants)
+
+
+_VARIANT_NAMES = frozenset(v.value for v in Variant)
 
 
 def _describe_tiling(state: GameState) -> str:

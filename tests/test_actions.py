@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
 import math
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given
@@ -233,3 +235,133 @@ def test_utilities_are_zero_sum_e4() -> None:
         assert sum(actions.utilities(winners, 4)) == pytest.approx(0.0)
     with pytest.raises(ValueError, match="winners"):
         actions.utilities((), 2)
+
+
+def _documented_returns(winners: set[int], players: int) -> list[float]:
+    """The table of docs/ai.md: losers pay 1/(n-1), the winners split the pot."""
+    lose = -1 / (players - 1)
+    share = -lose * (players - len(winners)) / len(winners)
+    return [share if p in winners else lose for p in range(players)]
+
+
+def test_utilities_refuse_a_repeated_winner_e4() -> None:
+    """E4: winners are distinct players; [0, 0] once returned [0.0, -1.0], summing to -1."""
+    with pytest.raises(ValueError, match=r"^winners must be distinct players; 0 is repeated"):
+        actions.utilities([0, 0], 2)
+    with pytest.raises(ValueError, match="2 is repeated"):
+        actions.utilities((1, 2, 2), 4)
+    assert actions.utilities((2, 0), 4) == actions.utilities((0, 2), 4) == [1 / 3, -1 / 3] * 2
+
+
+def test_utilities_refuse_winners_that_are_not_ints() -> None:
+    """A bool is not a player (True once counted as player 1); nor is a float or a
+    string; FormatError is a ValueError, as for a player out of range."""
+    for winners, what in [
+        ([True], "the bool True"),
+        ([0, False], "the bool False"),
+        ([1.0], "float 1.0"),
+        (["0"], "str '0'"),
+        ([None], "NoneType None"),
+    ]:
+        expected = f"^a winner is a player \\(an int\\), not {what}$"
+        with pytest.raises(az.FormatError, match=expected):
+            actions.utilities(winners, 2)  # type: ignore[arg-type]
+    for not_a_list in [0, "01", None]:
+        with pytest.raises(az.FormatError, match=r"^winners is a sequence of players"):
+            actions.utilities(not_a_list, 2)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=r"^winners must be players 0 to 2, got 3 \(E4\)$"):
+        actions.utilities([3], 3)
+    with pytest.raises(ValueError, match=r"got an integer of more than \d+ digits"):
+        actions.utilities([10**5000], 3)
+    with pytest.raises(ValueError, match=r"^winners must name at least one player, 0 to 1"):
+        actions.utilities(iter(()), 2)
+    with pytest.raises(ValueError, match="got 2"):  # an endless iterator is read no further
+        actions.utilities(itertools.count(), 2)
+
+
+@given(
+    players=st.integers(2, 4),
+    winners=st.one_of(
+        st.lists(st.integers(0, 3), unique=True, min_size=1, max_size=4),
+        st.lists(
+            st.one_of(st.integers(-2, 5), st.booleans(), st.floats(0, 3), st.none()), max_size=6
+        ),
+    ),
+)
+def test_accepted_winners_always_sum_to_zero_e4(players: int, winners: list[object]) -> None:
+    """Any winners list either is refused with a ValueError or gives the documented
+    returns, which sum to 0; exactly the non-empty lists of distinct int players are
+    accepted."""
+    valid = (
+        bool(winners)
+        and all(type(w) is int and 0 <= w < players for w in winners)
+        and len(set(winners)) == len(winners)
+    )
+    try:
+        returns = actions.utilities(winners, players)  # type: ignore[arg-type]
+    except ValueError:
+        assert not valid
+        return
+    assert valid
+    assert returns == pytest.approx(_documented_returns(set(winners), players))  # type: ignore[arg-type]
+    assert math.fsum(returns) == pytest.approx(0.0, abs=1e-12)
+    assert max(returns) <= 1.0
+    assert min(returns) >= -1 / (players - 1)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda bad: actions.legal_actions(bad), "legal_actions"),
+        (lambda bad: actions.legal_action_mask(bad), "legal_action_mask"),
+        (lambda bad: actions.observation(bad, 0), "observation"),
+        (lambda bad: actions.observation_string(bad, 0), "observation_string"),
+        (lambda bad: actions.table_string(bad), "table_string"),
+    ],
+)
+def test_functions_of_a_state_refuse_anything_else(call: object, name: str) -> None:
+    """A non-state raised AttributeError deep inside; now FormatError (a TypeError and a
+    ValueError, as svg.board) naming the function and what it was given."""
+    assert callable(call)
+    for bad, what in [("x", "str 'x'"), (None, "NoneType None"), (az.new_game(2).players[0], "")]:
+        with pytest.raises(az.FormatError, match=f"^{name}\\(\\) reads a GameState, not ") as info:
+            call(bad)
+        assert isinstance(info.value, TypeError)
+        assert str(info.value).endswith(what)
+    assert "PlayerBoard" in str(info.value)
+
+
+def test_wrong_types_are_format_errors_wrong_values_value_errors() -> None:
+    """Ints that are out of range: ValueError; arguments of the wrong type: FormatError."""
+    state = az.new_game(2, seed=1)
+    take = az.Take(0, az.Color.BLUE, 0)
+    wrong_types: list[tuple[Callable[[], object], str]] = [
+        (lambda: actions.observation(state, True), r"player is an int \(0-based\), not bool True"),
+        (lambda: actions.observation_string(state, "0"), "player is an int"),  # type: ignore[arg-type]
+        (lambda: actions.action_id("3B2", 2), r"action_id\(\) reads a Take or a PlaceTile"),  # type: ignore[arg-type]
+        (lambda: actions.action_id(take, state), "the number of players is an int .*GameState"),  # type: ignore[arg-type]
+        (lambda: actions.move_from_action(0, "2"), "the number of players is an int"),  # type: ignore[arg-type]
+        (lambda: actions.move_from_action("61", 2), "an action id is an int, not str '61'"),  # type: ignore[arg-type]
+        (lambda: actions.move_from_action(True, 2), "an action id is an int, not bool True"),
+        (
+            lambda: actions.num_actions(2, 1),  # type: ignore[arg-type]
+            "variant must be 'colored' or 'grey', not int 1",
+        ),
+        (
+            lambda: actions.observation_layout(2.0),  # type: ignore[arg-type]
+            "the number of players is an int",
+        ),
+    ]
+    for call, message in wrong_types:
+        with pytest.raises(az.FormatError, match=message):
+            call()
+    wrong_values: list[tuple[Callable[[], object], str]] = [
+        (lambda: actions.observation(state, 2), "player must be 0 to 1, not 2"),
+        (lambda: actions.move_from_action(0, 5), "Azul is played by 2, 3 or 4 players, not 5"),
+        (lambda: actions.move_from_action(10**5000, 2), "action id an integer of more than"),
+        (lambda: actions.num_actions(2, "gray"), "variant must be 'colored' or 'grey', not 'gray'"),
+    ]
+    for call, message in wrong_values:
+        with pytest.raises(ValueError, match=message) as info:
+            call()
+        assert not isinstance(info.value, az.FormatError)

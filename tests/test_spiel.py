@@ -179,7 +179,7 @@ def test_illegal_actions_raise_spiel_error_with_the_verdict() -> None:
     assert caught.value.result.code is az.ErrorCode.COLOR_NOT_IN_SOURCE
     with pytest.raises(pyspiel.SpielError, match="out of range"):
         state.apply_action(180)  # a placement id, on the coloured wall
-    with pytest.raises(pyspiel.SpielError, match="holds no tile of that colour"):
+    with pytest.raises(pyspiel.SpielError, match="the bag holds no blue tile"):
         chance = load(3).new_initial_state()  # 28 tiles drawn
         chance.apply_action(5)
         for _ in range(20):
@@ -189,6 +189,61 @@ def test_illegal_actions_raise_spiel_error_with_the_verdict() -> None:
         load(2).new_initial_state().apply_action(7)
     legal = state.legal_actions()
     state.apply_action(legal[0])  # the failed actions left the state as it was
+
+
+def _refused(state: Any, outcome: int) -> str:
+    """The message of the SpielError that refuses ``outcome``; the state is unchanged."""
+    before = str(state)
+    with pytest.raises(pyspiel.SpielError) as caught:
+        state.apply_action(outcome)
+    assert str(state) == before
+    return str(caught.value)
+
+
+def test_a_tile_draw_names_the_outcomes_it_takes_r2() -> None:
+    """R2: a tile draw takes only the colours in the bag (0-4); outcome 7, a first
+    player (S7) at the game's first chance node, was called a colour the bag lacked."""
+    state = load(3).new_initial_state()
+    state.apply_action(7)
+    every_colour = "0 (blue), 1 (yellow), 2 (red), 3 (black), 4 (white)"
+    node = f"this chance node draws a tile from the bag and takes outcomes {every_colour} (R2)"
+    assert _refused(state, 7) == (
+        "chance outcome 7 is not a tile colour but a first-player outcome (S7), taken only "
+        f"by the game's first chance node; {node}"
+    )
+    assert _refused(state, 8) == (
+        f"chance outcome 8 is not a tile colour (0-4), nor any outcome of this game (0-7); {node}"
+    )
+    waiting = az.GameState.make(
+        players=(az.PlayerBoard(), az.PlayerBoard()), factories=((),) * 5, center=(),
+        bag=(az.Color.RED, az.Color.BLUE), lid=(), current_player=0, start_player=0,
+        phase=az.Phase.REFILL, round=2,
+    )  # fmt: skip
+    short = load(2).state_from(waiting)
+    assert _refused(short, 1) == (
+        "chance outcome 1 (yellow) cannot be drawn: the bag holds no yellow tile; this chance "
+        "node draws a tile from the bag and takes outcomes 0 (blue), 2 (red) (R2)"
+    )
+    poured = load(2).state_from(waiting.replace(bag=(), lid=(az.Color.WHITE,) * 3))
+    assert _refused(poured, 0) == (
+        "chance outcome 0 (blue) cannot be drawn: the lid (poured into the empty bag) holds "
+        "no blue tile; this chance node draws a tile from the lid (poured into the empty bag) "
+        "and takes outcomes 4 (white) (R2)"
+    )
+
+
+def test_the_first_chance_node_names_the_outcomes_it_takes_s7() -> None:
+    """S7: the first chance node takes only 5 + k, player k starting."""
+    state = load(3).new_initial_state()
+    assert _refused(state, 2) == (
+        "chance outcome 2 is not a first player: this chance node chooses the first player "
+        "(S7) and takes outcomes 5-7 (player 1-3 starts); the tile colours 0-4 are drawn at "
+        "the chance nodes after it (R2)"
+    )
+    assert _refused(state, 8) == (
+        "chance outcome 8 is not a first player: this chance node chooses the first player "
+        "(S7) and takes outcomes 5-7 (player 1-3 starts)"
+    )
 
 
 def test_returns_follow_the_outcome_e4() -> None:

@@ -135,3 +135,40 @@ def test_whole_seeded_games_agree(players: int, variant: az.Variant) -> None:
         other.play(move)
         assert tuple(other.scores()) == tuple(b.score for b in state.players)
     assert other.state.is_terminal() == state.is_over
+
+
+def test_variants_are_taken_by_name() -> None:
+    """The strings "colored" and "grey" are variants here as everywhere in the AI entry
+    points (they failed deep inside with a FormatError)."""
+    machine = azt.spiel_differential_machine(
+        "python_azul", player_counts=(2,), variants=("colored", az.Variant.GREY)
+    )
+    assert machine.variants == (az.Variant.COLORED, az.Variant.GREY)
+    assert machine.player_counts == (2,)
+    run_state_machine_as_test(machine, settings=settings(QUICK, max_examples=2))
+
+
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        ({"variants": ("gray",)}, "variants lists 'colored' or 'grey' (or Variant values), "
+         "at least one, not ('gray',)"),
+        ({"variants": "grey"}, "variants is a list such as ('colored',), not 'grey'"),
+        ({"variants": ()}, "variants lists 'colored' or 'grey' (or Variant values), at least "
+         "one, not ()"),
+        ({"variants": (1,)}, "variants lists 'colored' or 'grey' (or Variant values), at "
+         "least one, not (1,)"),
+        ({"player_counts": (5,)}, "player_counts lists 2, 3 or 4 players (S1), at least one, "
+         "not (5,)"),
+        ({"player_counts": (True,)}, "player_counts lists 2, 3 or 4 players (S1), at least "
+         "one, not (True,)"),
+        ({"player_counts": 2}, "player_counts is a list such as (2, 3), not 2"),
+        ({"game": "python_azull"}, "OpenSpiel knows no game 'python_azull': register it "
+         "(import its module) first; python_azul is registered by importing azul_rules.spiel"),
+    ],
+)  # fmt: skip
+def test_bad_arguments_are_refused_at_once(arguments: dict[str, object], message: str) -> None:
+    """Refused when the machine is built, not deep inside its first game."""
+    with pytest.raises(ValueError) as caught:
+        azt.spiel_differential_machine(**arguments)  # type: ignore[arg-type]
+    assert str(caught.value) == message
