@@ -29,6 +29,7 @@ raise.  ``raw_env`` alone does the same for an illegal action, without the wrapp
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any, Final
 
@@ -38,8 +39,9 @@ from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from azul_rules import GameState, IllegalMoveError, Result, Variant, new_game, svg
+from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
 from azul_rules import actions as codec
+from azul_rules.shown import shown
 
 __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
 
@@ -109,8 +111,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
             raise ValueError(
                 f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}"
             )
-        if type(max_rounds) is not int or max_rounds < 1:
-            raise ValueError(f"max_rounds must be 1 or more, not {max_rounds!r}")
+        if type(max_rounds) is not int:
+            raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
+        if max_rounds < 1:
+            raise ValueError(f"max_rounds must be 1 or more, not {shown(max_rounds)}")
+        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+            raise FormatError(f"illegal_reward must be a number, not {shown(illegal_reward)}")
+        if not math.isfinite(illegal_reward):
+            raise ValueError(f"illegal_reward must be a finite number, not {illegal_reward!r}")
         self.render_mode = render_mode
         self.max_rounds = max_rounds
         self.illegal_reward = float(illegal_reward)

@@ -263,3 +263,21 @@ def test_examples_play_an_episode() -> None:
     text = out.getvalue()
     assert "final scores: player_0" in text
     assert "rewards: player_0" in text
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"illegal_reward": "x"}, az.FormatError, "illegal_reward must be a number, not 'x'"),
+        ({"illegal_reward": True}, az.FormatError, "illegal_reward must be a number, not True"),
+        ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be a finite number"),
+        ({"max_rounds": True}, az.FormatError, "max_rounds must be an int, not True"),
+        ({"max_rounds": 0}, ValueError, "max_rounds must be 1 or more, not 0"),
+    ],
+)
+def test_raw_env_names_a_bad_argument(kwargs: dict[str, Any], error: type[Exception],
+                                      words: str) -> None:  # fmt: skip
+    """The environment refuses its options in words that name them (a string reward once
+    failed in float() without saying which argument)."""
+    with pytest.raises(error, match=words):
+        raw_env(players=2, **kwargs)
