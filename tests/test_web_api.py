@@ -645,3 +645,81 @@ def test_a_scoresheet_audit_past_4300_digits_is_a_422(client: TestClient) -> Non
         f"the answer would hold, at $.rounds[0].correct[1], {TOO_LONG_EN}",
         f"the answer would hold, at $.rounds[0].violations[1].params.correct, {TOO_LONG_EN}",
     ]
+
+
+# -- docs/web.md's table of every answer's members -------------------------------------------
+
+
+def _documented_members() -> dict[str, list[str]]:
+    """The table "Every answer's members" of docs/web.md: answer -> member names."""
+    text = Path("docs/web.md").read_text()
+    table = text.split("| answer | members |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    found: dict[str, list[str]] = {}
+    for row in table.splitlines():
+        answer, members = row.strip("|").split(" | ")
+        found[answer.strip()] = [m.strip("` ") for m in members.split(",")]
+    return found
+
+
+def _real_answers(client: TestClient) -> dict[str, Any]:
+    """One real answer (or part of one) for each row of the table."""
+    legal = post(client, "legal-moves", {"state": ROUND_TWO}).json()
+    first = legal["moves"][0]["move"]
+    impossible = post(client, "problems", {"state": example("impossible-position.json")}).json()
+    claim = AUDITS / "correct-claim"
+    audit = post(client, "audit", {
+        "state": json.loads((claim / "position.json").read_text()),
+        "claim": json.loads((claim / "claim.json").read_text())}).json()  # fmt: skip
+    sheet = AUDITS / "scoresheet-one-wrong-round"
+    audit_game = post(client, "audit-game", {
+        "record": json.loads((sheet / "record.json").read_text()),
+        "scoresheet": json.loads((sheet / "scoresheet.json").read_text())}).json()  # fmt: skip
+    disputed = post(client, "audit-game", {
+        "record": example("disputed-game.json"),
+        "scoresheet": {"format_version": 1, "rounds": []}}).json()  # fmt: skip
+    stopped = post(client, "replay", {"record": example("disputed-game.json")}).json()
+    ended = post(client, "replay", {"record": example("recorded-game.json"), "at": 49}).json()
+    check = post(client, "check", {"state": ROUND_TWO, "move": example("partial-take.json")})
+    book = client.get("/api/v1/rules").json()
+    return {
+        "`check`": check.json(),
+        "`legal-moves`": legal,
+        "`legal-moves` `moves[]`": legal["moves"][0],
+        "`apply`": post(client, "apply", {"state": ROUND_TWO, "move": first}).json(),
+        "`problems`": impossible,
+        "`problems` `problems[]`": impossible["problems"][0],
+        "`audit`": audit,
+        "`audit-game`": audit_game,
+        "`audit-game` `rounds[]`": audit_game["rounds"][0],
+        "`audit-game` `illegal_move`": disputed["illegal_move"],
+        "`replay`": stopped,
+        "`replay` `moves[]`": stopped["moves"][0],
+        "`replay` `illegal_move`": stopped["illegal_move"],
+        "`outcome` (`apply`, `replay`)": ended["outcome"],
+        "a violation (`violations[]` everywhere)": check.json()["violations"][0],
+        "`rules`": book,
+        "`rules` `sections[]`": book["sections"][0],
+        "`rules` `sections[].rules[]`": book["sections"][0]["rules"][0],
+        "`rules/{id}`": client.get("/api/v1/rules/P3").json(),
+        "`health`": client.get("/api/v1/health").json(),
+    }
+
+
+def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
+    """Regression: docs/web.md left "lang" out of five answers."""
+    documented = _documented_members()
+    real = _real_answers(client)
+    assert list(documented) == list(real)
+    for answer, members in documented.items():
+        assert list(real[answer]) == members, answer
+
+
+def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
+    documented = _documented_members()
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    for name in ("check", "legal-moves", "apply", "problems", "audit", "audit-game", "replay"):
+        schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
+            "application/json"]["schema"]  # fmt: skip
+        members = documented[f"`{name}`"]
+        assert list(schema["properties"]) == members, name
+        assert schema["required"] == members, name
