@@ -312,11 +312,57 @@ def test_render_checks_its_options(client: TestClient) -> None:
         400,
         "unreadable-input",
     )
-    assert [e["path"] for e in doc["errors"]] == ["$.size", "$.tiling"]
+    assert doc["errors"] == [
+        {"path": "$.size", "problem": "expected an integer from 64 to 4096, got 10"},
+        {"path": "$.tiling", "problem": 'expected true or false, got the string "yes"'},
+    ]
     doc = problem_of(
         post(client, "render", {"state": ROUND_TWO, "player": 2}), 400, "unreadable-input"
     )
-    assert doc["errors"] == [{"path": "$.player", "problem": "players are numbered 0 to 1"}]
+    assert doc["errors"] == [
+        {"path": "$.player", "problem": "players are numbered 0 to 1, got 2"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "en", "fr"),
+    [
+        (10, "10", "10"),
+        (64.5, "64.5", "64.5"),
+        (-1, "-1", "-1"),
+        (10**50, "an integer of 51 digits", "un entier de 51 chiffres"),
+        ("big", 'the string "big"', 'la chaîne "big"'),
+        ([640], "the array [640]", "le tableau [640]"),
+        ({"width": 640}, 'the object {"width": 640}', 'l\'objet {"width": 640}'),
+        ({"w": "x" * 100}, 'the object {"w": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...',
+         'l\'objet {"w": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'),
+        (None, None, None),
+    ],
+    ids=["small", "float", "negative", "huge", "string", "array", "object", "long", "null"],
+)  # fmt: skip
+def test_an_option_out_of_range_is_quoted(
+    client: TestClient, value: object, en: str | None, fr: str | None
+) -> None:
+    """Regression: `"size": 10` said "got a number"; now the value itself, bounded."""
+    if value is None:  # null is the default: no error
+        assert post(client, "render", {"state": ROUND_TWO, "size": value}).status_code == 200
+        return
+    for lang, kind, expected in (
+        ("en", en, "expected an integer from {} to {}, got {}"),
+        ("fr", fr, "attendu : un entier de {} à {} ; reçu : {}"),
+    ):
+        body = {"state": ROUND_TWO, "size": value, "lang": lang}
+        doc = problem_of(post(client, "render", body), 400, "unreadable-input")
+        assert doc["errors"] == [
+            {"path": "$.size", "problem": expected.format(64, 4096, kind)}
+        ]
+        if value == 10:  # a fine "at"
+            continue
+        body = {"record": example("recorded-game.json"), "at": value, "lang": lang}
+        doc = problem_of(post(client, "replay", body), 400, "unreadable-input")
+        assert doc["errors"] == [
+            {"path": "$.at", "problem": expected.format(0, 10000, kind)}
+        ]
 
 
 def test_replay_steps_through_a_record(client: TestClient) -> None:
@@ -334,7 +380,7 @@ def test_replay_steps_through_a_record(client: TestClient) -> None:
         400,
         "unreadable-input",
     )
-    assert doc["errors"] == [{"path": "$.at", "problem": "the record holds 49 moves"}]
+    assert doc["errors"] == [{"path": "$.at", "problem": "the record holds 49 moves, got 50"}]
 
 
 def test_replay_stops_at_an_illegal_move(client: TestClient) -> None:

@@ -460,7 +460,8 @@ def render(raw: bytes, lang: str = "en") -> str:
     gathered.done()
     assert state is not None
     if player is not None and player >= len(state.players):
-        problem = say("player_range", lang, last=len(state.players) - 1)
+        last, kind = len(state.players) - 1, describe(player, lang)
+        problem = say("player_range", lang, last=last, kind=kind)
         raise unreadable([{"path": "$.player", "problem": problem}], lang)
     highlight: Highlight | None = None
     if move is not None:
@@ -483,7 +484,7 @@ def replay(raw: bytes, lang: str = "en") -> Document:
     assert record is not None
     at = at or 0
     if at > len(record.moves):
-        problem = say("record_length", lang, count=len(record.moves))
+        problem = say("record_length", lang, count=len(record.moves), kind=describe(at, lang))
         raise unreadable([{"path": "$.at", "problem": problem}], lang)
     played = record.replay()
     shown = min(at, len(played.states) - 1)
