@@ -769,3 +769,46 @@ def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> 
         members = documented[f"`{name}`"]
         assert list(schema["properties"]) == members, name
         assert schema["required"] == members, name
+
+
+# -- every problem of a request at once ------------------------------------------------------
+
+
+def test_an_unknown_member_does_not_hide_the_known_members_errors(client: TestClient) -> None:
+    """Regression: `{"state": {}, "move": "1B1", "foo": 1}` listed only $.foo."""
+    body = {"state": {}, "move": "1B1", "foo": 1}
+    doc = problem_of(post(client, "check", body), 400, "unreadable-input")
+    assert doc["errors"] == [
+        {"path": "$.foo", "problem": "unknown member (expected state, move, lang)"},
+        {"path": "$.state.format_version", "problem": "required field missing"},
+        {"path": "$.state.players", "problem": "required field missing"},
+        {"path": "$.state.factories", "problem": "required field missing"},
+        {"path": "$.state.current_player", "problem": "required field missing"},
+    ]
+
+
+def test_every_problem_of_a_request_is_listed_at_once(client: TestClient) -> None:
+    """The envelope's problems first (lang, repeated, unknown, missing members), then
+    each known member's, in the order the endpoint reads them; a member given twice is
+    not read further; an impossible position (422) only once all is readable."""
+    raw = (b'{"lang": "de", "record": {"moves": []}, "record": 1, "at": -1, "size": 9,'
+           b' "tiling": true}')  # fmt: skip
+    reply = client.post("/api/v1/replay", content=raw,
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert doc["errors"] == [
+        {"path": "$.lang", "problem": 'expected "en" or "fr", got the string "de"'},
+        {"path": "$.record", "problem": "given twice"},
+        {"path": "$.size", "problem": "unknown member (expected record, at, lang)"},
+        {"path": "$.tiling", "problem": "unknown member (expected record, at, lang)"},
+        {"path": "$.at", "problem": "expected an integer from 0 to 10000, got -1"},
+    ]
+    impossible = example("impossible-position.json")
+    body = {"state": impossible, "move": {"type": "take"}, "claim": 1}
+    doc = problem_of(post(client, "apply", body), 400, "unreadable-input")
+    assert [e["path"] for e in doc["errors"]] == [
+        "$.claim", "$.move.source", "$.move.color", "$.move.line"
+    ]
+    doc = problem_of(post(client, "apply", {"state": impossible, "move": "1B1"}), 422,
+                     "impossible-position")  # fmt: skip
+    assert doc["errors"]
