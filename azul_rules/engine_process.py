@@ -37,14 +37,27 @@ from azul_rules.protocol import (
     read_moves,
     read_view,
 )
+from azul_rules.shown import shown
 
-__all__ = ["DEFAULT_TIMEOUT", "EngineProcess", "Refusal"]
+__all__ = ["DEFAULT_TIMEOUT", "EngineProcess", "Refusal", "check_timeout"]
 
 DEFAULT_TIMEOUT: Final = 10.0
 """Seconds the referee waits for one reply."""
 
 _STDERR_LINES: Final = 20
 _SHOWN: Final = 2000  # characters of an offending line shown in a report
+
+
+def check_timeout(timeout: object) -> float:
+    """``timeout`` as seconds to wait for one reply: a positive finite number no larger
+    than ``threading.TIMEOUT_MAX`` (about 292 years); ``ValueError`` otherwise."""
+    if (
+        isinstance(timeout, bool)
+        or not isinstance(timeout, (int, float))
+        or not 0 < timeout <= threading.TIMEOUT_MAX  # NaN and infinity fail this too
+    ):
+        raise ValueError(f"timeout must be a positive number of seconds, not {shown(timeout)}")
+    return float(timeout)
 
 
 class Refusal(Exception):
@@ -60,9 +73,11 @@ class EngineProcess:
     """One running engine.  Use it as a context manager, or call :meth:`close`.
 
     ``command`` is a command line (split like a POSIX shell would, without running a
-    shell) or an argument list.  ``transcript``, when given, receives every line sent
+    shell) or an argument list.  ``timeout`` is the most seconds to wait for one reply
+    (see :func:`check_timeout`).  ``transcript``, when given, receives every line sent
     (``"> "`` before it) and received (``"< "``).  Raises :class:`ProtocolError` when the
-    engine cannot start.
+    engine cannot start, ``ValueError`` for a timeout that is not a positive number of
+    seconds.
     """
 
     def __init__(
@@ -72,10 +87,10 @@ class EngineProcess:
         timeout: float = DEFAULT_TIMEOUT,
         transcript: TextIO | None = None,
     ) -> None:
+        self.timeout = check_timeout(timeout)
         self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         if not self.argv:
             raise ProtocolError("no engine command given")
-        self.timeout = timeout
         self.transcript = transcript
         self.info: EngineInfo | None = None
         self._next_id = 0

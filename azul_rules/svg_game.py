@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from azul_rules.errors import FormatError
 from azul_rules.phases import Phase
 from azul_rules.record import GameRecord
 from azul_rules.scoring import RoundScoring
@@ -21,10 +22,11 @@ def record_pictures(
     ``round-NN-wall-tiling.svg``); ``round-NN-tiled.svg``: the table after round
     NN's wall tiling, the tiles it placed marked and its points written under the
     table; ``move-NNN-illegal.svg``: the first illegal move (numbered from 1), drawn
-    with its verdict, where the replay stops.  Raises like :func:`board`, and
-    ``FormatError`` for a record whose start cannot be built.
+    with its verdict, where the replay stops.  Raises like :func:`board` for ``lang``
+    and ``size``; ``FormatError`` for a ``record`` that is not a ``GameRecord``, one
+    whose start cannot be built, or a move that is not a move.
     """
-    board(record.start(), lang=lang, size=size)  # checks the arguments once, early
+    board(_start_of(record), lang=lang, size=size)  # checks the arguments once, early
     replay = record.replay()
     pictures: list[tuple[str, Svg]] = []
     for index, state in enumerate(replay.states):
@@ -43,6 +45,21 @@ def record_pictures(
             (name, board(replay.final, highlight=(move, replay.failure), lang=lang, size=size))
         )
     return pictures
+
+
+def _start_of(record: object) -> GameState:
+    """The state ``record`` starts from; ``FormatError`` when there is none."""
+    if not isinstance(record, GameRecord):
+        raise FormatError(
+            f"record_pictures() pictures a GameRecord, not {type(record).__name__} "
+            "(GameRecord.from_json or from_dict reads one)"
+        )
+    try:
+        return record.start()
+    except FormatError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise FormatError(f"the record cannot start: {error}") from None
 
 
 def _start_name(before: GameState | None, state: GameState) -> str | None:

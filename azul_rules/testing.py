@@ -36,7 +36,7 @@ from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, COLORS, FLOOR, MARKER, Color
 from azul_rules.conformance import Difference, Step, move_set_differences, refusal_difference
 from azul_rules.conformance import view_differences as _view_differences
-from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
+from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal, check_timeout
 from azul_rules.errors import ErrorCode, IllegalMoveError
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
@@ -600,11 +600,12 @@ class ProtocolEngine:
     """A factory of :class:`Implementation` objects backed by one engine process that
     speaks the engine protocol; see :func:`protocol_engine`.  The process starts at the
     first game, serves every game after it (each begins with ``new_game``), is started
-    again if it has died, and is ended by :meth:`close` or at interpreter exit."""
+    again if it has died, and is ended by :meth:`close` or at interpreter exit.  Raises
+    ``ValueError`` for a ``timeout`` that is not a positive number of seconds."""
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        self.timeout = check_timeout(timeout)
         self.command = command
-        self.timeout = timeout
         self.__name__ = "ProtocolEngine"
         self._process: EngineProcess | None = None
         self._info: EngineInfo | None = None
@@ -614,21 +615,27 @@ class ProtocolEngine:
         return ProtocolImplementation(self)
 
     def connect(self) -> tuple[EngineProcess, EngineInfo]:
-        """The running engine and its ``hello``, started if need be."""
-        process = self._process
-        if process is None or not process.running:
-            if process is not None:
-                process.close()
-            process = self._process = EngineProcess(self.command, timeout=self.timeout)
-            self._info = process.hello()
-        assert self._info is not None
-        return process, self._info
+        """The running engine and its ``hello``, started if need be.  A failed start or
+        ``hello`` ends the process, so the next call starts it again (and raises
+        :class:`~azul_rules.protocol.ProtocolError` again if the engine still fails)."""
+        process, info = self._process, self._info
+        if process is not None and info is not None and process.running:
+            return process, info
+        self.close()
+        process = EngineProcess(self.command, timeout=self.timeout)
+        try:
+            info = process.hello()
+        except BaseException:
+            process.close()
+            raise
+        self._process, self._info = process, info
+        return process, info
 
     def close(self) -> None:
         """End the engine process (safe to call twice)."""
-        if self._process is not None:
-            self._process.close()
-            self._process = None
+        process, self._process, self._info = self._process, None, None
+        if process is not None:
+            process.close()
 
 
 class ProtocolImplementation:
@@ -727,6 +734,7 @@ def protocol_engine(
         TestMyEngine = differential_machine(engine, variants=[Variant.COLORED]).TestCase
 
     Every step compares the engine's reported view, its legal moves (when it lists them)
-    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds.
+    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds
+    (``ValueError`` unless it is a positive number).
     """
     return ProtocolEngine(command, timeout=timeout)

@@ -21,6 +21,8 @@ from hypothesis.stateful import run_state_machine_as_test
 import azul_rules as az
 from azul_rules import differential
 from azul_rules.cli import main
+from azul_rules.engine_process import EngineProcess
+from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.testing import differential_machine, protocol_engine
 from tests.extras import required
 
@@ -352,6 +354,85 @@ def test_protocol_engine_finds_a_bug_through_differential_machine() -> None:
             run_state_machine_as_test(machine, settings=FAST)
     finally:
         engine.close()
+
+
+BAD_TIMEOUTS = [
+    (-1, "-1"), (0, "0"), (float("nan"), "nan"), (float("inf"), "inf"),
+    (True, "True"), ("10", "'10'"), (1e10, "10000000000.0"), (None, "None"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("timeout", "quoted"), BAD_TIMEOUTS)
+def test_protocol_engine_refuses_a_timeout_that_is_not_positive(
+    timeout: object, quoted: str
+) -> None:
+    expected = f"timeout must be a positive number of seconds, not {quoted}"
+    with pytest.raises(ValueError) as raised:
+        protocol_engine(REFERENCE, timeout=timeout)  # type: ignore[arg-type]
+    assert str(raised.value) == expected
+    with pytest.raises(ValueError) as raised:
+        differential.run(REFERENCE, timeout=timeout)  # type: ignore[arg-type]
+    assert str(raised.value) == expected
+
+
+def test_protocol_engine_after_a_failed_hello_raises_protocol_error_again() -> None:
+    """The engine is ended after a failed hello and started again at the next call."""
+    engine = protocol_engine(broken("old"), timeout=30)
+    try:
+        for _ in range(2):
+            with pytest.raises(ProtocolError) as raised:
+                engine.connect()
+            assert raised.value.message == "the engine speaks protocol 0; this referee speaks 1"
+            assert raised.value.request == "hello"
+            assert engine._process is None
+    finally:
+        engine.close()
+
+
+def test_protocol_engine_after_an_interrupted_hello_starts_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Not a ProtocolError (an interrupt inside hello): the half-started engine is
+    ended, and the next call starts a fresh one rather than using it without hello."""
+    real_hello = EngineProcess.hello
+    started: list[EngineProcess] = []
+
+    def interrupted_once(process: EngineProcess) -> EngineInfo:
+        started.append(process)
+        if len(started) == 1:
+            raise KeyboardInterrupt
+        return real_hello(process)
+
+    monkeypatch.setattr(EngineProcess, "hello", interrupted_once)
+    engine = protocol_engine(REFERENCE, timeout=30)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            engine.connect()
+        assert not started[0].running
+        process, info = engine.connect()
+        assert process is started[1] and process.running
+        assert info.protocol == 1
+    finally:
+        engine.close()
+
+
+def test_protocol_engine_that_failed_prints_nothing_at_exit() -> None:
+    """Regression: the atexit close of a failed engine printed "Exception ignored"."""
+    script = f"""
+import sys
+from azul_rules.protocol import ProtocolError
+from azul_rules.testing import protocol_engine
+engine = protocol_engine({broken("old")!r}, timeout=30)
+try:
+    engine.connect()
+except ProtocolError as error:
+    print(error.message)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stdout, done.stderr) == (
+        0, "the engine speaks protocol 0; this referee speaks 1\n", ""
+    )  # fmt: skip
 
 
 # -- a real engine: azul-game-engine (not installed in CI) -------------------------------------

@@ -402,3 +402,24 @@ def test_a_grey_placement_scored_one_short_names_CROSS_COUNTED_ONCE_W3() -> None
     view["players"][player]["score"] += 1
     view["players"][player]["wall"] = [[None] * 5] * 5
     assert view_differences(step, comparable(view))[0].rules[0] == "V1"
+
+
+@pytest.mark.parametrize(
+    ("timeout", "quoted"),
+    [(-1, "-1"), (0.0, "0.0"), (float("nan"), "nan"), (float("inf"), "inf"), (False, "False"),
+     ("5", "'5'"), (10**5000, "an integer of more than 4300 digits")],
+    ids=["negative", "zero", "nan", "infinity", "bool", "string", "huge"],
+)  # fmt: skip
+def test_engine_process_refuses_a_timeout_that_is_not_positive(
+    timeout: object, quoted: str
+) -> None:
+    """Checked before the engine starts: a negative timeout used to fail later inside
+    a request and again in close() at exit."""
+    with pytest.raises(ValueError) as raised:
+        EngineProcess([sys.executable, "-m", "azul_rules.engine"], timeout=timeout)  # type: ignore[arg-type]
+    assert str(raised.value) == f"timeout must be a positive number of seconds, not {quoted}"
+
+
+def test_engine_process_takes_an_integer_timeout() -> None:
+    with EngineProcess([sys.executable, "-m", "azul_rules.engine"], timeout=30) as engine:
+        assert engine.timeout == 30.0 and engine.hello().protocol == 1

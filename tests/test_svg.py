@@ -693,3 +693,31 @@ def test_a_shared_victory_names_every_winner() -> None:
     (subtitle,) = elements(root, "subtitle")
     assert subtitle.text == "2 players, colored wall · shared victory: players 1 and 2"
     assert not elements(root, "to-move")
+
+
+@pytest.mark.parametrize(
+    ("record", "options", "kind", "message"),
+    [
+        ("x", {}, az.FormatError, "record_pictures() pictures a GameRecord, not str "
+         "(GameRecord.from_json or from_dict reads one)"),
+        ({"players": 2}, {}, az.FormatError, "record_pictures() pictures a GameRecord, not "
+         "dict (GameRecord.from_json or from_dict reads one)"),
+        (az.GameRecord(), {"lang": "de"}, ValueError,
+         "unknown language 'de': choose one of en, fr"),
+        (az.GameRecord(), {"size": True}, az.FormatError,
+         "size must be an int (px) or None, got True"),
+        (az.GameRecord(), {"size": 0}, ValueError, "size must be at least 1 px, not 0"),
+        (az.GameRecord(players=7), {}, az.FormatError,
+         "the record cannot start: Azul is played by 2, 3 or 4 players, not 7 (S1)"),
+        (az.GameRecord(moves=("x",)), {}, az.FormatError,  # type: ignore[arg-type]
+         "not a move: 'x' (expected Take, TableTake, PlaceTile or Refill)"),
+    ],
+    ids=["string", "dict", "lang", "size-bool", "size-zero", "players-S1", "move"],
+)  # fmt: skip
+def test_record_pictures_checks_its_arguments_like_board(
+    record: object, options: dict[str, object], kind: type[Exception], message: str
+) -> None:
+    """Regression: a non-record raised AttributeError; now FormatError like board()."""
+    with pytest.raises(kind) as raised:
+        record_pictures(record, **options)  # type: ignore[arg-type]
+    assert type(raised.value) is kind and str(raised.value) == message

@@ -312,11 +312,57 @@ def test_render_checks_its_options(client: TestClient) -> None:
         400,
         "unreadable-input",
     )
-    assert [e["path"] for e in doc["errors"]] == ["$.size", "$.tiling"]
+    assert doc["errors"] == [
+        {"path": "$.size", "problem": "expected an integer from 64 to 4096, got 10"},
+        {"path": "$.tiling", "problem": 'expected true or false, got the string "yes"'},
+    ]
     doc = problem_of(
         post(client, "render", {"state": ROUND_TWO, "player": 2}), 400, "unreadable-input"
     )
-    assert doc["errors"] == [{"path": "$.player", "problem": "players are numbered 0 to 1"}]
+    assert doc["errors"] == [
+        {"path": "$.player", "problem": "players are numbered 0 to 1, got 2"}
+    ]
+
+
+@pytest.mark.parametrize(
+    ("value", "en", "fr"),
+    [
+        (10, "10", "10"),
+        (64.5, "64.5", "64.5"),
+        (-1, "-1", "-1"),
+        (10**50, "an integer of 51 digits", "un entier de 51 chiffres"),
+        ("big", 'the string "big"', 'la chaîne "big"'),
+        ([640], "the array [640]", "le tableau [640]"),
+        ({"width": 640}, 'the object {"width": 640}', 'l\'objet {"width": 640}'),
+        ({"w": "x" * 100}, 'the object {"w": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...',
+         'l\'objet {"w": "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'),
+        (None, None, None),
+    ],
+    ids=["small", "float", "negative", "huge", "string", "array", "object", "long", "null"],
+)  # fmt: skip
+def test_an_option_out_of_range_is_quoted(
+    client: TestClient, value: object, en: str | None, fr: str | None
+) -> None:
+    """Regression: `"size": 10` said "got a number"; now the value itself, bounded."""
+    if value is None:  # null is the default: no error
+        assert post(client, "render", {"state": ROUND_TWO, "size": value}).status_code == 200
+        return
+    for lang, kind, expected in (
+        ("en", en, "expected an integer from {} to {}, got {}"),
+        ("fr", fr, "attendu : un entier de {} à {} ; reçu : {}"),
+    ):
+        body = {"state": ROUND_TWO, "size": value, "lang": lang}
+        doc = problem_of(post(client, "render", body), 400, "unreadable-input")
+        assert doc["errors"] == [
+            {"path": "$.size", "problem": expected.format(64, 4096, kind)}
+        ]
+        if value == 10:  # a fine "at"
+            continue
+        body = {"record": example("recorded-game.json"), "at": value, "lang": lang}
+        doc = problem_of(post(client, "replay", body), 400, "unreadable-input")
+        assert doc["errors"] == [
+            {"path": "$.at", "problem": expected.format(0, 10000, kind)}
+        ]
 
 
 def test_replay_steps_through_a_record(client: TestClient) -> None:
@@ -334,7 +380,7 @@ def test_replay_steps_through_a_record(client: TestClient) -> None:
         400,
         "unreadable-input",
     )
-    assert doc["errors"] == [{"path": "$.at", "problem": "the record holds 49 moves"}]
+    assert doc["errors"] == [{"path": "$.at", "problem": "the record holds 49 moves, got 50"}]
 
 
 def test_replay_stops_at_an_illegal_move(client: TestClient) -> None:
@@ -645,3 +691,124 @@ def test_a_scoresheet_audit_past_4300_digits_is_a_422(client: TestClient) -> Non
         f"the answer would hold, at $.rounds[0].correct[1], {TOO_LONG_EN}",
         f"the answer would hold, at $.rounds[0].violations[1].params.correct, {TOO_LONG_EN}",
     ]
+
+
+# -- docs/web.md's table of every answer's members -------------------------------------------
+
+
+def _documented_members() -> dict[str, list[str]]:
+    """The table "Every answer's members" of docs/web.md: answer -> member names."""
+    text = Path("docs/web.md").read_text()
+    table = text.split("| answer | members |\n| --- | --- |\n", 1)[1].split("\n\n", 1)[0]
+    found: dict[str, list[str]] = {}
+    for row in table.splitlines():
+        answer, members = row.strip("|").split(" | ")
+        found[answer.strip()] = [m.strip("` ") for m in members.split(",")]
+    return found
+
+
+def _real_answers(client: TestClient) -> dict[str, Any]:
+    """One real answer (or part of one) for each row of the table."""
+    legal = post(client, "legal-moves", {"state": ROUND_TWO}).json()
+    first = legal["moves"][0]["move"]
+    impossible = post(client, "problems", {"state": example("impossible-position.json")}).json()
+    claim = AUDITS / "correct-claim"
+    audit = post(client, "audit", {
+        "state": json.loads((claim / "position.json").read_text()),
+        "claim": json.loads((claim / "claim.json").read_text())}).json()  # fmt: skip
+    sheet = AUDITS / "scoresheet-one-wrong-round"
+    audit_game = post(client, "audit-game", {
+        "record": json.loads((sheet / "record.json").read_text()),
+        "scoresheet": json.loads((sheet / "scoresheet.json").read_text())}).json()  # fmt: skip
+    disputed = post(client, "audit-game", {
+        "record": example("disputed-game.json"),
+        "scoresheet": {"format_version": 1, "rounds": []}}).json()  # fmt: skip
+    stopped = post(client, "replay", {"record": example("disputed-game.json")}).json()
+    ended = post(client, "replay", {"record": example("recorded-game.json"), "at": 49}).json()
+    check = post(client, "check", {"state": ROUND_TWO, "move": example("partial-take.json")})
+    book = client.get("/api/v1/rules").json()
+    return {
+        "`check`": check.json(),
+        "`legal-moves`": legal,
+        "`legal-moves` `moves[]`": legal["moves"][0],
+        "`apply`": post(client, "apply", {"state": ROUND_TWO, "move": first}).json(),
+        "`problems`": impossible,
+        "`problems` `problems[]`": impossible["problems"][0],
+        "`audit`": audit,
+        "`audit-game`": audit_game,
+        "`audit-game` `rounds[]`": audit_game["rounds"][0],
+        "`audit-game` `illegal_move`": disputed["illegal_move"],
+        "`replay`": stopped,
+        "`replay` `moves[]`": stopped["moves"][0],
+        "`replay` `illegal_move`": stopped["illegal_move"],
+        "`outcome` (`apply`, `replay`)": ended["outcome"],
+        "a violation (`violations[]` everywhere)": check.json()["violations"][0],
+        "`rules`": book,
+        "`rules` `sections[]`": book["sections"][0],
+        "`rules` `sections[].rules[]`": book["sections"][0]["rules"][0],
+        "`rules/{id}`": client.get("/api/v1/rules/P3").json(),
+        "`health`": client.get("/api/v1/health").json(),
+    }
+
+
+def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
+    """Regression: docs/web.md left "lang" out of five answers."""
+    documented = _documented_members()
+    real = _real_answers(client)
+    assert list(documented) == list(real)
+    for answer, members in documented.items():
+        assert list(real[answer]) == members, answer
+
+
+def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
+    documented = _documented_members()
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    for name in ("check", "legal-moves", "apply", "problems", "audit", "audit-game", "replay"):
+        schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
+            "application/json"]["schema"]  # fmt: skip
+        members = documented[f"`{name}`"]
+        assert list(schema["properties"]) == members, name
+        assert schema["required"] == members, name
+
+
+# -- every problem of a request at once ------------------------------------------------------
+
+
+def test_an_unknown_member_does_not_hide_the_known_members_errors(client: TestClient) -> None:
+    """Regression: `{"state": {}, "move": "1B1", "foo": 1}` listed only $.foo."""
+    body = {"state": {}, "move": "1B1", "foo": 1}
+    doc = problem_of(post(client, "check", body), 400, "unreadable-input")
+    assert doc["errors"] == [
+        {"path": "$.foo", "problem": "unknown member (expected state, move, lang)"},
+        {"path": "$.state.format_version", "problem": "required field missing"},
+        {"path": "$.state.players", "problem": "required field missing"},
+        {"path": "$.state.factories", "problem": "required field missing"},
+        {"path": "$.state.current_player", "problem": "required field missing"},
+    ]
+
+
+def test_every_problem_of_a_request_is_listed_at_once(client: TestClient) -> None:
+    """The envelope's problems first (lang, repeated, unknown, missing members), then
+    each known member's, in the order the endpoint reads them; a member given twice is
+    not read further; an impossible position (422) only once all is readable."""
+    raw = (b'{"lang": "de", "record": {"moves": []}, "record": 1, "at": -1, "size": 9,'
+           b' "tiling": true}')  # fmt: skip
+    reply = client.post("/api/v1/replay", content=raw,
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert doc["errors"] == [
+        {"path": "$.lang", "problem": 'expected "en" or "fr", got the string "de"'},
+        {"path": "$.record", "problem": "given twice"},
+        {"path": "$.size", "problem": "unknown member (expected record, at, lang)"},
+        {"path": "$.tiling", "problem": "unknown member (expected record, at, lang)"},
+        {"path": "$.at", "problem": "expected an integer from 0 to 10000, got -1"},
+    ]
+    impossible = example("impossible-position.json")
+    body = {"state": impossible, "move": {"type": "take"}, "claim": 1}
+    doc = problem_of(post(client, "apply", body), 400, "unreadable-input")
+    assert [e["path"] for e in doc["errors"]] == [
+        "$.claim", "$.move.source", "$.move.color", "$.move.line"
+    ]
+    doc = problem_of(post(client, "apply", {"state": impossible, "move": "1B1"}), 422,
+                     "impossible-position")  # fmt: skip
+    assert doc["errors"]

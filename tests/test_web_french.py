@@ -129,7 +129,9 @@ def test_envelope_errors_in_french(server: tuple[str, int]) -> None:
         {"path": "$.lang", "problem": 'attendu : "en" ou "fr" ; reçu : la chaîne "de"'}
     ]
     doc = unreadable(post(server, "check", [1], "?lang=fr"))
-    assert doc["detail"] == '$ : attendu : un objet JSON avec "state", "move" ; reçu : un tableau'
+    assert doc["detail"] == (
+        '$ : attendu : un objet JSON avec "state", "move" ; reçu : le tableau [1]'
+    )
 
 
 def test_the_body_lang_wins_over_the_query(server: tuple[str, int]) -> None:
@@ -151,17 +153,18 @@ def test_options_in_french(server: tuple[str, int]) -> None:
     """render's size, tiling and player, replay's at, a move of no known form."""
     body = {"state": ROUND_TWO, "size": 3, "tiling": "oui", "lang": "fr"}
     assert unreadable(post(server, "render", body))["errors"] == [
-        {"path": "$.size", "problem": "attendu : un entier de 64 à 4096 ; reçu : un nombre"},
+        {"path": "$.size", "problem": "attendu : un entier de 64 à 4096 ; reçu : 3"},
         {"path": "$.tiling", "problem": 'attendu : true ou false ; reçu : la chaîne "oui"'},
     ]
     cases = [
         ("render", {"state": ROUND_TWO, "player": 3}, "$.player",
-         "les joueurs sont numérotés de 0 à 1"),
+         "les joueurs sont numérotés de 0 à 1 ; reçu : 3"),
         ("render", {"state": ROUND_TWO, "tiling": True}, "$.tiling",
          "cette position n'enregistre aucune décoration du mur (pas de last_scoring) à marquer"),
-        ("replay", {"record": RECORD, "at": 50}, "$.at", "la partie enregistrée compte 49 coups"),
+        ("replay", {"record": RECORD, "at": 50}, "$.at",
+         "la partie enregistrée compte 49 coups ; reçu : 50"),
         ("check", {"state": ROUND_TWO, "move": 7}, "$.move",
-         'attendu : un objet coup ou sa notation, comme "3B2" ; reçu : un nombre'),
+         'attendu : un objet coup ou sa notation, comme "3B2" ; reçu : 7'),
     ]  # fmt: skip
     for endpoint, request, path, problem in cases:
         doc = unreadable(post(server, endpoint, {**request, "lang": "fr"}))

@@ -83,11 +83,13 @@ Document = dict[str, Any]
 
 def read_request(
     raw: bytes, fields: Mapping[str, bool], default_lang: str = "en"
-) -> tuple[Document, str]:
+) -> tuple[Document, _Gathered]:
     """The request body as a JSON object whose members are ``fields`` (name: required),
-    and its language: its ``lang`` member, else ``default_lang``.  Every problem of the
-    envelope is reported at once (400), in that language (in ``default_lang`` when
-    ``lang`` itself is wrong or the body is not an object)."""
+    and a :class:`_Gathered` in its language (its ``lang`` member, else
+    ``default_lang``) holding every problem of the envelope — a wrong ``lang``, a
+    repeated, unknown or missing member — so that the endpoint goes on to read the
+    members it knows and reports all the problems at once (400).  A body that is not a
+    JSON object is refused at once, in ``default_lang``."""
     try:
         doc = load(raw)
     except FormatError as error:
@@ -102,7 +104,9 @@ def read_request(
         kind = describe(lang, default_lang)
         errors.append({"path": "$.lang", "problem": say("bad_lang", default_lang, kind=kind)})
         lang = default_lang
+    gathered = _Gathered(lang)
     for key in repeated_keys(doc):
+        gathered.unread.add(key)  # which of its values was meant is unknown
         errors.append({"path": short(member_path("$", key)), "problem": say("given_twice", lang)})
     unknown = say("unknown_member", lang, known=", ".join(fields))
     for key in list(doc)[: MAX_REPORTED + 1]:
@@ -111,9 +115,8 @@ def read_request(
     for name, required in fields.items():
         if required and name not in doc:
             errors.append({"path": f"$.{name}", "problem": say("missing_member", lang)})
-    if errors:
-        raise unreadable(errors[:MAX_REPORTED], lang)
-    return doc, lang
+    gathered.errors.extend(errors)
+    return doc, gathered
 
 
 def query_language(params: Mapping[str, str]) -> str:
@@ -128,15 +131,20 @@ def query_language(params: Mapping[str, str]) -> str:
 
 
 class _Gathered:
-    """Reads the members of a request one by one, so that every unreadable member is
-    reported in one 400 (and an impossible position, 422, only when all are readable)."""
+    """Reads the members of a request one by one, so that every problem of the envelope
+    and every unreadable member is reported in one 400 (and an impossible position,
+    422, only when everything is readable)."""
 
     def __init__(self, lang: str) -> None:
         self.lang = lang
         self.errors: list[dict[str, object]] = []
         self.impossible: ApiProblem | None = None
+        self.unread: set[str] = set()  # members given twice: not read further
 
-    def read(self, reader: Callable[[], T]) -> T | None:
+    def read(self, doc: Document, key: str, reader: Callable[[], T]) -> T | None:
+        """``reader()`` when ``doc`` has the member ``key`` (once); its 400 is gathered."""
+        if key not in doc or key in self.unread:
+            return None
         try:
             return reader()
         except ApiProblem as problem:
@@ -293,10 +301,10 @@ def _ended_round(before: GameState, after: GameState) -> bool:
 
 def check(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
-    doc, lang = read_request(raw, {"state": True, "move": True}, lang)
-    gathered = _Gathered(lang)
-    state = gathered.read(lambda: _state(doc, lang))
-    move = gathered.read(lambda: _move(doc, lang))
+    doc, gathered = read_request(raw, {"state": True, "move": True}, lang)
+    lang = gathered.lang
+    state = gathered.read(doc, "state", lambda: _state(doc, lang))
+    move = gathered.read(doc, "move", lambda: _move(doc, lang))
     gathered.done()
     assert state is not None and move is not None
     result = state.validate(move)
@@ -311,8 +319,10 @@ def check(raw: bytes, lang: str = "en") -> Document:
 def legal_moves(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/legal-moves``: every legal compact move of ``state``, with its
     action id (``azul_rules.actions``)."""
-    doc, lang = read_request(raw, {"state": True}, lang)
-    state = _state(doc, lang)
+    doc, gathered = read_request(raw, {"state": True}, lang)
+    state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
+    gathered.done()
+    assert state is not None
     players = len(state.players)
     moves = [{**_move_document(m), "action": action_id(m, players)} for m in state.legal_moves()]
     return {
@@ -326,10 +336,10 @@ def legal_moves(raw: bytes, lang: str = "en") -> Document:
 def apply(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/apply``: the position after ``move`` (422 ``illegal-move`` with the
     violations when it is illegal), and the wall tiling when the move ended a round."""
-    doc, lang = read_request(raw, {"state": True, "move": True}, lang)
-    gathered = _Gathered(lang)
-    state = gathered.read(lambda: _state(doc, lang))
-    move = gathered.read(lambda: _move(doc, lang))
+    doc, gathered = read_request(raw, {"state": True, "move": True}, lang)
+    lang = gathered.lang
+    state = gathered.read(doc, "state", lambda: _state(doc, lang))
+    move = gathered.read(doc, "move", lambda: _move(doc, lang))
     gathered.done()
     assert state is not None and move is not None
     result = state.validate(move)
@@ -360,25 +370,33 @@ def apply(raw: bytes, lang: str = "en") -> Document:
 def problems(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/problems``: every reason ``state`` cannot exist (an empty list
     when it can); 400 only when it cannot be read."""
-    doc, lang = read_request(raw, {"state": True}, lang)
+    doc, gathered = read_request(raw, {"state": True}, lang)
+    lang = gathered.lang
+    found = gathered.read(doc, "state", lambda: _problems_of(doc["state"], lang))
+    gathered.done()
+    assert found is not None
+    return {"possible": not found, "lang": lang, "problems": found}
+
+
+def _problems_of(value: object, lang: str) -> list[Document]:
+    """Every reason the position ``value`` cannot exist; 400 when it cannot be read."""
     try:
-        from_dict(doc["state"], GameState)
-        found: list[Document] = []
+        from_dict(value, GameState)
     except FormatError as error:
         raise from_format_error(error, "$.state", lang) from None
     except InvalidStateError as error:
-        found = [problem_entry(p, "$.state", lang) for p in error.problems]
-    return {"possible": not found, "lang": lang, "problems": found}
+        return [problem_entry(p, "$.state", lang) for p in error.problems]
+    return []
 
 
 def audit(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/audit``: the mistakes of ``claim`` about the wall tiling that
     follows ``state`` (the position when the factory offer has just ended)."""
 
-    doc, lang = read_request(raw, {"state": True, "claim": True}, lang)
-    gathered = _Gathered(lang)
-    state = gathered.read(lambda: _offer_end_position(doc, lang))
-    claim = gathered.read(lambda: _read_with(claim_from_dict, doc, "claim", lang))
+    doc, gathered = read_request(raw, {"state": True, "claim": True}, lang)
+    lang = gathered.lang
+    state = gathered.read(doc, "state", lambda: _offer_end_position(doc, lang))
+    claim = gathered.read(doc, "claim", lambda: _read_with(claim_from_dict, doc, "claim", lang))
     gathered.done()
     assert state is not None and claim is not None
     try:
@@ -402,10 +420,12 @@ def audit_game(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/audit-game``: a whole game's ``scoresheet`` checked against its
     ``record``, round by round."""
 
-    doc, lang = read_request(raw, {"record": True, "scoresheet": True}, lang)
-    gathered = _Gathered(lang)
-    record = gathered.read(lambda: _record(doc, lang))
-    sheet = gathered.read(lambda: _read_with(scoresheet_from_dict, doc, "scoresheet", lang))
+    doc, gathered = read_request(raw, {"record": True, "scoresheet": True}, lang)
+    lang = gathered.lang
+    record = gathered.read(doc, "record", lambda: _record(doc, lang))
+    sheet = gathered.read(
+        doc, "scoresheet", lambda: _read_with(scoresheet_from_dict, doc, "scoresheet", lang)
+    )
     gathered.done()
     assert record is not None and sheet is not None
     try:
@@ -450,17 +470,20 @@ def render(raw: bytes, lang: str = "en") -> str:
     A position whose factory offer has just ended is drawn too (what an audit is
     about)."""
     fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False}
-    doc, lang = read_request(raw, fields, lang)
-    gathered = _Gathered(lang)
-    state = gathered.read(lambda: _offer_end_position(doc, lang))  # audits draw it too
-    move = gathered.read(lambda: _move(doc, lang)) if "move" in doc else None
-    size = gathered.read(lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang))
-    player = gathered.read(lambda: _integer(doc, "player", 0, 3, lang))
-    tiling = gathered.read(lambda: _boolean(doc, "tiling", lang))
+    doc, gathered = read_request(raw, fields, lang)
+    lang = gathered.lang
+    state = gathered.read(doc, "state", lambda: _offer_end_position(doc, lang))  # audits too
+    move = gathered.read(doc, "move", lambda: _move(doc, lang))
+    size = gathered.read(
+        doc, "size", lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang)
+    )
+    player = gathered.read(doc, "player", lambda: _integer(doc, "player", 0, 3, lang))
+    tiling = gathered.read(doc, "tiling", lambda: _boolean(doc, "tiling", lang))
     gathered.done()
     assert state is not None
     if player is not None and player >= len(state.players):
-        problem = say("player_range", lang, last=len(state.players) - 1)
+        last, kind = len(state.players) - 1, describe(player, lang)
+        problem = say("player_range", lang, last=last, kind=kind)
         raise unreadable([{"path": "$.player", "problem": problem}], lang)
     highlight: Highlight | None = None
     if move is not None:
@@ -475,15 +498,15 @@ def render(raw: bytes, lang: str = "en") -> str:
 def replay(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/replay``: a recorded game re-refereed; the position after ``at``
     moves (0: the start), the moves, and the first illegal one if any."""
-    doc, lang = read_request(raw, {"record": True, "at": False}, lang)
-    gathered = _Gathered(lang)
-    record = gathered.read(lambda: _record(doc, lang))
-    at = gathered.read(lambda: _integer(doc, "at", 0, MAX_RECORD_MOVES, lang))
+    doc, gathered = read_request(raw, {"record": True, "at": False}, lang)
+    lang = gathered.lang
+    record = gathered.read(doc, "record", lambda: _record(doc, lang))
+    at = gathered.read(doc, "at", lambda: _integer(doc, "at", 0, MAX_RECORD_MOVES, lang))
     gathered.done()
     assert record is not None
     at = at or 0
     if at > len(record.moves):
-        problem = say("record_length", lang, count=len(record.moves))
+        problem = say("record_length", lang, count=len(record.moves), kind=describe(at, lang))
         raise unreadable([{"path": "$.at", "problem": problem}], lang)
     played = record.replay()
     shown = min(at, len(played.states) - 1)

@@ -212,7 +212,7 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["ok", "violations"],
+                    "required": ["ok", "lang", "move", "notation", "violations"],
                     "properties": {
                         "ok": {"type": "boolean"},
                         "lang": _LANG,
@@ -230,6 +230,7 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
+                    "required": ["count", "phase", "current_player", "moves"],
                     "properties": {
                         "count": {"type": "integer"},
                         "phase": {"type": "string"},
@@ -261,10 +262,21 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
+                    "required": [
+                        "lang",
+                        "move",
+                        "notation",
+                        "state",
+                        "round_ended",
+                        "last_scoring",
+                        "game_over",
+                        "outcome",
+                    ],
                     "properties": {
-                        "state": state,
+                        "lang": _LANG,
                         "move": _file("move"),
                         "notation": {"type": ["string", "null"]},
+                        "state": state,
                         "round_ended": {"type": "boolean"},
                         "last_scoring": scoring,
                         "game_over": {"type": "boolean"},
@@ -287,8 +299,10 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
+                    "required": ["possible", "lang", "problems"],
                     "properties": {
                         "possible": {"type": "boolean"},
+                        "lang": _LANG,
                         "problems": {"type": "array", "items": _ref("PositionProblem")},
                     },
                 },
@@ -302,7 +316,12 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "properties": {"correct": {"type": "boolean"}, "violations": _violations()},
+                    "required": ["correct", "lang", "violations"],
+                    "properties": {
+                        "correct": {"type": "boolean"},
+                        "lang": _LANG,
+                        "violations": _violations(),
+                    },
                 },
                 "Every mistake of the claim, named.",
             ),
@@ -315,8 +334,19 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
+                    "required": [
+                        "correct",
+                        "lang",
+                        "first_wrong",
+                        "rounds",
+                        "end",
+                        "final_scores",
+                        "winners",
+                        "illegal_move",
+                    ],
                     "properties": {
                         "correct": {"type": "boolean"},
+                        "lang": _LANG,
                         "first_wrong": {"type": ["array", "null"], "items": {"type": "integer"}},
                         "rounds": {"type": "array"},
                         "end": _violations(),
@@ -371,7 +401,21 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
+                    "required": [
+                        "lang",
+                        "total",
+                        "legal",
+                        "ok",
+                        "at",
+                        "state",
+                        "moves",
+                        "round_ended",
+                        "last_scoring",
+                        "outcome",
+                        "illegal_move",
+                    ],
                     "properties": {
+                        "lang": _LANG,
                         "total": {"type": "integer"},
                         "legal": {"type": "integer"},
                         "ok": {"type": "boolean"},

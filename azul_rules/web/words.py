@@ -5,7 +5,7 @@ The rule texts, the violations and the impossible positions are worded by the li
 (:mod:`azul_rules.rulebook`, :mod:`azul_rules.messages`).  The problems of unreadable
 documents (:class:`~azul_rules.FormatError`) are worded by the library's readers in
 English only: :func:`framed` gives them a French sentence saying which document could
-not be read, the English text quoted.  Standard library only.
+not be read, the English text quoted.  Standard library and :mod:`azul_rules.shown` only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ import json
 from collections.abc import Mapping
 from typing import Final
 
-__all__ = ["DOCUMENTS", "TEXTS", "describe", "document_of", "framed", "say", "short"]
+from azul_rules.shown import shown, too_long
+
+__all__ = ["DOCUMENTS", "TEXTS", "describe", "document_of", "framed", "quoted", "say", "short"]
 
 TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
     # the envelope of a request
@@ -50,8 +52,8 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "attendu : true ou false ; reçu : {kind}",
     },
     "player_range": {
-        "en": "players are numbered 0 to {last}",
-        "fr": "les joueurs sont numérotés de 0 à {last}",
+        "en": "players are numbered 0 to {last}, got {kind}",
+        "fr": "les joueurs sont numérotés de 0 à {last} ; reçu : {kind}",
     },
     "no_tiling": {
         "en": "this position records no wall tiling (no last_scoring) to mark",
@@ -59,8 +61,8 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "à marquer",
     },
     "record_length": {
-        "en": "the record holds {count} moves",
-        "fr": "la partie enregistrée compte {count} coups",
+        "en": "the record holds {count} moves, got {kind}",
+        "fr": "la partie enregistrée compte {count} coups ; reçu : {kind}",
     },
     # the library's English-only texts, framed in French
     "unreadable_document": {
@@ -149,9 +151,11 @@ DOCUMENTS: Final[Mapping[str, tuple[str, str]]] = {
 then with the article."""
 
 _KINDS: Final = {
-    "en": ("a number", "the string {text}", "an array", "an object"),
-    "fr": ("un nombre", "la chaîne {text}", "un tableau", "un objet"),
+    "en": ("{text}", "the string {text}", "the array {text}", "the object {text}"),
+    "fr": ("{text}", "la chaîne {text}", "le tableau {text}", "l'objet {text}"),
 }
+_QUOTED: Final = 40
+"""The most characters of a value quoted in a message."""
 
 
 def say(key: str, lang: str, **params: object) -> str:
@@ -165,18 +169,44 @@ def short(text: str, limit: int = 60) -> str:
 
 
 def describe(value: object, lang: str) -> str:
-    """What a JSON value is, in words (``got ...``): ``null``, ``true``, ``a number``,
-    ``the string "..."`` (cut), ``an array``, ``an object``."""
+    """A JSON value as a message quotes it (``got ...``): ``null``, ``true``, the number
+    itself (``10``; ``an integer of 50 digits`` past 40 digits), ``the string "..."``,
+    ``the array [...]``, ``the object {...}``, its JSON text cut to 40 characters."""
     number, string, array, obj = _KINDS["fr" if lang == "fr" else "en"]
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**_QUOTED:
+        return _long_integer(value, lang)
     if isinstance(value, (int, float)):
-        return number
-    if isinstance(value, str):
-        return string.format(text=short(json.dumps(value, ensure_ascii=False), 40))
-    return array if isinstance(value, list) else obj
+        kind = number
+    elif isinstance(value, str):
+        kind = string
+    else:
+        kind = array if isinstance(value, list) else obj
+    return kind.format(text=quoted(value))
+
+
+def _long_integer(value: int, lang: str) -> str:
+    """An integer too long to quote: its number of digits."""
+    try:
+        digits = len(str(abs(value)))
+    except ValueError:  # past Python's limit of digits
+        return too_long(lang)
+    if lang == "fr":
+        return f"un entier de {digits} chiffres"
+    return f"an integer of {digits} digits"
+
+
+def quoted(value: object, limit: int = _QUOTED) -> str:
+    """``value``'s JSON text, cut to ``limit`` characters; what it is when it cannot be
+    written (a number past Python's limit of digits)."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    except (TypeError, ValueError):
+        return shown(value, limit)
+    return short(text, limit)
 
 
 def document_of(under: str) -> str:
