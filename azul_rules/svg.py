@@ -68,6 +68,7 @@ from azul_rules.position import Position
 from azul_rules.render import render_state
 from azul_rules.rules import validate
 from azul_rules.scoring import RoundScoring, floor_penalty
+from azul_rules.shown import shown
 
 __all__ = ["WIDTH", "Highlight", "Svg", "board"]
 
@@ -132,19 +133,25 @@ def _check_arguments(state: object, player: object, lang: object, size: object) 
     if not isinstance(state, Position):
         raise FormatError(f"board() draws a GameState, not {type(state).__name__}")
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {shown(lang)}: choose one of {', '.join(LANGUAGES)}")
     if player is not None:
         if type(player) is not int:
-            raise FormatError(f"player must be an int (0-based) or None, got {player!r}")
+            raise FormatError(f"player must be an int (0-based) or None, got {shown(player)}")
         if not 0 <= player < len(state.players):
             raise ValueError(
-                f"player must be 0 to {len(state.players) - 1} (0-based), not {player}"
+                f"player must be 0 to {len(state.players) - 1} (0-based), not {shown(player)}"
             )
     if size is not None:
         if type(size) is not int:
-            raise FormatError(f"size must be an int (px) or None, got {size!r}")
+            raise FormatError(f"size must be an int (px) or None, got {shown(size)}")
         if size < 1:
-            raise ValueError(f"size must be at least 1 px, not {size}")
+            raise ValueError(f"size must be at least 1 px, not {shown(size)}")
+        if size > MAX_SIZE:
+            raise ValueError(f"size must be at most {MAX_SIZE} px, not {shown(size)}")
+
+
+MAX_SIZE: Final = 100_000
+"""The widest picture :func:`board` draws, in px (a float width must stay exact)."""
 
 
 _MOVES: Final = (Take, TableTake, PlaceTile, Refill)

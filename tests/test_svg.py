@@ -590,6 +590,7 @@ def test_french_text() -> None:
         ({"player": True}, TypeError, "player must be an int"),
         ({"lang": "de"}, ValueError, "unknown language 'de'"),
         ({"size": 0}, ValueError, "size must be at least 1"),
+        ({"size": 10**5000}, ValueError, "size must be at most 100000 px, not an integer of"),
         ({"size": 600.0}, TypeError, "size must be an int"),
         ({"highlight": "2B3"}, TypeError, "highlight must be a move"),
         ({"highlight": (az.Result(), az.Take(0, az.Color.RED, 0))}, TypeError, "highlight"),
