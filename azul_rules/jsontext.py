@@ -17,12 +17,15 @@ Each refusal is a :class:`~azul_rules.FormatError` naming the path and the reaso
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
 from typing import Any, Final
 
-from azul_rules.errors import FormatError
+import attrs
+
+from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.shown import number, shown
 
 __all__ = [
@@ -34,6 +37,8 @@ __all__ = [
     "format_error",
     "load",
     "member_path",
+    "moved_under",
+    "paths_under",
     "repeated_keys",
 ]
 
@@ -94,6 +99,26 @@ def format_error(errors: list[tuple[str, str]]) -> FormatError:
         left_out = len(errors) - MAX_REPORTED
         errors = [*errors[:MAX_REPORTED], ("$", f"... and {left_out} more problems")]
     return FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
+
+
+def moved_under(path: str, prefix: str) -> str:
+    """A document's path (``$.round``) as the path of the same place once the document
+    lies at ``prefix`` (``$.initial_state`` gives ``$.initial_state.round``)."""
+    return prefix + path.removeprefix("$")
+
+
+@contextlib.contextmanager
+def paths_under(prefix: str) -> Iterator[None]:
+    """Read a document that lies at ``prefix`` inside another: a ``FormatError`` or an
+    ``InvalidStateError`` raised within names its places under ``prefix``."""
+    try:
+        yield
+    except FormatError as error:
+        raise format_error([(moved_under(p, prefix), m) for p, m in error.errors]) from None
+    except InvalidStateError as error:
+        raise InvalidStateError(
+            tuple(attrs.evolve(p, path=moved_under(p.path, prefix)) for p in error.problems)
+        ) from None
 
 
 def load(text: str | bytes | bytearray) -> object:

@@ -14,8 +14,16 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.errors import FormatError, InvalidStateError, Result
-from azul_rules.jsontext import MAX_REPORTED, check_shape, format_error, load, member_path
+from azul_rules.errors import FormatError, Result
+from azul_rules.jsontext import (
+    MAX_REPORTED,
+    check_shape,
+    format_error,
+    load,
+    member_path,
+    moved_under,
+    paths_under,
+)
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Variant
 from azul_rules.serialization import (
@@ -210,18 +218,11 @@ _NOTATIONS: Final = {
 
 def _read_initial_state(data: object) -> GameState:
     """The record's starting position, its problems' paths under ``$.initial_state``."""
-    try:
+    with paths_under(_INITIAL_STATE):
         return from_dict(data, GameState)
-    except FormatError as error:
-        raise format_error([(_under(p), m) for p, m in error.errors]) from None
-    except InvalidStateError as error:
-        raise InvalidStateError(
-            tuple(attrs.evolve(p, path=_under(p.path)) for p in error.problems)
-        ) from None
 
 
-def _under(path: str) -> str:
-    return "$.initial_state" + path.removeprefix("$")
+_INITIAL_STATE: Final = "$.initial_state"
 
 
 def _state_doc(state: object, errors: list[tuple[str, str]]) -> dict[str, Any] | None:
@@ -233,7 +234,7 @@ def _state_doc(state: object, errors: list[tuple[str, str]]) -> dict[str, Any] |
     try:
         return to_dict(state)
     except FormatError as error:
-        errors.extend((_under(p), _unsuffixed(m)) for p, m in error.errors)
+        errors.extend((moved_under(p, _INITIAL_STATE), _unsuffixed(m)) for p, m in error.errors)
         return None
 
 

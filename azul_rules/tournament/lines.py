@@ -23,6 +23,7 @@ from typing import IO, Any, Final, cast
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
+from azul_rules.jsontext import paths_under
 from azul_rules.record import GameRecord
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
@@ -321,20 +322,8 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
     if found is None:
         held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no numbered game"
         raise FormatError(f"no game {game} in {source} (it holds {held})")
-    try:
+    with paths_under("$.record"):  # the record's places, as places of its game line
         return GameRecord.from_dict(found["record"])
-    except FormatError as error:
-        errors = tuple((_in_record(p), m) for p, m in error.errors)
-        raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), errors) from None
-    except InvalidStateError as error:
-        raise InvalidStateError(
-            tuple(attrs.evolve(p, path=_in_record(p.path)) for p in error.problems)
-        ) from None
-
-
-def _in_record(path: str) -> str:
-    """A record's path as a path of the game line holding it (``$.record...``)."""
-    return "$.record" + path.removeprefix("$")
 
 
 def _game_line(raw: bytes, where: str) -> dict[str, Any]:
