@@ -299,14 +299,21 @@ def _ended_round(before: GameState, after: GameState) -> bool:
 # -- the endpoints -------------------------------------------------------------------------
 
 
-def check(raw: bytes, lang: str = "en") -> Document:
-    """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
+def _state_and_move(raw: bytes, lang: str) -> tuple[GameState, Move, str]:
+    """The ``state`` and ``move`` of a request that needs both, and its language; every
+    unreadable member at once (400)."""
     doc, gathered = read_request(raw, {"state": True, "move": True}, lang)
     lang = gathered.lang
     state = gathered.read(doc, "state", lambda: _state(doc, lang))
     move = gathered.read(doc, "move", lambda: _move(doc, lang))
     gathered.done()
     assert state is not None and move is not None
+    return state, move, lang
+
+
+def check(raw: bytes, lang: str = "en") -> Document:
+    """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
+    state, move, lang = _state_and_move(raw, lang)
     result = state.validate(move)
     return {
         "ok": result.ok,
@@ -336,12 +343,7 @@ def legal_moves(raw: bytes, lang: str = "en") -> Document:
 def apply(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/apply``: the position after ``move`` (422 ``illegal-move`` with the
     violations when it is illegal), and the wall tiling when the move ended a round."""
-    doc, gathered = read_request(raw, {"state": True, "move": True}, lang)
-    lang = gathered.lang
-    state = gathered.read(doc, "state", lambda: _state(doc, lang))
-    move = gathered.read(doc, "move", lambda: _move(doc, lang))
-    gathered.done()
-    assert state is not None and move is not None
+    state, move, lang = _state_and_move(raw, lang)
     result = state.validate(move)
     if not result.ok:
         first = result.violations[0]
