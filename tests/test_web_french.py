@@ -21,11 +21,12 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from tests.extras import needs
-from tests.fuzz_inputs import mutate, mutate_text, seed_document
+from tests.fuzz_inputs import mutate, mutate_text
 
 needs("uvicorn")
 needs("starlette")
 
+from tests.test_web_fuzz import ENDPOINTS, body_of  # noqa: E402
 from tests.webserver import running_server  # noqa: E402
 
 EXAMPLES = Path("examples")
@@ -391,24 +392,10 @@ def test_a_streamed_body_too_large_and_a_bug_in_french(monkeypatch: pytest.Monke
 
 # -- random bad bodies ---------------------------------------------------------------------
 
-ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay")
-
-
 def request_of(endpoint: str, seed: int) -> dict[str, Any]:
-    """A valid request to ``endpoint``, from the fuzz suite's documents."""
-    state, move = seed_document("state", seed), seed_document("move", seed)
-    record = seed_document("record", seed)
-    sheet = json.loads((EXAMPLES / "audits/scoresheet-one-wrong-round/scoresheet.json").read_text())
-    return {
-        "check": {"state": state, "move": move},
-        "legal-moves": {"state": state},
-        "apply": {"state": state, "move": move},
-        "problems": {"state": state},
-        "render": {"state": state, "move": move, "size": 600},
-        "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
-        "audit-game": {"record": record, "scoresheet": sheet},
-        "replay": {"record": record, "at": seed % 7},
-    }[endpoint]
+    """A valid request to ``endpoint``, from the fuzz suite's documents, naming no
+    language."""
+    return {k: v for k, v in body_of(endpoint, seed).items() if k != "lang"}
 
 
 def in_language(text: str, lang: str) -> bytes:
