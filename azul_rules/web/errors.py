@@ -29,6 +29,7 @@ __all__ = [
     "library_entry",
     "problem_entry",
     "rebased",
+    "rule_fields",
     "unreadable",
     "unwritable_answer",
 ]
@@ -145,16 +146,24 @@ def unreadable(errors: list[dict[str, object]], lang: str) -> ApiProblem:
     return ApiProblem("unreadable-input", shown, errors, lang=lang)
 
 
+def rule_fields(code: str, rule_id: str, lang: str) -> dict[str, object]:
+    """The members every verdict and problem opens with: the ``code``, and the ``rule``
+    broken with its title and text in ``lang``."""
+    entry = rule(rule_id)
+    return {
+        "code": code,
+        "rule": rule_id,
+        "rule_title": entry.title_in(lang),
+        "rule_text": entry.text(lang),
+    }
+
+
 def problem_entry(problem: Problem, under: str, lang: str) -> dict[str, object]:
     """One reason a position cannot exist, as the service writes it: the ``code``, the
     ``rule`` with its title and text, the ``path`` inside the request (the position
     lying at ``under``) and the ``message``, all in ``lang``."""
-    entry = rule(problem.rule)
     return {
-        "code": problem.code.value,
-        "rule": problem.rule,
-        "rule_title": entry.title_in(lang),
-        "rule_text": entry.text(lang),
+        **rule_fields(problem.code.value, problem.rule, lang),
         "path": rebased(problem.path, under),
         "message": problem.message_in(lang),
     }

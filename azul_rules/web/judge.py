@@ -48,6 +48,7 @@ from azul_rules.web.errors import (
     library_entry,
     problem_entry,
     rebased,
+    rule_fields,
     unreadable,
 )
 from azul_rules.web.words import describe, say, short
@@ -256,12 +257,8 @@ def plain(value: object) -> object:
 def violation_document(violation: Violation, lang: str) -> Document:
     """One broken rule: ``code``, ``rule`` (its id, title and text) and ``message`` in
     ``lang``, and the figures of the case (``params``, indices from 0)."""
-    entry = rule(violation.rule)
     return {
-        "code": violation.code.value,
-        "rule": violation.rule,
-        "rule_title": entry.title_in(lang),
-        "rule_text": violation.rule_text(lang),
+        **rule_fields(violation.code.value, violation.rule, lang),
         "message": violation.message_in(lang),
         "params": {name: plain(value) for name, value in violation.params},
     }
