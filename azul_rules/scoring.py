@@ -190,7 +190,15 @@ def count_bonuses(wall: Wall) -> Bonuses:
         for tile in row:
             if tile is not None:
                 per_color[tile] += 1
-    return Bonuses(rows, columns, per_color.count(5))
+    colors = per_color.count(5)
+    bonuses: Bonuses = new_instance(Bonuses)
+    _set_rows(bonuses, rows)
+    _set_columns(bonuses, columns)
+    _set_colors(bonuses, colors)
+    return bonuses
+
+
+_set_rows, _set_columns, _set_colors = slot_setters(Bonuses)
 
 
 class WallPlacement(NamedTuple):
@@ -290,9 +298,19 @@ class Outcome:
 def decide_outcome(boards: Sequence[PlayerBoard]) -> Outcome:
     """Highest score wins; a tie goes to the tied player with more complete rows; a tie
     on both is shared (E4)."""
-    scores = tuple(b.score for b in boards)
+    scores = tuple([b.score for b in boards])
     best = max(scores)
-    tied = [i for i, s in enumerate(scores) if s == best]
-    rows = {i: boards[i].complete_rows() for i in tied}
-    most = max(rows.values())
-    return Outcome(tuple(i for i in tied if rows[i] == most), scores)
+    if scores.count(best) == 1:  # no tie: the rows are not counted
+        winners: tuple[int, ...] = (scores.index(best),)
+    else:
+        tied = [i for i, s in enumerate(scores) if s == best]
+        rows = {i: boards[i].complete_rows() for i in tied}
+        most = max(rows.values())
+        winners = tuple(i for i in tied if rows[i] == most)
+    outcome: Outcome = new_instance(Outcome)
+    _set_winners(outcome, winners)
+    _set_scores(outcome, scores)
+    return outcome
+
+
+_set_winners, _set_scores = slot_setters(Outcome)
