@@ -26,13 +26,14 @@ def to_dict(obj: object) -> dict[str, Any]:
 
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:
-    """A ``GameState``, a move or a ``GameRecord`` as JSON text; ``TypeError`` for
-    anything else.  States and moves keep short lists on one line; a record writes
-    one move a line (``indent=None``: everything on one line).  ``FormatError``
+    """A ``GameState``, a move or a ``GameRecord`` as JSON text, indented by ``indent``
+    spaces; ``TypeError`` for anything else.  States and moves keep short lists on one
+    line; a record writes one move a line (``indent=None``: everything on one line).
+    ``FormatError``
     (naming each path) for what ``from_json`` would refuse: see
     ``serialization.to_json`` and ``GameRecord.to_dict``."""
     if isinstance(obj, GameRecord):
-        return obj.to_json(indent=None if indent is None else 1)
+        return obj.to_json(indent=indent)
     return serialization.to_json(obj, indent=indent)
 
 

@@ -159,7 +159,7 @@ def _too_large(size: int) -> FormatError:
 
 def member_path(path: str, key: object) -> str:
     """The JSON path of ``key`` inside the value at ``path`` (``$.a``, ``$.a[2]``,
-    ``$.bag['blue']`` for a key that is not a plain name)."""
+    ``$.bag.blue``; ``$.bag['a b']`` for a key that is not a plain name)."""
     if isinstance(key, int):
         return f"{path}[{number(key)}]"
     if isinstance(key, str) and key.isidentifier() and key.isascii():

@@ -368,16 +368,30 @@ def _structure(data: object, kind: type[T], path: str) -> T:
     try:
         return _CONVERTER.structure(data, kind)
     except (cattrs.BaseValidationError, ValueError, TypeError, KeyError, AttributeError) as exc:
-        if isinstance(exc, cattrs.BaseValidationError):
-            messages = cattrs.transform_error(exc, path, format_exception=_format_exception)
+        raise format_error(_placed_errors(exc, path)) from None
+
+
+def _placed_errors(exc: BaseException, path: str) -> list[tuple[str, str]]:
+    """Every error inside a cattrs exception, with its JSON path: ``.name`` for a field,
+    ``[2]`` for an item and ``.blue`` (``['a key']`` when not a plain name) for a
+    mapping's key, the paths ``member_path`` writes everywhere else."""
+    placed: list[tuple[BaseException, str, Any]]
+    if isinstance(exc, cattrs.IterableValidationError):
+        items, without = exc.group_exceptions()
+        placed = [(inner, member_path(path, note.index), note.type) for inner, note in items]
+    elif isinstance(exc, cattrs.ClassValidationError):
+        fields, without = exc.group_exceptions()
+        placed = [(inner, f"{path}.{note.name}", note.type) for inner, note in fields]
+    else:
+        return [(path, _format_exception(exc, None))]
+    errors: list[tuple[str, str]] = []
+    for inner, where, kind in placed:
+        if isinstance(inner, cattrs.BaseValidationError):
+            errors.extend(_placed_errors(inner, where))
         else:
-            messages = [f"{_format_exception(exc, kind)} @ {path}"]
-        raise format_error([_split(m) for m in messages]) from None
-
-
-def _split(message: str) -> tuple[str, str]:
-    text, _, where = message.rpartition(" @ ")
-    return where, text
+            errors.append((where, _format_exception(inner, kind)))
+    errors.extend((path, _format_exception(inner, None)) for inner in without)
+    return errors
 
 
 # -- states --------------------------------------------------------------------------------

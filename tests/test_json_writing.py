@@ -347,3 +347,20 @@ def test_t2_the_verdict_on_a_factory_of_4300_nines_can_be_read() -> None:
         "1 to 5 and the centre"
     )
     assert "(un entier de plus de 4300 chiffres)" in result.violations[0].message_in("fr")
+
+
+def test_the_reader_names_a_count_at_the_path_the_writer_uses() -> None:
+    """S3: from_dict names a bag or lid count over 20 at the path to_dict uses
+    (``$.bag.red``); a key that is not a plain name is quoted in brackets, whatever it holds."""
+    doc = az.to_dict(played())
+    doc["bag"]["red"] = 21
+    doc["lid"]["blue"] = 25
+    doc["lid"]["a @ b"] = 1
+    with pytest.raises(az.FormatError) as caught:
+        az.from_dict(doc, az.GameState)
+    count = "expected a count of tiles from 0 to 20 (S3), got "
+    assert sorted(caught.value.errors) == [
+        ("$.bag.red", count + "21"),
+        ("$.lid.blue", count + "25"),
+        ("$.lid['a @ b']", "expected a colour (blue, yellow, red, black, white), got 'a @ b'"),
+    ]

@@ -134,11 +134,12 @@ def test_a_record_text_over_1_mib_is_not_written() -> None:
     the same record as plain data is written and read back."""
     refill = az.Refill(((C.BLUE, C.RED, C.BLACK, C.WHITE),) * 9, player=3)
     record = az.GameRecord((refill,) * MAX_RECORD_MOVES, players=4, external_draws=True)
-    size = len(json.dumps(record.to_dict(), indent=1, ensure_ascii=False))
-    assert size > 1 << 20
-    assert refused(az.to_json, record) == (
-        ("$", f"{size} bytes of JSON text: at most 1048576 are read{NOTE}"),
-    )
+    for write, indent in ((az.GameRecord.to_json, 1), (az.to_json, 2)):  # their defaults
+        size = len(json.dumps(record.to_dict(), indent=indent, ensure_ascii=False))
+        assert size > 1 << 20
+        assert refused(write, record) == (
+            ("$", f"{size} bytes of JSON text: at most 1048576 are read{NOTE}"),
+        )
     assert az.GameRecord.from_dict(record.to_dict()) == record
 
 
@@ -199,9 +200,9 @@ def _start_document() -> dict[str, Any]:
         (lambda d: d.update(round=0), "$.initial_state.round", "rounds count from 1, got 0"),
         (lambda d: d["players"][0].update(score="7"), "$.initial_state.players[0].score",
          "expected an integer, got '7'"),
-        (lambda d: d["bag"].update(purple=3), "$.initial_state.bag['purple']",
+        (lambda d: d["bag"].update(purple=3), "$.initial_state.bag.purple",
          "expected a colour (blue, yellow, red, black, white), got 'purple'"),
-        (lambda d: d["bag"].update(red=21), "$.initial_state.bag['red']",
+        (lambda d: d["bag"].update(red=21), "$.initial_state.bag.red",
          "expected a count of tiles from 0 to 20 (S3), got 21"),
     ],
 )  # fmt: skip
@@ -258,3 +259,15 @@ def test_reading_plain_data_past_4300_digits_names_each_problem() -> None:
         ("$.first_player", f"expected a player number from 0, {got}"),
         ("$.external_draws", f"expected true or false, {got}"),
     )
+
+
+@pytest.mark.parametrize("indent", [1, 2, 4])
+def test_to_json_indents_a_record_by_the_indent_asked(indent: int) -> None:
+    """``az.to_json(record, indent=N)`` indents by N spaces (it always wrote 1), one move
+    a line, and reads back."""
+    record = az.GameRecord((az.parse_move("1B1"), az.parse_move("2Y3")), seed=7)
+    lines = az.to_json(record, indent=indent).splitlines()
+    assert lines[1] == " " * indent + '"format_version": 1,'
+    assert lines[-4:-1] == [" " * 2 * indent + '"1B1",', " " * 2 * indent + '"2Y3"',
+                            " " * indent + "]"]  # fmt: skip
+    assert az.from_json("\n".join(lines), az.GameRecord) == record

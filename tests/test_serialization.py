@@ -162,7 +162,7 @@ def test_every_format_problem_is_reported_at_once_with_its_path() -> None:
     assert paths["$.players[1].score"] == "expected an integer, got '12'"
     assert "got 'purple'" in paths["$.factories[2][0]"]
     assert paths["$.center"] == "expected a JSON array, got 'blue'"
-    assert paths["$.bag['blue']"] == "expected a number from 0, got -1"
+    assert paths["$.bag.blue"] == "expected a number from 0, got -1"
     assert paths["$.current_player"] == "required field missing"
     assert paths["$"] == "unknown field(s): surprise"
 
@@ -200,7 +200,7 @@ def test_bad_moves() -> None:
     error = format_error({"type": "table_take", "source": 0, "color": "blue", "count": 1,
                           "placements": {"left": 1}, "extra": 1}, az.TableTake)  # fmt: skip
     assert error.errors == (
-        ("$.placements['left']", "expected a pattern line (from 0) or 'floor', got 'left'"),
+        ("$.placements.left", "expected a pattern line (from 0) or 'floor', got 'left'"),
         ("$", "unknown field(s): extra"),
     )
 
