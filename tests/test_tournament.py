@@ -283,8 +283,12 @@ def test_python_factories_run_locally_but_the_process_backend_needs_picklable_on
         ({"games": 2, "time_limit": 0}, "time_limit must be a positive number"),
         ({"games": 2, "resume": True}, "resume needs the file"),
         ({"games": 2, "batch": 0}, "batch must be a positive integer"),
+        ({"games": 2, "ray_address": "auto"},
+         r"ray_address \(--ray-address\) is for the ray backend, not local"),
+        ({"games": 2, "backend": "process", "ray_address": "127.0.0.1:6379"},
+         "is for the ray backend, not process"),
     ],
-)
+)  # fmt: skip
 def test_settings_that_cannot_run_are_tournament_errors(kwargs: Any, says: str) -> None:
     with pytest.raises(TournamentError, match=says):
         run(["greedy", "random"], **kwargs)
@@ -513,6 +517,9 @@ def test_tournament_command_prints_the_table_and_writes_the_file(
          "azul-rules: resume needs the file to continue (out=..., --out FILE)"),
         (["--bots", "greedy,random", "--games", "-2"],
          "azul-rules: games must be a number of games (0 or more), not -2"),
+        (["--bots", "greedy,random", "--games", "2", "--ray-address", "auto"],
+         "azul-rules: ray_address (--ray-address) is for the ray backend, not local "
+         "(backend='ray', --backend ray)"),
     ],
 )  # fmt: skip
 def test_tournament_command_errors_are_one_line_exit_2(

@@ -374,6 +374,11 @@ def _check_run(
         raise TournamentError(f"retries must be 0 or more, not {shown(retries)}")
     if resume and out is None:
         raise TournamentError("resume needs the file to continue (out=..., --out FILE)")
+    if ray_address is not None and backend != "ray":
+        raise TournamentError(
+            f"ray_address (--ray-address) is for the ray backend, not {backend} "
+            "(backend='ray', --backend ray)"
+        )
     if backend == "process":
         settings.check_picklable("process")
     elif backend == "ray":
