@@ -59,16 +59,18 @@ def tile_colored(
     (W5).  The same steps as :func:`place_on_wall` and :func:`settle_floor`, building
     the new board once: this runs for every player at the end of every round.
     """
-    score = board.score
+    score = before = board.score
+    lines = board.pattern_lines
     accepting = board.accepting
     placements = []
     rows: list[tuple[Color | None, ...]] = []  # the wall and lines, once a line is full
-    lines: list[PatternLine] = []
-    for index, line in enumerate(board.pattern_lines):
-        color = line.color
-        if line.count == line.capacity and color is not None:
+    changed: list[PatternLine] = []
+    for index in _ROWS:
+        line = lines[index]
+        if line.count > index:  # full: pattern line ``index`` holds index + 1 tiles (S6)
+            color: Color = line.color  # type: ignore[assignment]  # a full line has one
             if not rows:
-                rows, lines = list(board.wall), list(board.pattern_lines)
+                rows, changed = list(board.wall), list(lines)
             column = (color + index) % 5
             row = rows[index]
             rows[index] = row = row[:column] + (color,) + row[column + 1 :]
@@ -77,8 +79,8 @@ def tile_colored(
                 _tuple_new(WallPlacement, (index, column, color, horizontal, vertical, points))
             )
             score += points
-            lid.extend((color,) * index)  # a line of capacity index + 1 keeps one tile
-            lines[index] = _EMPTY_LINES[index]
+            lid += _LEFT_OVER[index][color]  # a full line keeps one tile for the wall
+            changed[index] = _EMPTY_LINES[index]
             accepting |= ACCEPT_EMPTY[index][row]  # the emptied line (P2, P3)
     floor = board.floor
     penalty = 0
@@ -86,17 +88,17 @@ def tile_colored(
         penalty = floor_penalty(len(floor))
         score = score - penalty if score > penalty else 0
         if MARKER in floor:
-            lid.extend([t for t in floor if t is not MARKER])
+            lid += [t for t in floor if t is not MARKER]
         else:
-            lid.extend(cast(Tiles, floor))
-    tiling = new_tiling(player, board.score, tuple(placements), penalty, score)
+            lid += cast(Tiles, floor)
+    tiling = new_tiling(player, before, tuple(placements), penalty, score)
     if rows:
-        fields = (score, tuple(lines), tuple(rows), (), accepting)
-    else:
-        fields = (score, board.pattern_lines, board.wall, (), accepting)
-    return new_board(*fields), tiling
+        return new_board(score, tuple(changed), tuple(rows), (), accepting), tiling
+    return new_board(score, lines, board.wall, (), accepting), tiling
 
 
+_ROWS: Final = (0, 1, 2, 3, 4)
+_LEFT_OVER: Final = tuple(tuple((color,) * index for color in COLORS) for index in range(5))
 _tuple_new: Final = tuple.__new__
 _EMPTY_LINES: Final = tuple(pattern_line(index, None, 0) for index in range(5))
 
