@@ -35,6 +35,7 @@ __all__ = [
     "Refill",
     "TableTake",
     "Take",
+    "items_of",
     "parse_move",
     "tile_multiset",
 ]
@@ -276,12 +277,18 @@ class PlaceTile:
         return f"place line {_number(self.line + 1)} at column {_number(self.column + 1)}"
 
 
+def items_of(value: object, refusal: str) -> tuple[Any, ...]:
+    """The items of ``value``, any iterable but text; else a ``FormatError`` saying
+    ``refusal`` and what ``value`` was (the check of every sequence a constructor takes)."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise FormatError(f"{refusal}, got {_shown(value)}")
+    return tuple(value)
+
+
 def tile_multiset(value: object, where: str) -> tuple[Color, ...]:
     """``value`` (any sequence of :class:`Color`) as the referee keeps a multiset of
     tiles: a sorted tuple.  ``FormatError`` naming ``where`` for anything else."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"{where} must be a sequence of Colors, got {_shown(value)}")
-    tiles = tuple(value)
+    tiles = items_of(value, f"{where} must be a sequence of Colors")
     for tile in tiles:
         if not isinstance(tile, Color):
             raise FormatError(f"{where} holds {_shown(tile)}, not a Color")
@@ -289,10 +296,10 @@ def tile_multiset(value: object, where: str) -> tuple[Color, ...]:
 
 
 def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"Refill.factories must be a sequence of factories, got {_shown(value)}")
+    factories = items_of(value, "Refill.factories must be a sequence of factories")
     return tuple(
-        tile_multiset(factory, f"Refill.factories[{index}]") for index, factory in enumerate(value)
+        tile_multiset(factory, f"Refill.factories[{index}]")
+        for index, factory in enumerate(factories)
     )
 
 

@@ -11,7 +11,7 @@ them; the referee's successors are built through the slots (:func:`build`,
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, Final, Self, TypeVar
 
 import attrs
@@ -21,7 +21,7 @@ from azul_rules.board import PlayerBoard
 from azul_rules.codes import StateProblem
 from azul_rules.colors import Tiles
 from azul_rules.errors import FormatError, InvalidStateError, Problem
-from azul_rules.moves import tile_multiset
+from azul_rules.moves import items_of, tile_multiset
 from azul_rules.phases import GAME_OVER, Phase, Variant
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
@@ -43,15 +43,12 @@ def _tile_multiset(value: object) -> Tiles:
 
 
 def _factories(value: object) -> tuple[Tiles, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"factories is a sequence of tile multisets, got {shown(value)}")
-    return tuple([tile_multiset(tiles, f"factories[{i}]") for i, tiles in enumerate(value)])
+    factories = items_of(value, "factories is a sequence of tile multisets")
+    return tuple([tile_multiset(tiles, f"factories[{i}]") for i, tiles in enumerate(factories)])
 
 
 def _boards(value: object) -> tuple[PlayerBoard, ...]:
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
-        raise FormatError(f"players is a sequence of PlayerBoards, got {shown(value)}")
-    boards = tuple(value)
+    boards = items_of(value, "players is a sequence of PlayerBoards")
     for board in boards:
         if not isinstance(board, PlayerBoard):
             raise FormatError(f"players holds PlayerBoards only, got {shown(board)}")

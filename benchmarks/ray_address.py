@@ -16,53 +16,16 @@ Prints a Markdown table.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import http.server
 import importlib
 import os
-import socket
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
-
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
-
-
-@contextlib.contextmanager
-def web_server() -> Iterator[int]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-@contextlib.contextmanager
-def black_hole() -> Iterator[int]:
-    """A port whose new connections the kernel drops (its accept queue is full)."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen(0)
-        port = server.getsockname()[1]
-        fillers = [socket.socket() for _ in range(3)]
-        for filler in fillers:
-            filler.setblocking(False)
-            filler.connect_ex(("127.0.0.1", port))
-        try:
-            yield port
-        finally:
-            for filler in fillers:
-                filler.close()
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from tests.fake_servers import black_hole, closed_port, web_server
 
 
 def attempt(address: str, timeout: float, note: str = "") -> str:

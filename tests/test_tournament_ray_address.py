@@ -12,7 +12,6 @@ wait is about 14 minutes); there is no assertion on wall-clock time.  The valid 
 
 from __future__ import annotations
 
-import http.server
 import json
 import math
 import os
@@ -28,7 +27,9 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
+from tests import fake_servers
 from tests.extras import needs
+from tests.fake_servers import closed_port
 
 ray = needs("ray")
 
@@ -42,14 +43,6 @@ from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_tar
 
 HANG = 60
 """Seconds after which a case counts as hanging (Ray alone would wait ~14 minutes)."""
-
-
-def closed_port() -> int:
-    """A port where nothing listens (as after ``ray stop`` on a head node)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-    return port
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -133,14 +126,8 @@ def h2_frame(kind: int, flags: int, payload: bytes = b"", stream: int = 0) -> by
 @pytest.fixture(scope="module")
 def web_server() -> Iterator[int]:
     """A real HTTP/1 server, as at the dashboard's port (8265) given by mistake."""
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
+    with fake_servers.web_server() as port:
+        yield port
 
 
 @pytest.fixture(scope="module")
@@ -157,21 +144,9 @@ def silent_server() -> Iterator[int]:
 
 @pytest.fixture
 def black_hole() -> Iterator[int]:
-    """A port whose connections are never completed (its queue is full, so the kernel
-    drops new ones, as a firewall drops them)."""
-    with socket.socket() as server:
-        server.bind(("127.0.0.1", 0))
-        server.listen(0)
-        port = server.getsockname()[1]
-        fillers = [socket.socket() for _ in range(3)]
-        for filler in fillers:
-            filler.setblocking(False)
-            filler.connect_ex(("127.0.0.1", port))
-        try:
-            yield port
-        finally:
-            for filler in fillers:
-                filler.close()
+    """A port whose connections are never completed (a firewall's drop)."""
+    with fake_servers.black_hole() as port:
+        yield port
 
 
 # -- the command line: exit 2, one line naming the address ----------------------------
