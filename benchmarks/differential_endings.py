@@ -96,15 +96,18 @@ def main() -> None:
     outcomes, sizes = watch()
     begun = time.monotonic()
     reported: Counter[tuple[int, str]] = Counter()
+    compared = 0
     for seed in (int(s) for s in options.seeds.split(",")):
         for variant in (az.Variant.COLORED, az.Variant.GREY):
             report = differential.run(REFERENCE, variants=[variant], games=options.games,
                                       seed=seed, timeout=30)  # fmt: skip
             assert report.status == 0, differential.report_text(report)
+            compared += report.moves
             for players, wall, count in report.played:
                 reported[players, wall.value] += count
     seconds = time.monotonic() - begun
-    print(f"{options.games} games a run, seeds {options.seeds}, both walls: {seconds:.0f} s")
+    print(f"{options.games} games a run, seeds {options.seeds}, both walls: {seconds:.0f} s, "
+          f"{compared:,} moves compared ({compared / seconds:.0f} a second)")  # fmt: skip
     print(
         "| wall | players | reported played | started | ended | of them finished by the seed "
         "| cut at MAX_MOVES | abandoned | choices deciding an ended game: median / max |"
