@@ -72,13 +72,13 @@ MAX_MOVES: Final = 400
 """A game is cut after this many moves (a grey game may starve without ending)."""
 
 CHOICES: Final = {2: 360, 3: 480, 4: 640}
-"""Hypothesis's choices for one game's steps (one per move, one per tile dealt), by the
+"""Hypothesis's choices for one game's steps (one per move, four per factory dealt), by the
 largest player count of the run.  A game that would need more is finished by a random
 generator seeded by one more choice; a game that needs fewer spends the rest as
 padding.  Every game thus makes the same number of choices, and a choice sequence that
 Hypothesis builds from another game's (its mutations, which copy a part of it over
 another part drawn by the same strategy) never runs out before its game ends, as it did
-for about a game in four when each game made only the choices it needed
+for about a game in three when each game made only the choices it needed
 (``benchmarks/differential_endings.py``).  So every part that Hypothesis may copy over
 another is as long: a choice per move, per player count, per variant, four choices per
 factory for each deal; the padding is one part per game."""

@@ -1,5 +1,5 @@
 """``azul-rules differential`` plays every game of its search to the end: Hypothesis
-abandons none (before, about a game in four was cut short when Hypothesis replayed a
+abandons none (before, about a game in three was cut short when Hypothesis replayed a
 choice sequence too short for its game), and the report counts exactly the games
 compared to their end (E1, R6, R7), to ``MAX_MOVES`` or to a disagreement."""
 
