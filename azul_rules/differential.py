@@ -9,6 +9,10 @@ on the first disagreement Hypothesis shrinks the game, and the shortest disagree
 game found is reported as a game record (replayable with ``azul-rules replay``), with
 the position, what differed and the rules broken.
 
+Every game of the search is played to its end (or to ``MAX_MOVES``, or to a
+disagreement): each one makes the same number of Hypothesis choices (``CHOICES``), so
+that no choice sequence Hypothesis derives from one game runs out before its game ends.
+
 Needs Hypothesis (``pip install 'azul_rules[testing]'``).
 """
 
@@ -28,6 +32,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from azul_rules.colors import Color
 from azul_rules.conformance import (
     RULE_TITLES,
     Difference,
@@ -46,7 +51,7 @@ from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
 from azul_rules.rulebook import rule
 from azul_rules.state import GameState, new_game
-from azul_rules.testing import refills
+from azul_rules.testing import _fill_factories
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -65,6 +70,18 @@ DEFAULT_GAMES: Final = 100
 
 MAX_MOVES: Final = 400
 """A game is cut after this many moves (a grey game may starve without ending)."""
+
+CHOICES: Final = {2: 360, 3: 480, 4: 640}
+"""Hypothesis's choices for one game's steps (one per move, four per factory dealt), by the
+largest player count of the run.  A game that would need more is finished by a random
+generator seeded by one more choice; a game that needs fewer spends the rest as
+padding.  Every game thus makes the same number of choices, and a choice sequence that
+Hypothesis builds from another game's (its mutations, which copy a part of it over
+another part drawn by the same strategy) never runs out before its game ends, as it did
+for about a game in three when each game made only the choices it needed
+(``benchmarks/differential_endings.py``).  So every part that Hypothesis may copy over
+another is as long: a choice per move, per player count, per variant, four choices per
+factory for each deal; the padding is one part per game."""
 
 
 @attrs.frozen
@@ -96,8 +113,10 @@ class Report:
     command: str
     seed: int
     games: int
-    """Games played in the search: ``games=N`` plays N, or fewer when a disagreement
-    or a protocol failure ends the search first (shrinking not included)."""
+    """Games of the search, each compared to its end (or to ``MAX_MOVES``), to the
+    disagreement found or to the engine's protocol failure: ``games=N`` plays N, or
+    fewer when a disagreement or a protocol failure ends the search first (shrinking
+    not included)."""
     moves: int
     """Moves compared, shrinking included."""
     elapsed: float
@@ -109,6 +128,12 @@ class Report:
     """The search's games by player count and variant (they add up to ``games``)."""
     shrink_games: int = 0
     """Games replayed while shrinking a disagreement."""
+    cut: int = 0
+    """Games of the search cut at ``MAX_MOVES`` (a starved grey wall that cannot end);
+    the others of ``games`` reached their end (E1, R6, R7), or the disagreement."""
+    abandoned: int = 0
+    """Games of the search that Hypothesis ended before their end (not in ``games``):
+    none, as every game makes the same number of choices (``CHOICES``)."""
 
     @property
     def status(self) -> int:
@@ -125,6 +150,81 @@ class _Found(Exception):
 class _Stop(BaseException):
     """Ends the Hypothesis run at once (time is up, or the engine broke the protocol):
     not an ``Exception``, so Hypothesis does not try to shrink it."""
+
+
+@st.composite
+def _padding(draw: st.DrawFn, count: int) -> None:
+    """``count`` choices that decide nothing (one each): the rest of a game's budget."""
+    for _ in range(count):
+        draw(st.integers(0, 0))
+
+
+@st.composite
+def _deal(draw: st.DrawFn, state: GameState) -> Refill:
+    """The next deal, tile by tile as :func:`azul_rules.testing.refills` draws it
+    (shrinks towards blue, R2), in exactly four choices per factory (the tiles the bag
+    and the lid cannot give are padding): every deal of a game is as long, so that
+    Hypothesis may copy one deal over another."""
+    drawn = 0
+
+    def pick(present: list[Color]) -> Color:
+        nonlocal drawn
+        drawn += 1
+        return present[draw(st.integers(0, len(present) - 1))]
+
+    refill = _fill_factories(state, pick)
+    for _ in range(4 * len(state.factories) - drawn):
+        draw(st.integers(0, 0))  # one choice each, as a tile's (not a _padding: see CHOICES)
+    return refill
+
+
+class _Choices:
+    """The choices of one game: Hypothesis's, one at a time (each one choice, even
+    where there is nothing to choose), while the game's budget lasts; then those of a
+    random generator seeded by one more choice.  :meth:`pad` spends the rest of the
+    budget, so that every game that ends makes exactly as many choices."""
+
+    def __init__(self, data: st.DataObject, budget: int) -> None:
+        self.data = data
+        self.left = budget
+        self.rng: random.Random | None = None
+
+    def reserve(self, most: int) -> None:
+        """Before a step of ``most`` choices at most: past the budget (one kept for the
+        seed), the rest of the game comes from the seeded generator."""
+        if self.rng is None and most >= self.left:
+            self.left -= 1
+            self.rng = random.Random(self.data.draw(st.integers(0, 2**32 - 1), label="seed"))
+
+    def index(self, n: int, label: str) -> int:
+        """An index below ``n`` (shrinks towards 0)."""
+        if self.rng is not None:
+            return self.rng.randrange(n)
+        assert self.left > 0, "reserve() before drawing"
+        self.left -= 1
+        return self.data.draw(st.integers(0, n - 1), label=label)
+
+    def refill(self, state: GameState) -> Refill:
+        """The next deal (:func:`_deal`, four choices per factory)."""
+        cost = 4 * len(state.factories)
+        self.reserve(cost)
+        if self.rng is not None:
+            rng = self.rng
+            return _fill_factories(state, lambda present: present[rng.randrange(len(present))])
+        self.left -= cost
+        return self.data.draw(_deal(state), label="deal")
+
+    def move(self, state: GameState) -> Move:
+        """One of ``state``'s legal moves (shrinks towards the first)."""
+        self.reserve(1)
+        legal = state.legal_moves()
+        return legal[self.index(len(legal), "move")]
+
+    def pad(self) -> None:
+        """Spend the rest of the budget."""
+        if self.left > 0:
+            self.data.draw(_padding(self.left))
+            self.left = 0
 
 
 class _Search:
@@ -147,6 +247,8 @@ class _Search:
         self.limit = limit
         self.lang = lang
         self.games = 0
+        self.cut = 0
+        self.abandoned = 0
         self.shrink_games = 0
         self.moves = 0
         self.played: Counter[tuple[int, Variant]] = Counter()
@@ -154,10 +256,8 @@ class _Search:
         self.stopped = False
 
     def example(self, data: st.DataObject) -> None:
-        """One game, stopped at the first disagreement (raised as ``_Found``).
-
-        The search ends after ``limit`` games: Hypothesis counts only the games it did
-        not cut short (its data for one example is bounded), so it would start more."""
+        """One game, stopped at the first disagreement (raised as ``_Found``); the
+        search ends after ``limit`` games."""
         now = time.monotonic()
         late = self.shrink_deadline is not None and now > self.shrink_deadline
         searching = self.best is None
@@ -175,16 +275,39 @@ class _Search:
             raise _Stop from None
 
     def _play(self, data: st.DataObject) -> None:
-        players = data.draw(st.sampled_from(self.players), label="players")
-        variant = data.draw(st.sampled_from(self.variants), label="variant")
+        players = self.players[data.draw(st.integers(0, len(self.players) - 1), label="players")]
+        variant = self.variants[data.draw(st.integers(0, len(self.variants) - 1),
+                                          label="variant")]  # fmt: skip
         first = data.draw(st.integers(0, players - 1), label="first player")
-        if self.best is None:
+        searching = self.best is None
+        outcome: str | None = None  # stays None when Hypothesis ends the game
+        choices = _Choices(data, CHOICES[max(self.players)])
+        try:
+            outcome = self._game(choices, players, variant, first)
+            choices.pad()  # the game is compared: it counts even if this were cut short
+        except (_Found, ProtocolError):
+            outcome = "stopped"
+            raise
+        finally:
+            self._count(players, variant, searching, outcome)
+
+    def _count(self, players: int, variant: Variant, searching: bool, outcome: str | None) -> None:
+        """A game of the search counts once compared to its end, to ``MAX_MOVES``, to a
+        disagreement or to a protocol failure; every game of the shrinking counts apart."""
+        if not searching:
+            self.shrink_games += 1
+        elif outcome is None:
+            self.abandoned += 1
+        else:
             self.games += 1
             self.played[players, variant] += 1
-        else:
-            self.shrink_games += 1
+            self.cut += outcome == "cut"
+
+    def _game(self, choices: _Choices, players: int, variant: Variant, first: int) -> str | None:
+        """Play one game; ``"ended"`` or ``"cut"`` (at ``MAX_MOVES``), or None when a
+        shrinking game grows as long as the shortest disagreement."""
         start = new_game(players, variant=variant, first_player=first, external_draws=True)
-        dealt = data.draw(refills(start), label="first deal")
+        dealt = choices.refill(start)
         state = start.apply(dealt)
         moves: list[Move] = [dealt]
         record = GameRecord((), players, 0, variant, first, True)
@@ -192,11 +315,9 @@ class _Search:
         self._compare(Step(None, dealt, state), record, moves)
         while not state.is_over and len(moves) < MAX_MOVES:
             if self.best is not None and len(moves) >= self.best.moves:
-                return  # only a shorter disagreement is of interest now
-            if state.phase is GamePhase.REFILL:
-                move: Move = data.draw(refills(state), label="refill")
-            else:
-                move = data.draw(st.sampled_from(state.legal_moves()), label="move")
+                return None  # only a shorter disagreement is of interest now
+            is_refill = state.phase is GamePhase.REFILL
+            move = choices.refill(state) if is_refill else choices.move(state)
             moves.append(move)
             refused = self._send(state, move)
             after = state.apply(move)
@@ -206,6 +327,7 @@ class _Search:
             self._compare(step, record, moves)
             state = after
             self.moves += 1
+        return "ended" if state.is_over else "cut"
 
     def _send(self, state: GameState, move: Move) -> Difference | None:
         try:
@@ -291,6 +413,7 @@ def run(
     return Report(
         text, seed, search.games, search.moves, time.monotonic() - started, info,
         search.best, search.failure, search.first_found, played, search.shrink_games,
+        search.cut, search.abandoned,
     )  # fmt: skip
 
 

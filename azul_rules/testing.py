@@ -153,6 +153,13 @@ def refills(draw: st.DrawFn, state: GameState) -> Refill:
     towards the first colour (blue) present.  ``state`` waits for a refill (external
     draws, ``Phase.REFILL``), or is any position whose bag and lid are to be drawn from.
     """
+    return _fill_factories(state, lambda present: draw(st.sampled_from(present)))
+
+
+def _fill_factories(state: GameState, pick: Callable[[list[Color]], Color]) -> Refill:
+    """The draw of :func:`refills`, tile by tile, with ``pick`` choosing each tile's
+    colour among the colours left in the bag (in ``COLORS`` order): at most four tiles
+    per factory (R2).  ``azul-rules differential`` picks with its own choices, counted."""
     bag = dict.fromkeys(COLORS, 0)
     for tile in state.bag:
         bag[tile] += 1
@@ -167,7 +174,7 @@ def refills(draw: st.DrawFn, state: GameState) -> Refill:
                 for tile in lid:  # R2: the lid goes into the bag
                     bag[tile] += 1
                 lid = []
-            tile = draw(st.sampled_from([c for c in COLORS if bag[c]]))
+            tile = pick([c for c in COLORS if bag[c]])
             bag[tile] -= 1
             tiles.append(tile)
         factories.append(tuple(tiles))
