@@ -15,6 +15,8 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO, TypeVar
 
+from azul_rules import __version__
+from azul_rules._documents import Kind, wrong_kind
 from azul_rules.auditing import audit, claim_from_json, position_from_json
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
@@ -25,8 +27,8 @@ from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
-from azul_rules.render import render_state, variant_name
-from azul_rules.rulebook import SECTIONS, Rule, rule, rules
+from azul_rules.render import move_text, render_state, variant_name
+from azul_rules.rulebook import SECTIONS, Rule, id_ranges, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_json
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
@@ -57,11 +59,13 @@ class _Parser(argparse.ArgumentParser):
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
+    parser.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = commands.add_parser("play", help="referee a whole game between built-in bots")
-    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    play.add_argument("--seed", type=int, default=0)
-    play.add_argument("--variant", choices=("colored", "grey"), default="colored")
+    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    play.add_argument("--seed", type=int, default=0, help="the seed of the draws (default 0)")
+    play.add_argument("--variant", choices=("colored", "grey"), default="colored",
+                      help=_VARIANT_HELP)  # fmt: skip
     play.add_argument(
         "--bots",
         default=None,
@@ -69,23 +73,26 @@ def _parser() -> argparse.ArgumentParser:
         "(default: greedy,random,...)",
     )
     play.add_argument("--record", metavar="FILE", help="also save the game record (JSON)")
-    play.add_argument("--lang", choices=LANGUAGES, default="en")
+    play.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     check = commands.add_parser("check", help="the verdict on one move in one position")
-    check.add_argument("state", metavar="STATE.json")
+    check.add_argument("state", metavar="STATE.json", help=_STATE_HELP)
     check.add_argument(
-        "move", metavar="MOVE", help="notation such as 3B2, a JSON move, or a JSON file"
-    )
-    check.add_argument("--lang", choices=LANGUAGES, default="en")
+        "move", metavar="MOVE",
+        help="notation such as 3B2, a JSON move, or a JSON file (- reads standard input)",
+    )  # fmt: skip
+    check.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     check.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     check.add_argument("--svg", metavar="OUT.svg", help="also draw the move and its verdict")
     show = commands.add_parser("show", help="a position as readable text")
-    show.add_argument("state", metavar="STATE.json")
-    show.add_argument("--lang", choices=LANGUAGES, default="en")
+    show.add_argument("state", metavar="STATE.json", help=_STATE_HELP)
+    show.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     show.add_argument("--svg", metavar="OUT.svg", help="also draw the position (SVG)")
     audit = commands.add_parser("audit", help="check claimed scores after a wall tiling")
-    audit.add_argument("state", metavar="STATE.json", help="the position at the offer's end")
-    audit.add_argument("claim", metavar="CLAIM.json")
-    audit.add_argument("--lang", choices=LANGUAGES, default="en")
+    audit.add_argument("state", metavar="STATE.json",
+                       help="the position at the offer's end (- reads standard input)")
+    audit.add_argument("claim", metavar="CLAIM.json",
+                       help="the scores (and boards, lid) the players claim (docs/audit.md)")
+    audit.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     audit.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     replay = commands.add_parser("replay", help="re-referee a recorded game move by move")
     replay.add_argument(
@@ -93,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         help="a game record, or a tournament's JSON-lines file (- reads standard input)",
     )  # fmt: skip
     replay.add_argument("--game", type=int, metavar="N", help="the game of a tournament file")
-    replay.add_argument("--lang", choices=LANGUAGES, default="en")
+    replay.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
     replay.add_argument(
         "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
@@ -102,7 +109,23 @@ def _parser() -> argparse.ArgumentParser:
     _differential_parser(commands)
     _tournament_parser(commands)
     _add_serve_command(commands)
+    _describe_commands(commands)
     return parser
+
+
+_LANG_HELP = "the language of the output: en (default) or fr"
+_PLAYERS_HELP = "2, 3 or 4 (default 2)"
+_VARIANT_HELP = "the wall: colored (default) or grey (the back of the boards)"
+_STATE_HELP = "a position (JSON, docs/json-format.md; - reads standard input)"
+
+
+def _describe_commands(commands: Any) -> None:
+    """Each command's ``--help`` opens with what the command does (its line in
+    ``azul-rules --help``)."""
+    for entry in commands._choices_actions:
+        command = commands.choices[entry.dest]
+        if command.description is None:
+            command.description = entry.help[:1].upper() + entry.help[1:] + "."
 
 
 class UsageError(Exception):
@@ -122,14 +145,16 @@ class InputError(Exception):
 def _add_rulebook_commands(commands: Any, verdicts: tuple[argparse.ArgumentParser, ...]) -> None:
     """``rules``, ``audit-game`` and ``--explain`` (issue 12: the rule book and audits)."""
     sheet = commands.add_parser("audit-game", help="check a whole game's scoresheet")
-    sheet.add_argument("record", metavar="RECORD.json")
-    sheet.add_argument("sheet", metavar="SCORESHEET.json")
-    sheet.add_argument("--lang", choices=LANGUAGES, default="en")
+    sheet.add_argument("record", metavar="RECORD.json",
+                       help="the game record (- reads standard input)")
+    sheet.add_argument("sheet", metavar="SCORESHEET.json",
+                       help="the running totals the players wrote (docs/audit.md)")
+    sheet.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     sheet.add_argument("--json", action="store_true", help="a JSON verdict on standard output")
     book = commands.add_parser("rules", help="the rule book: the index, or one rule's text")
     book.add_argument("rule_id", metavar="ID", nargs="?", help="a rule id such as P3")
     book.add_argument("--all", action="store_true", help="every rule with its text")
-    book.add_argument("--lang", choices=LANGUAGES, default="en")
+    book.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     for command in (*verdicts, sheet):
         command.add_argument("--explain", action="store_true",
                              help="print the broken rule's text under each violation")
@@ -159,11 +184,13 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
                      help="comma-separated bots: random, greedy or package.module:Factory")
-    add.add_argument("--games", type=int, required=True, metavar="N")
-    add.add_argument("--players", type=int, default=2, choices=(2, 3, 4))
-    add.add_argument("--variant", choices=("colored", "grey"), default="colored")
+    add.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    add.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    add.add_argument("--variant", choices=("colored", "grey"), default="colored",
+                     help=_VARIANT_HELP)  # fmt: skip
     add.add_argument("--seed", type=int, default=0, help="the tournament's seed (the deals)")
-    add.add_argument("--backend", choices=("local", "process", "ray"), default="local")
+    add.add_argument("--backend", choices=("local", "process", "ray"), default="local",
+                     help="where the games run (default local: this process)")
     add.add_argument("--workers", type=int, metavar="W", help="processes, or Ray tasks at once")
     add.add_argument("--batch", type=int, metavar="B", help="games a task")
     add.add_argument("--time-limit", type=float, metavar="SECONDS", help="per move")
@@ -192,7 +219,8 @@ def _add_serve_command(commands: Any) -> None:
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
     serve.add_argument("--log-level", default="info",
-                       choices=("critical", "error", "warning", "info", "debug"))
+                       choices=("critical", "error", "warning", "info", "debug"),
+                       help="uvicorn's log level (default info)")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -292,6 +320,8 @@ def _play(args: argparse.Namespace) -> int:
     state = new_game(args.players, seed=args.seed, variant=variant)
     names = _bot_names(args.bots, args.players)
     bots = _bots(names, args.seed)
+    if args.record:
+        _check_writable(args.record)
     played: list[Move] = []
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
@@ -311,7 +341,8 @@ def _play(args: argparse.Namespace) -> int:
         state = state.apply(move)
         played.append(move)
         tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
-        print(phrase("played", lang, player=player + 1, move=move, tiling=tiling))
+        print(phrase("played", lang, player=player + 1, move=move_text(move, lang),
+                     tiling=tiling))  # fmt: skip
         settled = state.phase is not Phase.WALL_TILING
         if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
             print("\n".join(describe_scoring(state.last_scoring, lang)))
@@ -333,6 +364,23 @@ def _write(path: str, text: str) -> None:
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) else None
         raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
+
+
+def _check_writable(path: str) -> None:
+    """``UsageError`` now, rather than after a whole game, when ``path`` cannot be
+    written: a directory, or a folder that does not exist or cannot be written to."""
+    folder = os.path.dirname(path) or os.curdir
+    if os.path.isdir(path):
+        reason = "Is a directory"
+    elif not os.path.isdir(folder):
+        reason = "No such file or directory"
+    elif not os.access(folder, os.W_OK) or (
+        os.path.exists(path) and not os.access(path, os.W_OK)
+    ):
+        reason = "Permission denied"
+    else:
+        return
+    raise UsageError(f"cannot write {_printable(path)}: {reason}")
 
 
 def _draw(
@@ -372,13 +420,28 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+STDIN = "-"
+"""The file name that reads standard input, for every input file of every command."""
+
+
+def _one_stdin(*paths: str) -> None:
+    """Standard input holds one document: ``-`` may stand for one input of a command."""
+    if paths.count(STDIN) > 1:
+        raise UsageError("- (standard input) stands for one file only: give the others by name")
+
+
 def _read(path: str) -> str:
-    """A file's text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark allowed),
-    read without holding more than that in memory."""
+    """A file's text (``-``: standard input's): at most ``MAX_INPUT_BYTES`` of UTF-8 (a
+    byte order mark allowed), read without holding more than that in memory."""
     name = _printable(path)
     try:
-        with open(path, "rb") as source:
-            data = source.read(MAX_INPUT_BYTES + 1)
+        if path == STDIN:
+            if sys.stdin is None:  # closed by the caller (``<&-``)
+                raise InputError([f"{name}: cannot read: standard input is closed"])
+            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        else:
+            with open(path, "rb") as source:
+                data = source.read(MAX_INPUT_BYTES + 1)
     except (OSError, ValueError) as error:  # ValueError: a name with a null character
         reason = error.strerror if isinstance(error, OSError) else None
         raise InputError([f"{name}: cannot read: {reason or error}"]) from None
@@ -396,10 +459,19 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
-def _from_file(path: str, read: Callable[[str], T], lang: str = "en") -> T:
+def _from_file(path: str, read: Callable[[str], T], lang: str = "en",
+               kind: Kind | None = None) -> T:  # fmt: skip
     """``read`` applied to the text of ``path``, its errors told with the file's name
-    (an impossible position's problems in ``lang``)."""
-    return _reading(path, lambda: read(_read(path)), lang)
+    (an impossible position's problems in ``lang``); a document of another kind than
+    ``kind`` (a record given for a position) is told so, in one line."""
+    text = _read(path)
+    try:
+        return _reading(path, lambda: read(text), lang)
+    except InputError:
+        wrong = None if kind is None else wrong_kind(text, kind)
+        if wrong is None:
+            raise
+        raise InputError([f"{_printable(path)}: {wrong}"]) from None
 
 
 def _reading(source: str, read: Callable[[], T], lang: str = "en") -> T:
@@ -437,7 +509,7 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
 
 
 def _load_state(path: str, lang: str = "en") -> GameState:
-    return _from_file(path, lambda text: from_json(text, GameState), lang)
+    return _from_file(path, lambda text: from_json(text, GameState), lang, "position")
 
 
 def _load_move(text: str) -> Move:
@@ -446,8 +518,13 @@ def _load_move(text: str) -> Move:
     file is told as missing rather than as bad notation."""
     if text.lstrip().startswith("{"):
         return _reading("MOVE", lambda: move_from_json(text))
+    if text == STDIN:
+        given = _read(STDIN)
+        if given.lstrip().startswith("{"):
+            return _reading(STDIN, lambda: move_from_json(given))
+        return _reading(STDIN, lambda: parse_move(given.strip()))
     if os.path.exists(text) or _looks_like_a_file(text):
-        return _from_file(text, move_from_json)
+        return _from_file(text, move_from_json, kind="move")
     return _reading("MOVE", lambda: parse_move(text))
 
 
@@ -485,7 +562,8 @@ def _print_violations(violations: Sequence[Violation], lang: str, explain: bool,
                       indent: str = "  ") -> None:  # fmt: skip
     """Each violation on a line; with ``explain``, its rule's text beneath it."""
     for violation in violations:
-        print(f"{indent}{violation.code.value} ({violation.rule}): {violation.message_in(lang)}")
+        print(phrase("violation", lang, indent=indent, code=violation.code.value,
+                     rule=violation.rule, message=violation.message_in(lang)))  # fmt: skip
         if explain:
             print(_wrapped(rule(violation.rule), lang, indent + "    "))
 
@@ -506,6 +584,7 @@ def _plain(value: object) -> object:
 
 
 def _check(args: argparse.Namespace) -> int:
+    _one_stdin(args.state, args.move)
     state = _load_state(args.state, args.lang)
     move = _load_move(args.move)
     result = state.validate(move)
@@ -518,16 +597,17 @@ def _check(args: argparse.Namespace) -> int:
         }
         _print_json(doc)
     elif result.ok:
-        print(f"{'legal' if args.lang == 'en' else 'coup légal'}: {move}")
+        print(phrase("check_legal", args.lang, move=move_text(move, args.lang)))
     else:
-        print(f"{'illegal' if args.lang == 'en' else 'coup illégal'}: {move}")
+        print(phrase("check_illegal", args.lang, move=move_text(move, args.lang)))
         _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
 
 
 def _audit(args: argparse.Namespace) -> int:
-    state = _from_file(args.state, position_from_json, args.lang)
-    claim = _from_file(args.claim, claim_from_json)
+    _one_stdin(args.state, args.claim)
+    state = _from_file(args.state, position_from_json, args.lang, "position")
+    claim = _from_file(args.claim, claim_from_json, kind="claim")
     result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
         doc = {
@@ -544,8 +624,9 @@ def _audit(args: argparse.Namespace) -> int:
 
 
 def _audit_game(args: argparse.Namespace) -> int:
-    record = _from_file(args.record, GameRecord.from_json, args.lang)
-    sheet = _from_file(args.sheet, scoresheet_from_json)
+    _one_stdin(args.record, args.sheet)
+    record = _from_file(args.record, GameRecord.from_json, args.lang, "record")
+    sheet = _from_file(args.sheet, scoresheet_from_json, kind="scoresheet")
     verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
         def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
@@ -584,7 +665,8 @@ def _audit_game(args: argparse.Namespace) -> int:
             print(phrase("sheet_carried", lang))
     if verdict.failure is not None and verdict.failed_at is not None:
         move = record.moves[verdict.failed_at]
-        print(phrase("sheet_illegal", lang, number=verdict.failed_at + 1, move=move))
+        print(phrase("sheet_illegal", lang, number=verdict.failed_at + 1,
+                     move=move_text(move, lang)))  # fmt: skip
         _print_violations(verdict.failure.violations, lang, args.explain, "    ")
     if verdict.end:
         print(phrase("sheet_end", lang))
@@ -600,8 +682,9 @@ def _rules(args: argparse.Namespace) -> int:
     if args.rule_id is not None:
         try:
             entry = rule(args.rule_id)
-        except ValueError as error:
-            raise UsageError(str(error)) from None
+        except ValueError:
+            raise UsageError(phrase("no_rule", lang, id=_printable(repr(args.rule_id)),
+                                    ids=id_ranges())) from None  # fmt: skip
         print(f"{entry.id} {entry.title_in(lang)}")
         print(_text(entry, lang))
         return 0
@@ -628,10 +711,12 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    if args.record == STDIN and sys.stdin is None:  # closed by the caller (``<&-``)
+        raise InputError([f"{STDIN}: cannot read: standard input is closed"])
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
         record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
     else:
-        record = _from_file(args.record, GameRecord.from_json, args.lang)
+        record = _from_file(args.record, GameRecord.from_json, args.lang, "record")
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -655,7 +740,7 @@ def _replay(args: argparse.Namespace) -> int:
     if replay.failure is not None and replay.failed_at is not None:
         number = replay.failed_at + 1
         move = record.moves[replay.failed_at]
-        print(phrase("illegal_at", args.lang, number=number, move=move,
+        print(phrase("illegal_at", args.lang, number=number, move=move_text(move, args.lang),
                      player=final.current_player + 1))  # fmt: skip
         _print_violations(replay.failure.violations, args.lang, args.explain)
         _say_drawn(drawn, args)
@@ -697,11 +782,24 @@ def _tiles(tiles: Sequence[object]) -> str:
     return "[" + "".join(t.letter for t in tiles if isinstance(t, Color)) + "]"
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The parser of ``azul-rules COMMAND``."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            found: argparse.ArgumentParser = action.choices[command]
+            return found
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # told by the command's own parser: its name and its --help
+            _command_parser(parser, args.command).error(
+                f"unrecognized arguments: {' '.join(extra)}"
+            )
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2
     commands = {

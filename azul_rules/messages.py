@@ -346,7 +346,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "player {player}'s {color} tile at row {row}, column {column} scores {correct} "
         "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): diagonal "
         "neighbours never count",
-        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "fr": "le carreau de couleur {color} "
+        "du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
         "{claimed} ({counted}) : les voisins en diagonale ne comptent jamais",
     },
@@ -355,7 +356,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): an empty "
         "space "
         "ends a run",
-        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "fr": "le carreau de couleur {color} "
+        "du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
         "{claimed} ({counted}) : une case vide interrompt la ligne",
     },
@@ -364,7 +366,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "(runs of {horizontal} across and {vertical} down), not {claimed} ({counted}): a "
         "direction with "
         "no neighbour adds nothing",
-        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "fr": "le carreau de couleur {color} "
+        "du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} (lignes de {horizontal} en horizontale et {vertical} en verticale), pas "
         "{claimed} ({counted}) : une direction sans voisin n'ajoute rien",
     },
@@ -373,7 +376,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "({horizontal} across + {vertical} down), not {claimed} ({counted}): the new tile counts "
         "in both "
         "runs",
-        "fr": "le carreau {color} du joueur {player} en rangée {row}, colonne {column} vaut "
+        "fr": "le carreau de couleur {color} "
+        "du joueur {player} en rangée {row}, colonne {column} vaut "
         "{correct} ({horizontal} en horizontale + {vertical} en verticale), pas {claimed} "
         "({counted}) : "
         "le nouveau carreau compte dans les deux lignes",
@@ -409,21 +413,24 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "tile from it lies at row {row}, column {column} of the wall: only complete lines "
         "are tiled, the others keep their tiles",
         "fr": "{line} du joueur {player} est incomplète ({count} sur {capacity}), pourtant un "
-        "carreau {color} en est posé en rangée {row}, colonne {column} du mur : seules les "
+        "carreau de couleur {color} "
+        "en est posé en rangée {row}, colonne {column} du mur : seules les "
         "lignes complètes passent au mur, les autres gardent leurs carreaux",
     },
     "NOT_WALL_COLOR_SPACE/tiling": {
         "en": "player {player}'s {color} tile from {line} lies at row {row}, column {column}, "
         "a {space_color} space: on the coloured wall it goes to the {color} space of its row, "
         "column {correct_column}",
-        "fr": "le carreau {color} de {line} du joueur {player} est en rangée {row}, colonne "
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} est en rangée {row}, colonne "
         "{column}, une case {space_color} : sur le mur coloré, il va sur la case {color} de "
         "sa rangée, colonne {correct_column}",
     },
     "NOT_WALL_COLOR_SPACE/wrong_row": {
         "en": "player {player}'s {color} tile from {line} lies in wall row {row} (column "
         "{column}): a complete line's tile goes to the wall row beside it, row {correct_row}",
-        "fr": "le carreau {color} de {line} du joueur {player} est dans la rangée {row} du "
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} est dans la rangée {row} du "
         "mur (colonne {column}) : le carreau d'une ligne complète va dans la rangée du mur "
         "à sa hauteur, la rangée {correct_row}",
     },
@@ -436,22 +443,26 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "SPACE_OCCUPIED/tiling": {
         "en": "player {player}'s {color} tile from {line} was put at row {row}, column "
         "{column}, on a space already holding a {covered} tile",
-        "fr": "le carreau {color} de {line} du joueur {player} a été posé en rangée {row}, "
-        "colonne {column}, sur une case qui porte déjà un carreau {covered}",
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} a été posé en rangée {row}, "
+        "colonne {column}, sur une case qui porte déjà un carreau de couleur {covered}",
     },
     "SPACE_OCCUPIED/no_space": {
         "en": "player {player}'s {color} tile from {line} was put at row {row}, column "
         "{column}, on a space already holding a {covered} tile; no space of row {row} could "
         "take {color}, so all {count} tiles of the line go to the floor line",
-        "fr": "le carreau {color} de {line} du joueur {player} a été posé en rangée {row}, "
-        "colonne {column}, sur une case qui porte déjà un carreau {covered} ; aucune case de "
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} a été posé en rangée {row}, "
+        "colonne {column}, sur une case qui porte déjà un carreau de couleur {covered} "
+        "; aucune case de "
         "la rangée {row} ne pouvait recevoir cette couleur, les {count} carreaux de la ligne "
         "vont donc au plancher",
     },
     "COLUMN_COLOR_CONFLICT/tiling": {
         "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
         "already holds {color}: a colour appears once in each column",
-        "fr": "le carreau {color} de {line} du joueur {player} a été posé dans la colonne "
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} a été posé dans la colonne "
         "{column}, qui contient déjà cette couleur : chaque couleur figure une fois par "
         "colonne",
     },
@@ -459,7 +470,8 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
         "already holds {color}; no space of row {row} could take {color}, so all {count} "
         "tiles of the line go to the floor line",
-        "fr": "le carreau {color} de {line} du joueur {player} a été posé dans la colonne "
+        "fr": "le carreau de couleur {color} "
+        "de {line} du joueur {player} a été posé dans la colonne "
         "{column}, qui contient déjà cette couleur ; aucune case de la rangée {row} ne "
         "pouvait la recevoir, les {count} carreaux de la ligne vont donc au plancher",
     },
@@ -491,13 +503,15 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "TILE_COUNT_MISMATCH/appeared": {
         "en": "a {color} tile lies at row {row}, column {column} of player {player}'s wall, "
         "but no pattern line of theirs could have given it",
-        "fr": "un carreau {color} est en rangée {row}, colonne {column} du mur du joueur "
+        "fr": "un carreau de couleur {color} "
+        "est en rangée {row}, colonne {column} du mur du joueur "
         "{player}, mais aucune de ses lignes de préparation ne pouvait le fournir",
     },
     "TILE_COUNT_MISMATCH/removed": {
         "en": "the {color} tile at row {row}, column {column} of player {player}'s wall is "
         "gone: tiles stay on the wall until the end of the game",
-        "fr": "le carreau {color} en rangée {row}, colonne {column} du mur du joueur {player} "
+        "fr": "le carreau de couleur {color} "
+        "en rangée {row}, colonne {column} du mur du joueur {player} "
         "a disparu : les carreaux restent au mur jusqu'à la fin de la partie",
     },
     "TILE_COUNT_MISMATCH/line_changed": {
@@ -793,6 +807,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "move {number} ({move}), player {player}: illegal",
         "fr": "coup {number} ({move}), joueur {player} : illégal",
     },
+    "violation": {"en": "{indent}{code} ({rule}): {message}",
+                  "fr": "{indent}{code} ({rule}) : {message}"},
+    "check_legal": {"en": "legal: {move}", "fr": "coup légal : {move}"},
+    "check_illegal": {"en": "illegal: {move}", "fr": "coup illégal : {move}"},
     "not_over": {
         "en": "the game is not over: round {round}, {phase}",
         "fr": "la partie n'est pas finie : manche {round}, {phase}",
@@ -832,6 +850,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "checked:",
         "fr": "le coup {number} ({move}) de la partie est illégal ; les manches suivantes ne "
         "sont pas vérifiées :",
+    },
+    "no_rule": {
+        "en": "no rule {id} in the rule book: the ids are {ids}",
+        "fr": "aucune règle {id} dans le livre de règles : les identifiants sont {ids}",
     },
     "rules_title": {
         "en": "The rules of Azul (azul-rules rules ID for one rule's text)",

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from azul_rules.board import PlayerBoard
-from azul_rules.colors import FLOOR_PENALTIES, Color, wall_color
-from azul_rules.messages import phase_name, phrase
+from azul_rules.colors import CENTER, FLOOR, FLOOR_PENALTIES, Color, wall_color
+from azul_rules.messages import color_name, phase_name, phrase
+from azul_rules.moves import Move, PlaceTile, Refill, TableTake
 from azul_rules.phases import Phase, Variant
 from azul_rules.position import Position
 from azul_rules.scoring import floor_penalty
+from azul_rules.shown import number
 
-__all__ = ["render_state"]
+__all__ = ["move_text", "render_state"]
 
 _VARIANTS = {
     "en": {"colored": "colored", "grey": "grey"},
@@ -76,3 +78,38 @@ def _board(index: int, board: PlayerBoard, state: Position, lang: str) -> list[s
                spaces=len(FLOOR_PENALTIES), penalty=floor_penalty(len(board.floor)))
     )  # fmt: skip
     return out
+
+
+def move_text(move: Move, lang: str = "en") -> str:
+    """A move as the command line shows it: ``str(move)`` in English (the notation for
+    a ``Take``, words for the other moves), the same words in French."""
+    if lang == "en":
+        return str(move)
+    if isinstance(move, TableTake):
+        return _table_take_fr(move)
+    if isinstance(move, PlaceTile):
+        return f"poser la ligne {number(move.line + 1)} en colonne {number(move.column + 1)}"
+    if isinstance(move, Refill):
+        return "remplissage " + str(move).removeprefix("refill ")
+    return str(move)
+
+
+def _table_take_fr(move: TableTake) -> str:
+    """``TableTake.__str__`` in French: ``2 carreaux de couleur bleue pris de la
+    fabrique 2 : 2 vers la ligne 3``."""
+    count = number(move.count, "fr")
+    if isinstance(move.color, Color):
+        noun = "carreau" if move.count in (0, 1) else "carreaux"
+        what = f"{count} {noun} de couleur {color_name(move.color, 'fr')}"
+    elif isinstance(move.color, tuple):
+        names = [color_name(c, "fr") for c in move.color]
+        what = f"{count} carreaux de couleurs {', '.join(names[:-1])} et {names[-1]}"
+    else:
+        what = f"{count} marqueur premier joueur"
+    source = "du centre" if move.source == CENTER else f"de la fabrique {number(move.source + 1)}"
+    where = ", ".join(
+        f"{number(n, 'fr')} vers {'le plancher' if k == FLOOR else f'la ligne {number(k + 1)}'}"
+        for k, n in move.placements.items()
+    )
+    nowhere = "posé nulle part" if move.count in (0, 1) else "posés nulle part"
+    return f"{what} pris {source} : {where or nowhere}"

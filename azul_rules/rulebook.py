@@ -21,7 +21,10 @@ from typing import Final
 
 import attrs
 
-__all__ = ["CODE_RULES", "LANGUAGES", "RULES", "SECTIONS", "Rule", "markdown", "rule", "rules"]
+__all__ = [
+    "CODE_RULES", "LANGUAGES", "RULES", "SECTIONS", "Rule", "id_ranges", "markdown", "rule",
+    "rules",
+]  # fmt: skip
 
 LANGUAGES: Final = ("en", "fr")
 
@@ -422,7 +425,7 @@ def rule(rule_id: str) -> Rule:
         raise TypeError(f"a rule id is a string such as 'P3', not {rule_id!r}")
     found = RULES.get(rule_id.strip().upper())
     if found is None:
-        raise ValueError(f"no rule {rule_id!r} in the rule book: the ids are {_id_ranges()}")
+        raise ValueError(f"no rule {rule_id!r} in the rule book: the ids are {id_ranges()}")
     return found
 
 
@@ -431,7 +434,8 @@ def rules(section: str | None = None) -> tuple[Rule, ...]:
     return tuple(r for r in RULES.values() if section is None or r.section == section.upper())
 
 
-def _id_ranges() -> str:
+def id_ranges() -> str:
+    """The ids of the book, section by section: ``G1-G2, S1-S7, ...``."""
     parts = []
     for letter in SECTIONS:
         ids = [r.id for r in rules(letter)]

@@ -156,7 +156,8 @@ def test_bonus_miscount_and_wrong_winner() -> None:
 
 def test_french_messages_for_audits() -> None:
     result = az.audit(offer_end(cross(), board()), claim(14, 0))
-    assert result.violations[0].message_in("fr").startswith("le carreau rouge du joueur 1")
+    french = result.violations[0].message_in("fr")
+    assert french.startswith("le carreau de couleur rouge du joueur 1")
 
 
 def test_claims_that_do_not_fit_are_format_errors() -> None:

@@ -75,7 +75,7 @@ def test_s5_a_tile_on_a_space_of_another_colour() -> None:
         "player 1's red tile from pattern line 2 lies at row 2, column 2, a blue space: on the "
         "coloured wall it goes to the red space of its row, column 4"
     )
-    assert v.message_in("fr").startswith("le carreau rouge de la ligne de préparation 2")
+    assert v.message_in("fr").startswith("le carreau de couleur rouge de la ligne de préparation 2")
 
 
 def test_w1_a_tile_in_the_wrong_row() -> None:

@@ -366,7 +366,7 @@ def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) 
     assert set(commands.choices) - taking == {"serve"}
     assert main(["serve", "--lang", "fr"]) == 2
     assert capsys.readouterr().err == (
-        "azul-rules: unrecognized arguments: --lang fr (see azul-rules --help)\n"
+        "azul-rules: serve: unrecognized arguments: --lang fr (see azul-rules serve --help)\n"
     )
 
 
