@@ -13,10 +13,11 @@ ends at ``quit`` or at the end of its input, with status 0.
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
-from collections.abc import Callable
-from typing import IO, Any, Final
+from collections.abc import Callable, Sequence
+from typing import IO, Any, Final, NoReturn
 
 from azul_rules.errors import FormatError, Result
 from azul_rules.jsonio import move_from_dict, to_dict
@@ -25,7 +26,7 @@ from azul_rules.phases import Variant
 from azul_rules.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
 from azul_rules.state import FACTORY_COUNTS, GameState, new_game
 
-__all__ = ["ReferenceEngine", "RequestError", "main"]
+__all__ = ["ReferenceEngine", "RequestError", "command", "main"]
 
 _Handler = Callable[[dict[str, Any]], dict[str, Any]]
 _REPLY_OK: Final = {"ok": True}
@@ -241,5 +242,30 @@ def main(engine: ReferenceEngine | None = None) -> int:
     return serve(engine or ReferenceEngine(), sys.stdin.buffer, sys.stdout)
 
 
+class _Arguments(argparse.ArgumentParser):
+    """A wrong command line in one line on standard error, exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def command(argv: Sequence[str] | None = None) -> int:
+    """``python -m azul_rules.engine [--help]``: serve the protocol; ``--help`` says
+    what it does instead of waiting for requests; any other argument is refused (2)."""
+    parser = _Arguments(
+        prog="python -m azul_rules.engine",
+        description="The referee speaking the engine protocol, version "
+        f"{PROTOCOL_VERSION} (docs/engine-protocol.md): one JSON request a line on standard "
+        "input, one JSON reply a line on standard output, until a quit request or the end "
+        "of the input.  For azul-rules differential --engine and for testing an engine's "
+        "driver.",
+    )
+    try:
+        parser.parse_args(argv)
+    except SystemExit as exit_:
+        return 2 if exit_.code else 0
+    return main()
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(command())

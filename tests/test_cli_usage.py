@@ -306,3 +306,21 @@ def test_play_refuses_an_unwritable_record_before_the_game(
         out, err = capsys.readouterr()
         assert out == ""
         assert err == f"azul-rules: cannot write {path}: {reason}\n"
+
+
+def test_the_reference_engine_answers_help_instead_of_waiting(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m azul_rules.engine --help`` says what it is (it used to sit waiting for
+    protocol requests); a stray argument is one line, exit 2."""
+    from azul_rules.engine import command
+
+    assert command(["--help"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: python -m azul_rules.engine [-h]\n")
+    assert "engine protocol, version 1 (docs/engine-protocol.md)" in " ".join(out.split())
+    assert command(["--bogus"]) == 2
+    assert capsys.readouterr().err == (
+        "python -m azul_rules.engine: unrecognized arguments: --bogus "
+        "(see python -m azul_rules.engine --help)\n"
+    )
