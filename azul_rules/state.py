@@ -564,9 +564,12 @@ def new_game(
     the factories are filled at once and the game is in ``Phase.FACTORY_OFFER``; with
     ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
     Raises ``ValueError`` for a player count other than 2-4 or a first player out of
-    range.
+    range, and ``FormatError`` (a ``ValueError`` and a ``TypeError``) for an argument of
+    the wrong type (``players=True``, ``seed="1"``).
     """
-    if type(players) is not int or players not in FACTORY_COUNTS:
+    if type(players) is not int:  # True is no player count
+        raise FormatError(f"players must be an int (2, 3 or 4), got {shown(players)} (S1)")
+    if players not in FACTORY_COUNTS:
         raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
     if type(seed) is not int:
         raise FormatError(f"seed must be an int, got {shown(seed)}")

@@ -170,11 +170,15 @@ def test_parts_of_any_value_are_refused_clearly_or_every_question_answered(
         ({"players": 10**5000}, ValueError, "not an integer of more than 4300 digits"),
         ({"first_player": 10**5000}, ValueError, "not an integer of more than 4300 digits"),
         ({"seed": "x" * 500}, az.FormatError, r"seed must be an int, got 'xxx.*\.\.\.$"),
+        ({"players": True}, az.FormatError, r"^players must be an int \(2, 3 or 4\), got True"),
+        ({"players": 2.0}, az.FormatError, r"^players must be an int \(2, 3 or 4\), got 2\.0"),
+        ({"players": 5}, ValueError, r"^Azul is played by 2, 3 or 4 players, not 5 \(S1\)$"),
     ],
 )
 def test_s1_new_game_names_a_huge_or_long_argument(
     kwargs: dict[str, Any], error: type[Exception], words: str
 ) -> None:
-    """S1: ``new_game`` refuses its arguments in one readable line, however long."""
+    """S1: ``new_game`` refuses its arguments in one readable line, however long; a
+    player count of the wrong type (``True`` is no count) is a FormatError."""
     with pytest.raises(error, match=words):
         az.new_game(**kwargs)
