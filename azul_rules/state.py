@@ -565,7 +565,7 @@ def new_game(
     ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
     Raises ``ValueError`` for a player count other than 2-4 or a first player out of
     range, and ``FormatError`` (a ``ValueError`` and a ``TypeError``) for an argument of
-    the wrong type (``players=True``, ``seed="1"``).
+    the wrong type (``players=True``, ``seed="1"``, ``first_player=0.0``).
     """
     if type(players) is not int:  # True is no player count
         raise FormatError(f"players must be an int (2, 3 or 4), got {shown(players)} (S1)")
@@ -577,9 +577,9 @@ def new_game(
         raise FormatError(f"variant must be a Variant, got {shown(variant)}")
     if not isinstance(external_draws, bool):
         raise FormatError(f"external_draws must be True or False, got {shown(external_draws)}")
-    if first_player is not None and (
-        type(first_player) is not int or not 0 <= first_player < players
-    ):
+    if first_player is not None and type(first_player) is not int:
+        raise FormatError(f"first_player must be an int or None, got {shown(first_player)}")
+    if first_player is not None and not 0 <= first_player < players:
         raise ValueError(f"first_player must be 0 to {players - 1}, not {shown(first_player)}")
     rng = seed_state(seed)
     if first_player is None:

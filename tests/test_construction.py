@@ -172,6 +172,8 @@ def test_parts_of_any_value_are_refused_clearly_or_every_question_answered(
         ({"seed": "x" * 500}, az.FormatError, r"seed must be an int, got 'xxx.*\.\.\.$"),
         ({"players": True}, az.FormatError, r"^players must be an int \(2, 3 or 4\), got True"),
         ({"players": 2.0}, az.FormatError, r"^players must be an int \(2, 3 or 4\), got 2\.0"),
+        ({"first_player": False}, az.FormatError, r"^first_player must be an int or None, got F"),
+        ({"first_player": 2}, ValueError, r"^first_player must be 0 to 1, not 2$"),
         ({"players": 5}, ValueError, r"^Azul is played by 2, 3 or 4 players, not 5 \(S1\)$"),
     ],
 )
