@@ -61,6 +61,12 @@ class Rule:
     def __str__(self) -> str:
         return f"{self.id} {self.title}: {self.text('en')}"
 
+    def __repr__(self) -> str:
+        """Short, with the English title: ``<Rule P3 'No colour twice beside a wall
+        row'>`` (``str`` gives the text too)."""
+        kind = "Ruling" if self.ruling else "Rule"
+        return f"<{kind} {self.id} {self.title!r}>"
+
 
 def _lang(lang: str) -> str:
     if lang not in LANGUAGES:

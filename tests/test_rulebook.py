@@ -236,3 +236,9 @@ def test_cli_explain_prints_the_rule_under_each_violation(
     assert main(["check", position, str(ROOT / "examples/split-lot.json"), "--explain",
                  "--json", "--lang", "fr"]) == 1  # fmt: skip
     assert '"rule_text": "Tous les carreaux pris pendant un tour' in capsys.readouterr().out
+
+
+def test_a_rules_repr_names_it_with_its_title() -> None:
+    """P3 and the ruling R5 read in a traceback or a REPL by id and title."""
+    assert repr(az.rule("P3")) == "<Rule P3 'No colour twice beside a wall row'>"
+    assert repr(az.rule("R5")) == "<Ruling R5 'Nobody took from the centre'>"
