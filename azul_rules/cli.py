@@ -591,7 +591,8 @@ def _check(args: argparse.Namespace) -> int:
     _draw(args.svg, state, args.lang, (move, result))
     if args.json:
         doc = {
-            "legal": result.ok,
+            "ok": result.ok,  # the word of Result, replay --json and the web API
+            "legal": result.ok,  # the same, kept for scripts written before "ok"
             "move": to_dict(move),
             "violations": [_violation_doc(v, args.lang, args.explain) for v in result.violations],
         }

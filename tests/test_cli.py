@@ -91,6 +91,7 @@ def test_check_notation_json_and_french(capsys: pytest.CaptureFixture[str]) -> N
     assert main(["check", position, move, "--json", "--lang", "fr"]) == 1
     verdict = json.loads(capsys.readouterr().out)
     assert verdict["legal"] is False
+    assert verdict["ok"] is False  # the word replay --json and the web API use
     assert verdict["violations"][0]["code"] == "PARTIAL_TAKE"
     assert verdict["violations"][0]["rule"] == "T2"
     assert verdict["violations"][0]["message"].startswith("2 des 3 carreaux de couleur bleue")
