@@ -51,7 +51,7 @@ from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
 from azul_rules.rulebook import rule
 from azul_rules.state import GameState, new_game
-from azul_rules.testing import _fill_factories
+from azul_rules.testing import fill_factories
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -172,7 +172,7 @@ def _deal(draw: st.DrawFn, state: GameState) -> Refill:
         drawn += 1
         return present[draw(st.integers(0, len(present) - 1))]
 
-    refill = _fill_factories(state, pick)
+    refill = fill_factories(state, pick)
     for _ in range(4 * len(state.factories) - drawn):
         draw(st.integers(0, 0))  # one choice each, as a tile's (not a _padding: see CHOICES)
     return refill
@@ -210,7 +210,7 @@ class _Choices:
         self.reserve(cost)
         if self.rng is not None:
             rng = self.rng
-            return _fill_factories(state, lambda present: present[rng.randrange(len(present))])
+            return fill_factories(state, lambda present: present[rng.randrange(len(present))])
         self.left -= cost
         return self.data.draw(_deal(state), label="deal")
 

@@ -153,13 +153,14 @@ def refills(draw: st.DrawFn, state: GameState) -> Refill:
     towards the first colour (blue) present.  ``state`` waits for a refill (external
     draws, ``Phase.REFILL``), or is any position whose bag and lid are to be drawn from.
     """
-    return _fill_factories(state, lambda present: draw(st.sampled_from(present)))
+    return fill_factories(state, lambda present: draw(st.sampled_from(present)))
 
 
-def _fill_factories(state: GameState, pick: Callable[[list[Color]], Color]) -> Refill:
+def fill_factories(state: GameState, pick: Callable[[list[Color]], Color]) -> Refill:
     """The draw of :func:`refills`, tile by tile, with ``pick`` choosing each tile's
     colour among the colours left in the bag (in ``COLORS`` order): at most four tiles
-    per factory (R2).  ``azul-rules differential`` picks with its own choices, counted."""
+    per factory (R2).  ``azul-rules differential`` picks with its own choices, counted;
+    not in ``__all__``: a building block, not part of the testing kit."""
     bag = dict.fromkeys(COLORS, 0)
     for tile in state.bag:
         bag[tile] += 1
