@@ -576,6 +576,8 @@ def report_dict(report: Report) -> dict[str, Any]:
         "command": report.command,
         "seed": report.seed,
         "games": report.games,
+        "cut": report.cut,
+        "abandoned": report.abandoned,
         "shrink_games": report.shrink_games,
         "moves_compared": report.moves,
         "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],

@@ -252,6 +252,7 @@ def test_games_n_plays_exactly_n_games(capsys: pytest.CaptureFixture[str]) -> No
     assert main(command("--engine", engine, "--games", "20", "--seed", "1", "--json")) == 0
     doc = json.loads(capsys.readouterr().out)
     assert (doc["games"], doc["shrink_games"]) == (20, 0)
+    assert (doc["abandoned"], doc["cut"]) == (0, 0)
     assert sum(entry["games"] for entry in doc["played"]) == 20
     bug = " ".join(buggy("floor-while-room"))
     report = differential.run(bug, games=5, seed=1, timeout=30, shrink_time=2)
