@@ -312,16 +312,21 @@ def test_render_checks_its_options(client: TestClient) -> None:
         400,
         "unreadable-input",
     )
-    assert doc["errors"] == [
+    assert doc["errors"] == [  # every problem at once, the seat's among them
         {"path": "$.size", "problem": "expected an integer from 64 to 4096, got 10"},
+        {"path": "$.player", "problem": "players are numbered 0 to 1, got 2"},
         {"path": "$.tiling", "problem": 'expected true or false, got the string "yes"'},
     ]
-    doc = problem_of(
-        post(client, "render", {"state": ROUND_TWO, "player": 2}), 400, "unreadable-input"
-    )
-    assert doc["errors"] == [
-        {"path": "$.player", "problem": "players are numbered 0 to 1, got 2"}
-    ]
+    for player in (2, 5):  # the seats of this 2-player game, whatever the seat asked
+        doc = problem_of(
+            post(client, "render", {"state": ROUND_TWO, "player": player}), 400, "unreadable-input"
+        )
+        assert doc["errors"] == [
+            {"path": "$.player", "problem": f"players are numbered 0 to 1, got {player}"}
+        ]
+    doc = problem_of(post(client, "render", {"state": {}, "player": 5}), 400, "unreadable-input")
+    unread_seat = {"path": "$.player", "problem": "expected an integer from 0 to 3, got 5"}
+    assert unread_seat in doc["errors"]  # no position read: any game's seats
 
 
 @pytest.mark.parametrize(

@@ -225,6 +225,16 @@ def _integer(doc: Document, key: str, low: int, high: int, lang: str) -> int | N
     return value
 
 
+def _seat(doc: Document, state: GameState | None, lang: str) -> int | None:
+    """``render``'s ``player``: a seat of ``state`` (0 to its players - 1), or of any
+    game (0 to 3) when the position could not be read."""
+    value = doc.get("player")
+    if state is not None and type(value) is int and value >= len(state.players):
+        problem = say("player_range", lang, last=len(state.players) - 1, kind=describe(value, lang))
+        raise unreadable([{"path": "$.player", "problem": problem}], lang)
+    return _integer(doc, "player", 0, 3, lang)
+
+
 def _boolean(doc: Document, key: str, lang: str) -> bool:
     value = doc.get(key, False)
     if not isinstance(value, bool):
@@ -476,14 +486,10 @@ def render(raw: bytes, lang: str = "en") -> str:
     size = gathered.read(
         doc, "size", lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang)
     )
-    player = gathered.read(doc, "player", lambda: _integer(doc, "player", 0, 3, lang))
+    player = gathered.read(doc, "player", lambda: _seat(doc, state, lang))
     tiling = gathered.read(doc, "tiling", lambda: _boolean(doc, "tiling", lang))
     gathered.done()
     assert state is not None
-    if player is not None and player >= len(state.players):
-        last, kind = len(state.players) - 1, describe(player, lang)
-        problem = say("player_range", lang, last=last, kind=kind)
-        raise unreadable([{"path": "$.player", "problem": problem}], lang)
     highlight: Highlight | None = None
     if move is not None:
         highlight = (move, state.validate(move))
