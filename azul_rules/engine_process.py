@@ -88,7 +88,13 @@ class EngineProcess:
         transcript: TextIO | None = None,
     ) -> None:
         self.timeout = check_timeout(timeout)
-        self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        try:
+            self.argv = shlex.split(command) if isinstance(command, str) else list(command)
+        except ValueError as error:  # an unclosed quotation, a trailing escape
+            raise ProtocolError(
+                f"cannot read the engine command {command!r}: {error} (it is split as a "
+                "POSIX shell would)"
+            ) from None
         if not self.argv:
             raise ProtocolError("no engine command given")
         self.transcript = transcript

@@ -471,7 +471,7 @@ class RefereeMachine(GameMachine):
 
 
 def differential_machine(
-    implementation: Callable[[], Implementation],
+    implementation: Callable[[], Implementation] | str,
     *,
     player_counts: Sequence[int] = (2, 3, 4),
     variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
@@ -483,11 +483,25 @@ def differential_machine(
     played, so Hypothesis shrinks a failure to a short game quickly.
 
     Use it from a test module: ``TestMine = differential_machine(MyAdapter).TestCase``.
+
+    ``implementation`` may also be the name of an OpenSpiel Azul game
+    (``differential_machine("python_azul")``): that is
+    :func:`spiel_differential_machine` with its defaults.
     """
+    if isinstance(implementation, str):
+        return spiel_differential_machine(
+            implementation, player_counts=player_counts, variants=variants
+        )
+    if not callable(implementation):
+        raise TypeError(
+            "differential_machine() takes a callable returning an implementation, or the "
+            f"name of an OpenSpiel Azul game, not {shown(implementation)}"
+        )
+    factory: Callable[[], Implementation] = implementation
 
     class DifferentialMachine(GameMachine):
         def on_start(self, state: GameState) -> None:
-            self.other = implementation()
+            self.other = factory()
             self.other.start(state)
             self._compare(state, None)
 
@@ -513,7 +527,7 @@ def differential_machine(
     DifferentialMachine.player_counts = tuple(player_counts)
     DifferentialMachine.variants = tuple(variants)
     DifferentialMachine.__name__ = (
-        f"DifferentialMachine[{getattr(implementation, '__name__', 'impl')}]"
+        f"DifferentialMachine[{getattr(factory, '__name__', 'impl')}]"
     )
     return DifferentialMachine
 

@@ -214,6 +214,20 @@ def test_an_engine_that_cannot_start_or_lacks_a_variant_is_exit_2() -> None:
     assert "does not play the grey wall" in colored_only.failure.message
 
 
+
+def test_an_engine_command_that_cannot_be_split_is_exit_2_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """An unclosed quotation is the user's to fix: exit 2 naming it, never "internal error"."""
+    report = differential.run('"unterminated --fast', games=1)
+    assert report.status == 2 and report.failure is not None
+    assert "No closing quotation" in report.failure.message
+    assert main(["differential", "--engine", '"unterminated', "--games", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "internal error" not in err
+    assert "cannot read the engine command" in err
+
+
 # -- the command ------------------------------------------------------------------------------
 
 

@@ -66,6 +66,20 @@ def test_python_azul_agrees_with_the_referee() -> None:
     run_state_machine_as_test(machine, settings=QUICK)
 
 
+
+def test_differential_machine_takes_an_openspiel_game_by_name() -> None:
+    """``differential_machine("name")`` is ``spiel_differential_machine("name")``."""
+    machine = azt.differential_machine("python_azul", player_counts=(2,),
+                                       variants=(az.Variant.COLORED,))  # fmt: skip
+    run_state_machine_as_test(machine, settings=settings(QUICK, max_examples=2))
+    wrong = azt.differential_machine(
+        "python_azul_cross_once", player_counts=(2,), variants=(az.Variant.COLORED,)
+    )
+    with pytest.raises(AssertionError, match=r"the implementation's scores are .* the referee's"):
+        run_state_machine_as_test(wrong, settings=settings(QUICK, max_examples=30))
+    with pytest.raises(ValueError, match="OpenSpiel knows no game 'no_such_azul'"):
+        azt.differential_machine("no_such_azul")
+
 def test_a_cross_counted_once_is_caught_w3() -> None:
     """W3: the differential machine finds the game whose scores fall behind."""
     machine = azt.spiel_differential_machine(
