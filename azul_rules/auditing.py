@@ -79,6 +79,9 @@ def audit(state: GameState, claim: Claim) -> Result:
     the position, and for a grey-wall claim that leaves the players' choice of columns
     unknown (give each player's wall).
     """
+    if not isinstance(state, GameState):
+        raise FormatError(f"$: expected a GameState, got {type(state).__name__}",
+                          (("$", "expected a GameState"),))  # fmt: skip
     claim = validated(claim)
     _check_fits(state, claim)
     judged = [_judge_player(state, p, claim) for p in range(len(state.players))]

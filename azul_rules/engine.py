@@ -89,8 +89,10 @@ class ReferenceEngine:
         try:
             text = line.decode("utf-8") if isinstance(line, bytes) else line
             request = json.loads(text)
-        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        except (ValueError, RecursionError) as error:  # bad UTF-8 or JSON, a huge integer
             reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
+            if "4300" in reason:  # Python's advice on its own limit is no use to a client
+                reason = "an integer of more than 4300 digits"
             return _refusal("bad_json", f"not a JSON object: {reason}")
         return self.handle(request)
 

@@ -276,8 +276,13 @@ class EngineProcess:
             raise self._error(f"a reply line longer than {MAX_LINE_BYTES} bytes", kind, text)
         try:
             reply = json.loads(text)
-        except json.JSONDecodeError as error:
-            raise self._error(f"a reply that is not JSON ({error.msg})", kind, text) from None
+        except (ValueError, RecursionError) as error:  # not JSON, or a huge integer
+            reason = str(error)
+            if isinstance(error, json.JSONDecodeError):
+                reason = error.msg
+            elif "4300" in reason:
+                reason = "an integer of more than 4300 digits"
+            raise self._error(f"a reply that is not JSON ({reason})", kind, text) from None
         if not isinstance(reply, dict):
             raise self._error("a reply that is not a JSON object", kind, text)
         if not isinstance(reply.get("ok"), bool):

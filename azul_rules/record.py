@@ -23,6 +23,7 @@ from azul_rules.jsontext import (
     member_path,
     moved_under,
     paths_under,
+    repeated_keys,
 )
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take, parse_move
 from azul_rules.phases import Variant
@@ -156,6 +157,9 @@ class GameRecord:
         check_shape(settings)
         allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
         errors: list[tuple[str, str]] = []
+        if repeated := repeated_keys(data):  # the settings above are a copy: not seen there
+            keys = ", ".join(shown(k, None) for k in repeated)
+            errors.append(("$", f"the same key given twice: {keys}"))
         for key in sorted(set(data) - allowed, key=_key_order)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
         if type(data.get("format_version")) is not int or data["format_version"] != 1:

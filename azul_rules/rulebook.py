@@ -21,6 +21,8 @@ from typing import Final
 
 import attrs
 
+from azul_rules.shown import shown
+
 __all__ = [
     "CODE_RULES", "LANGUAGES", "RULES", "SECTIONS", "Rule", "id_ranges", "markdown", "rule",
     "rules",
@@ -428,7 +430,7 @@ def rule(rule_id: str) -> Rule:
     """The rule or ruling ``rule_id`` (``"P3"``, case-insensitive).  ``ValueError`` names
     the ids that exist when there is no such rule."""
     if not isinstance(rule_id, str):
-        raise TypeError(f"a rule id is a string such as 'P3', not {rule_id!r}")
+        raise TypeError(f"a rule id is a string such as 'P3', not {shown(rule_id)}")
     found = RULES.get(rule_id.strip().upper())
     if found is None:
         raise ValueError(f"no rule {rule_id!r} in the rule book: the ids are {id_ranges()}")

@@ -14,6 +14,7 @@ from azul_rules.grey import check_placement
 from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import FACTORY_OFFER, Phase
 from azul_rules.position import Position
+from azul_rules.shown import shown
 
 __all__ = ["check_refill", "check_table_take", "check_take", "take_is_legal", "validate"]
 
@@ -45,7 +46,9 @@ def validate(state: Position, move: Move) -> Result:
         assert isinstance(move, PlaceTile)
         found = check_place_tile(state, move)
     else:
-        raise FormatError(f"not a move: {move!r} (expected Take, TableTake, PlaceTile or Refill)")
+        raise FormatError(
+            f"not a move: {shown(move)} (expected Take, TableTake, PlaceTile or Refill)"
+        )
     return Result(tuple(found)) if found else OK
 
 

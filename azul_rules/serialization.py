@@ -843,7 +843,7 @@ def from_dict(data: object, cls: type[T]) -> T:
         return cast(T, _move_from_dict(data, cls))
     if cls == Move:
         return cast(T, _move_from_dict(data))
-    raise TypeError(f"cannot read {cls!r}: GameState, GameRecord, Move or a move class")
+    raise TypeError(f"cannot read {_shown(cls)}: GameState, GameRecord, Move or a move class")
 
 
 def to_json(obj: object, *, indent: int | None = 2) -> str:

@@ -173,7 +173,7 @@ def _verdict_of(state: Position, highlight: object) -> Verdict:
             return Verdict(move, result)
     raise FormatError(
         "highlight must be a move (Take, TableTake, PlaceTile, Refill), a Result, "
-        f"(move, result) or a RoundScoring, not {highlight!r}"
+        f"(move, result) or a RoundScoring, not {shown(highlight)}"
     )
 
 

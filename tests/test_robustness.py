@@ -521,3 +521,61 @@ def test_r7_a_grey_game_ends_or_keeps_a_completable_row(
         if state.is_over:
             break
         state = state.apply(rng.choice(state.legal_moves()))
+
+
+# -- found by the acceptance audit ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["seed", "players", "moves", "format_version"])
+def test_a_key_given_twice_at_the_top_of_a_record_is_refused(key: str) -> None:
+    """The record's own keys are checked like every other object's (last-wins once
+    replayed another game: ``"seed": 1, "seed": 2``)."""
+    text = '{"format_version": 1, "players": 2, "seed": 1, "moves": []}'
+    value = {"seed": "2", "players": "3", "moves": '["1B1"]', "format_version": "1"}[key]
+    text = text.replace("{", '{"' + key + '": ' + value + ", ", 1)
+    with pytest.raises(az.FormatError) as caught:
+        az.GameRecord.from_json(text)
+    assert paths(caught.value) == {"$": f"the same key given twice: {key!r}"}
+
+
+def test_a_tournament_line_is_read_as_strictly_as_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = az.GameRecord.of_game([az.parse_move("1B1")], players=2, seed=1).to_dict()
+    line = json.dumps({"tournament": {}, "game": 0, "record": record})
+    twice = line.replace('"seed": 1', '"seed": 7, "seed": 1')
+    path = tmp_path / "games.jsonl"
+    path.write_text(twice + "\n")
+    status, _, err = run_cli(capsys, "replay", str(path), "--game", "0")
+    assert status == 2
+    assert err == f"azul-rules: {path}: unreadable at $.record: the same key given twice: 'seed'\n"
+    path.write_text(line.replace('"moves": [', '"moves": [' + "1" * 5000 + ", ") + "\n")
+    status, _, err = run_cli(capsys, "replay", str(path), "--game", "0")
+    assert status == 2
+    assert err == (  # not "not a tournament's JSON-lines file"
+        f"azul-rules: {path}: unreadable: {path} line 1: not acceptable JSON: "
+        "an integer of more than 4300 digits\n"
+    )
+
+
+def test_the_engine_answers_a_number_of_5000_digits_with_a_refusal() -> None:
+    from azul_rules.engine import ReferenceEngine
+
+    reply = ReferenceEngine().handle_line(b'{"type": "new_game", "players": ' + b"1" * 5000 + b"}")
+    assert reply == {"ok": False, "error": {"code": "bad_json", "message":
+                     "not a JSON object: an integer of more than 4300 digits"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: az.new_game(2).validate(10**5000),  # type: ignore[arg-type]
+        lambda: az.new_game(2).apply(10**5000),  # type: ignore[arg-type]
+        lambda: az.audit(None, az.Claim(scores=(1, 2))),  # type: ignore[arg-type]
+    ],
+)
+def test_entry_points_raise_their_documented_error_for_any_argument(call: Any) -> None:
+    with pytest.raises(az.FormatError):
+        call()
+    with pytest.raises(TypeError, match="more than 4300 digits"):
+        az.rule(10**5000)  # type: ignore[arg-type]

@@ -23,7 +23,7 @@ from typing import IO, Any, Final, cast
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import paths_under
+from azul_rules.jsontext import load, paths_under, repeated_keys
 from azul_rules.record import GameRecord
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
@@ -259,7 +259,7 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
 
 def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
     first = stream.readline(MAX_LINE_BYTES + 1)
-    if _is_game_line(first):
+    if _is_game_line(first) or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
         return _pick(_chain(first, stream), source, game)
     return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
 
@@ -327,10 +327,14 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
 
 
 def _game_line(raw: bytes, where: str) -> dict[str, Any]:
+    """A game line read as strictly as any document (a key given twice is refused here
+    and, inside the record, by the record's reader)."""
     try:
-        doc = json.loads(raw)
-    except ValueError:
-        raise FormatError(f"{where}: not JSON") from None
+        doc = load(raw)
+    except FormatError as error:  # "not JSON: ...", "not acceptable JSON: ..."
+        raise FormatError(f"{where}: {'; '.join(m for _, m in error.errors)}") from None
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
+    if repeated := repeated_keys(doc):
+        raise FormatError(f"{where}: the same key given twice: {', '.join(map(repr, repeated))}")
     return doc
