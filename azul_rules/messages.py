@@ -109,6 +109,15 @@ def _players(value: object, lang: str) -> str:
     return _join([f"{word} {int(v) + 1}" for v in value], lang) or "-"
 
 
+def _tile_count(value: object, lang: str) -> str:
+    """``1 tile``, ``3 tiles`` (``1 carreau``, ``3 carreaux``)."""
+    shown = number(value, lang) if type(value) is int else str(value)
+    one = value == 1
+    if lang == "en":
+        return f"{shown} tile" if one else f"{shown} tiles"
+    return f"{shown} carreau" if one else f"{shown} carreaux"
+
+
 def _kind(value: object, lang: str) -> str:
     return _KINDS[lang].get(str(value), str(value))
 
@@ -133,6 +142,7 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "kind": _kind,
     "factory": _source,
     "claimed_players": _players,
+    "wall_tiles": _tile_count,
     "correct_players": _players,
 }
 
@@ -682,10 +692,18 @@ PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "à la fin de la manche",
     },
     "TOO_MANY_WALL_TILES": {
-        "en": "player {player}'s wall holds {tiles} tiles, but {allowed} at most can be "
+        "en": "player {player}'s wall holds {wall_tiles}, but at most {allowed} can be "
         "placed by round {round} ({phase}): 5 per tiling",
-        "fr": "le mur du joueur {player} contient {tiles} carreaux, mais {allowed} au plus "
+        "fr": "le mur du joueur {player} contient {wall_tiles}, mais {allowed} au plus "
         "peuvent y être posés à la manche {round} ({phase}) : 5 par décoration",
+    },
+    "TOO_MANY_WALL_TILES/row": {
+        "en": "row {row} of player {player}'s wall holds {wall_tiles}, but at most {allowed} "
+        "can be placed there by round {round} ({phase}): one per tiling, from pattern "
+        "line {row}",
+        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles}, mais "
+        "{allowed} au plus peuvent y être posés à la manche {round} ({phase}) : un par "
+        "décoration, depuis la ligne de préparation {row}",
     },
 }
 

@@ -199,25 +199,40 @@ def finished_rounds(phase: Phase, round: int) -> int:
 
 def least_round(phase: Phase, boards: Sequence[PlayerBoard]) -> int:
     """The least round a position in ``phase`` with these walls can be in: each tiling
-    adds at most 5 tiles to a wall (W1).  Used when a position gives no round."""
-    most = max((sum(t is not None for row in b.wall for t in row) for b in boards), default=0)
-    tilings = -(-most // 5)
+    adds at most one tile to a wall row and 5 to a wall (W1).  Used when a position
+    gives no round."""
+    tilings = max((_tilings_needed(board) for board in boards), default=0)
     if phase in (Phase.WALL_TILING, Phase.GAME_OVER):
         return max(1, tilings)
     return tilings + 1
 
 
+def _tilings_needed(board: PlayerBoard) -> int:
+    """The fewest wall tilings that can have laid ``board``'s wall (W1): one tile per
+    row, 5 per wall, each time."""
+    rows = [sum(t is not None for t in row) for row in board.wall]
+    return max(-(-sum(rows) // 5), *rows)
+
+
 def _check_wall_growth(state: Position, add: _Add) -> None:
-    """W1: a tiling puts at most one tile per pattern line, 5 per wall."""
-    allowed = 5 * max(0, finished_rounds(state.phase, state.round))
+    """W1: a tiling puts at most one tile per pattern line on its wall row, so at most
+    one per row and 5 per wall."""
+    tilings = max(0, finished_rounds(state.phase, state.round))
     for index, board in enumerate(state.players):
-        tiles = sum(t is not None for row in board.wall for t in row)
-        if tiles > allowed:
+        rows = [sum(t is not None for t in row) for row in board.wall]
+        if sum(rows) > 5 * tilings:
             add(
                 StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall",
-                player=index, tiles=tiles, allowed=allowed, round=state.round,
+                player=index, wall_tiles=sum(rows), allowed=5 * tilings, round=state.round,
                 phase=state.phase.value,
             )  # fmt: skip
+        for row, tiles in enumerate(rows):
+            if tiles > tilings:
+                add(
+                    StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall[{row}]",
+                    player=index, row=row, wall_tiles=tiles, allowed=tilings,
+                    round=state.round, phase=state.phase.value, reason="row",
+                )  # fmt: skip
 
 
 def _check_grey(state: Position, add: _Add) -> None:

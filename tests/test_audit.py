@@ -14,8 +14,9 @@ EMPTY5 = ["", "", "", "", ""]
 
 
 def offer_end(*players: az.PlayerBoard, holder: int | None = None) -> az.GameState:
-    """The position when the factory offer has just ended."""
-    return state(list(players), EMPTY5, "", marker_holder=holder)
+    """The position when the factory offer of round 3 has just ended (two tilings
+    behind: walls hold up to 2 tiles a row, W1)."""
+    return state(list(players), EMPTY5, "", marker_holder=holder, round_number=3)
 
 
 def claim(*scores: int, **rest: object) -> az.Claim:

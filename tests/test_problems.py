@@ -61,7 +61,7 @@ def test_line_colour_already_on_its_wall_row() -> None:
 
 def test_coloured_wall_tile_off_its_space_and_repeats() -> None:
     d = doc()
-    d["round"] = 2
+    d["round"] = 3  # two tilings behind: two tiles in a row are not too many (W1)
     d["players"][0]["wall"][0][1] = "blue"  # the yellow space
     d["players"][0]["wall"][0][0] = "blue"
     move_bag_tile(d, "blue")
@@ -160,7 +160,7 @@ def test_phase_mismatches() -> None:
 
 def test_a_complete_row_during_the_offer() -> None:
     d = doc()
-    d["round"] = 2
+    d["round"] = 6  # five tilings behind: one tile a row each time (W1)
     d["players"][0]["wall"][0] = ["blue", "yellow", "red", "black", "white"]
     for color in ["blue", "yellow", "red", "black", "white"]:
         move_bag_tile(d, color)

@@ -183,7 +183,7 @@ def test_v3_a_grey_tiling_whose_player_to_decide_has_nothing_to_decide_cannot_ex
 def test_v4_a_grey_tiling_waiting_on_a_line_with_no_legal_space_cannot_exist() -> None:
     rows = wall(["...R.", "BYK.W"])
     data = grey_tiling_of([board(pattern=["", "RR"], wall_rows=rows), board()], current=0)
-    data["round"] = 3
+    data["round"] = 4  # four tiles in row 2: four tilings (W1)
     with pytest.raises(az.InvalidStateError) as caught:
         az.from_dict(data, az.GameState)
     assert [(p.code, p.rule) for p in caught.value.problems] == [(P.PHASE_MISMATCH, "V4")]
@@ -229,16 +229,62 @@ def test_w5_w1_floors_are_empty_and_complete_lines_tiled_between_rounds() -> Non
 def test_w1_a_wall_holds_at_most_5_tiles_per_finished_round() -> None:
     data = doc()
     data["round"] = 2
-    data["players"][0]["wall"][0][0:5] = ["blue", "yellow", "red", "black", None]
-    data["players"][0]["wall"][1][0] = "white"
-    data["players"][0]["wall"][2][0] = "black"
-    for color in ["blue", "yellow", "red", "black", "white", "black"]:
+    wall = data["players"][0]["wall"]
+    wall[0][0:2] = ["blue", "yellow"]  # two in row 1: two tilings at least
+    for row in range(1, 5):
+        wall[row][row] = "blue"
+    for color in ["blue", "yellow", "blue", "blue", "blue", "blue"]:
         data["bag"][color] -= 1
     with pytest.raises(az.InvalidStateError) as caught:
         az.from_dict(data, az.GameState)
-    assert [(p.code, p.rule) for p in caught.value.problems] == [(P.TOO_MANY_WALL_TILES, "W1")]
+    found = [(p.code, p.rule, p.path) for p in caught.value.problems]
+    assert found == [
+        (P.TOO_MANY_WALL_TILES, "W1", "$.players[0].wall"),
+        (P.TOO_MANY_WALL_TILES, "W1", "$.players[0].wall[0]"),
+    ]
+    assert caught.value.problems[0].message == (
+        "player 1's wall holds 6 tiles, but at most 5 can be placed by round 2 "
+        "(factory offer): 5 per tiling"
+    )
     data["round"] = 3
     assert az.from_dict(data, az.GameState).round == 3
+
+
+def test_w1_a_wall_row_takes_at_most_one_tile_per_tiling() -> None:
+    """W1: a tiling moves one pattern line to its own row: 4 tiles in row 1 need four
+    tilings, even though 4 tiles could fit in one tiling's 5."""
+    data = doc()
+    data["round"] = 2
+    data["players"][1]["wall"][0][0:4] = ["blue", "yellow", "red", "black"]
+    for color in ["blue", "yellow", "red", "black"]:
+        data["bag"][color] -= 1
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.from_dict(data, az.GameState)
+    (problem,) = caught.value.problems
+    assert (problem.code, problem.rule, problem.path) == (
+        P.TOO_MANY_WALL_TILES, "W1", "$.players[1].wall[0]",
+    )  # fmt: skip
+    assert problem.message == (
+        "row 1 of player 2's wall holds 4 tiles, but at most 1 can be placed there by "
+        "round 2 (factory offer): one per tiling, from pattern line 1"
+    )
+    assert problem.message_in("fr").startswith("la rangée 1 du mur du joueur 2 contient 4 carreaux")
+    data["round"] = 5
+    assert az.from_dict(data, az.GameState).round == 5
+    del data["round"]
+    assert az.from_dict(data, az.GameState).round == 5  # four tilings behind it
+
+
+def test_w1_one_wall_tile_too_many_is_said_in_the_singular() -> None:
+    data = doc()
+    data["round"] = 1
+    data["players"][0]["wall"][2][2] = "blue"
+    data["bag"]["blue"] -= 1
+    with pytest.raises(az.InvalidStateError) as caught:
+        az.from_dict(data, az.GameState)
+    assert caught.value.problems[0].message.startswith(
+        "player 1's wall holds 1 tile, but at most 0 can be placed by round 1"
+    )
 
 
 def test_w1_a_position_without_a_round_takes_the_least_its_walls_allow() -> None:
