@@ -4,6 +4,7 @@ the generated pages, and the ids the code, the docs and the tests cite."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -178,6 +179,38 @@ def test_nothing_links_outside_the_repository() -> None:
             resolved = (page.parent / target).resolve()
             assert resolved.is_relative_to(ROOT) and resolved.exists(), (page, target)
     assert "(docs/rules.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# A path to a folder beside the checkout ("../shared", Path(...).parents[2] / "shared") or
+# to this machine's work tree: what only one checkout has.
+OUTSIDE = re.compile(r"\.\./shared|/work/|[\"']shared[\"']\s*/|\bRULES\.md\b|\bCONTRACT\.md\b")
+TEXT_FILES = (".py", ".md", ".toml", ".json", ".html", ".js", ".css", ".txt", ".cfg")
+NOT_OURS = {".git", ".venv", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+            "__pycache__", "node_modules"}  # fmt: skip
+
+
+def _repository_files() -> list[Path]:
+    """The text files of the checkout, without walking into virtual environments and
+    caches (pruned, so that a CI .venv costs nothing)."""
+    found = [ROOT / ".ci" / "run"]
+    for folder, subfolders, names in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in NOT_OURS and not d.endswith(".egg-info")]
+        found += [Path(folder) / n for n in names if n.endswith(TEXT_FILES)]
+    return found
+
+
+def test_no_file_reaches_outside_the_repository() -> None:
+    """Code, tests, docs, examples and CI stand alone: none reads or names a file beside
+    the checkout (a shared rules or contract file, a machine's work tree); the rule book
+    is docs/rules.md.  (tests/test_api.py read ../shared/RULES.md when it was there.)"""
+    this = Path(__file__).resolve()
+    hits = []
+    for path in _repository_files():
+        if path.resolve() != this:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            hits += [(str(path.relative_to(ROOT)), m.group(0)) for m in OUTSIDE.finditer(text)]
+    assert not hits
+    assert OUTSIDE.search('Path(__file__).parents[2] / "shared" / "RULES.md"')
 
 
 URL = re.compile(r"https?://[^\s`)>\]]*", re.IGNORECASE)
