@@ -1,4 +1,4 @@
-"""The public contract (CONTRACT.md): names, values and the message catalogue."""
+"""The public contract: names, values and the message catalogue."""
 
 from __future__ import annotations
 
@@ -49,12 +49,15 @@ def test_error_codes_are_exactly_the_rules_tables() -> None:
         assert code == code.name and code.value == code.name and isinstance(code, str)
 
 
-def test_error_codes_match_rules_md_when_it_is_beside_the_project() -> None:
-    rules = Path(__file__).resolve().parents[2] / "shared" / "RULES.md"
-    if not rules.exists():
-        pytest.skip("shared/RULES.md is not beside this checkout")
-    documented = set(re.findall(r"^\| `([A-Z_]+)` \|", rules.read_text(), re.MULTILINE))
-    assert documented == RULES_CODES
+def test_error_codes_match_the_rule_book_s_tables() -> None:
+    """The codes of docs/rules.md and docs/regles.md (the project's own rule book; no
+    file outside the repository is read)."""
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    for page in ("rules.md", "regles.md"):
+        text = (docs / page).read_text(encoding="utf-8")
+        documented = re.findall(r"^\| `([A-Z_]+)` \|", text, re.MULTILINE)
+        assert len(documented) == len(set(documented)) == 33, page
+        assert set(documented) == RULES_CODES, page
 
 
 def _fields(template: str) -> set[str]:

@@ -34,27 +34,22 @@ def audited(folder: str) -> az.Result:
 
 
 def grey_tiling() -> az.GameState:
-    """A grey game waiting for a wall placement."""
-    state_ = az.new_game(2, seed=3, variant=az.Variant.GREY)
-    while state_.phase is not az.Phase.WALL_TILING:
-        state_ = state_.apply(state_.legal_moves()[0])
-    return state_
+    """A grey game waiting for player 1's wall placement (V1): blue in pattern line 1,
+    yellow on the wall at row 1 column 1, blue at row 3 column 3; reached by the round's
+    last take from a possible position (the 100 tiles add up, S3)."""
+    p0 = board(pattern=["B"], wall_rows=wall(["Y....", "", "..B.."]))
+    offer = state([p0, board(floor_text="M")], [""] * 5, "R", current=1, start=0,
+                  marker_holder=1, variant=az.Variant.GREY)  # fmt: skip
+    waiting = offer.apply(B(az.CENTER, C.RED, az.FLOOR))
+    assert waiting.phase is az.Phase.WALL_TILING
+    az.from_json(az.to_json(waiting), az.GameState)  # a position that can exist
+    return waiting
 
 
 def grey_placement(code: E) -> az.Result:
-    s = grey_tiling()
-    line = s.legal_moves()[0].line
-    color = s.players[s.current_player].pattern_lines[line].color
-    assert color is not None
-    walls = {E.SPACE_OCCUPIED: wall([""] * line + ["Y"]),
-             E.COLUMN_COLOR_CONFLICT: wall([""] * ((line + 1) % 5) + [color.letter])}
-    boards = list(s.players)
-    old = boards[s.current_player]
-    boards[s.current_player] = az.PlayerBoard(score=old.score, pattern_lines=old.pattern_lines,
-                                              wall=walls[code], floor=old.floor)  # fmt: skip
-    import attrs
-
-    return attrs.evolve(s, players=tuple(boards)).validate(az.PlaceTile(line, 0))
+    """V1: the yellow's space; V2: column 3, which holds blue."""
+    column = {E.SPACE_OCCUPIED: 0, E.COLUMN_COLOR_CONFLICT: 2}[code]
+    return grey_tiling().validate(az.PlaceTile(0, column))
 
 
 def finished() -> az.GameState:

@@ -4,6 +4,7 @@ the generated pages, and the ids the code, the docs and the tests cite."""
 from __future__ import annotations
 
 import ast
+import os
 import re
 import subprocess
 import sys
@@ -140,6 +141,51 @@ def test_every_rule_id_cited_in_code_messages_and_docs_exists() -> None:
     assert len(cited) >= 40
 
 
+def _literal_ids(node: ast.expr) -> list[str] | None:
+    """The rule ids a call's argument can be: a string, or either branch of ``a if c else
+    b``; ``None`` for anything computed."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.IfExp):
+        body, orelse = _literal_ids(node.body), _literal_ids(node.orelse)
+        return None if body is None or orelse is None else body + orelse
+    return None
+
+
+def _code_and_rule_calls() -> list[tuple[str, str, str]]:
+    """(place, code or problem name, rule id) for every call of the library whose first
+    argument is an ``ErrorCode``/``StateProblem`` member and whose second is a written
+    rule id: ``Violation.of(E.SPLIT_LOT, "P1", ...)``, ``Problem.of(...)``,
+    ``self.add(E.X, "V4" if ... else "V1", ...)``."""
+    found = []
+    for path in sorted((ROOT / "azul_rules").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and len(node.args) >= 2
+                    and isinstance(node.args[0], ast.Attribute)):  # fmt: skip
+                continue
+            owner = node.args[0].value
+            if not (isinstance(owner, ast.Name) and owner.id in {"E", "ErrorCode", "StateProblem"}):
+                continue
+            for rule_id in _literal_ids(node.args[1]) or []:
+                place = f"{path.relative_to(ROOT)}:{node.lineno}"
+                found.append((place, f"{owner.id}.{node.args[0].attr}", rule_id))
+    return found
+
+
+def test_every_rule_id_written_beside_a_code_is_in_the_book_and_its_table_row() -> None:
+    """Whatever its letter (the id pattern above only sees the book's letters): a rule id
+    written in a Violation or a Problem exists, and a Violation's is one of the rules its
+    code's table row cites (docs/rules.md), so that --explain prints the rule it names."""
+    calls = _code_and_rule_calls()
+    assert len(calls) >= 60
+    unknown = [(place, rule_id) for place, _, rule_id in calls if rule_id not in RULES]
+    assert not unknown
+    outside_row = [(place, name, rule_id) for place, name, rule_id in calls
+                   if not name.startswith("StateProblem")
+                   and rule_id not in CODE_RULES[name.split(".")[1]][0]]  # fmt: skip
+    assert not outside_row
+
+
 def _cited_by_tests() -> set[str]:
     found: set[str] = set()
     for path in (ROOT / "tests").glob("*.py"):
@@ -178,6 +224,38 @@ def test_nothing_links_outside_the_repository() -> None:
             resolved = (page.parent / target).resolve()
             assert resolved.is_relative_to(ROOT) and resolved.exists(), (page, target)
     assert "(docs/rules.md)" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+# A path to a folder beside the checkout ("../shared", Path(...).parents[2] / "shared") or
+# to this machine's work tree: what only one checkout has.
+OUTSIDE = re.compile(r"\.\./shared|/work/|[\"']shared[\"']\s*/|\bRULES\.md\b|\bCONTRACT\.md\b")
+TEXT_FILES = (".py", ".md", ".toml", ".json", ".html", ".js", ".css", ".txt", ".cfg")
+NOT_OURS = {".git", ".venv", ".hypothesis", ".mypy_cache", ".pytest_cache", ".ruff_cache",
+            "__pycache__", "node_modules"}  # fmt: skip
+
+
+def _repository_files() -> list[Path]:
+    """The text files of the checkout, without walking into virtual environments and
+    caches (pruned, so that a CI .venv costs nothing)."""
+    found = [ROOT / ".ci" / "run"]
+    for folder, subfolders, names in os.walk(ROOT):
+        subfolders[:] = [d for d in subfolders if d not in NOT_OURS and not d.endswith(".egg-info")]
+        found += [Path(folder) / n for n in names if n.endswith(TEXT_FILES)]
+    return found
+
+
+def test_no_file_reaches_outside_the_repository() -> None:
+    """Code, tests, docs, examples and CI stand alone: none reads or names a file beside
+    the checkout (a shared rules or contract file, a machine's work tree); the rule book
+    is docs/rules.md.  (tests/test_api.py read ../shared/RULES.md when it was there.)"""
+    this = Path(__file__).resolve()
+    hits = []
+    for path in _repository_files():
+        if path.resolve() != this:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            hits += [(str(path.relative_to(ROOT)), m.group(0)) for m in OUTSIDE.finditer(text)]
+    assert not hits
+    assert OUTSIDE.search('Path(__file__).parents[2] / "shared" / "RULES.md"')
 
 
 URL = re.compile(r"https?://[^\s`)>\]]*", re.IGNORECASE)
