@@ -34,6 +34,7 @@ __all__ = [
     "MAX_ITEMS",
     "MAX_REPORTED",
     "check_shape",
+    "first_repeated",
     "format_error",
     "load",
     "member_path",
@@ -86,6 +87,25 @@ def repeated_keys(value: object) -> tuple[str, ...]:
     """The keys given twice in a JSON object read by :func:`load` (``()`` for any other
     value)."""
     return value.repeated if isinstance(value, _Object) else ()
+
+
+def first_repeated(data: object) -> tuple[str, str] | None:
+    """The path of the first object of a document read by :func:`load` that was given a
+    key twice, and those keys as they are quoted (``("$.result", "'end'")``); ``None``
+    when there is none.  Unlike :func:`check_shape`, no limit of size applies (for
+    documents such as a tournament's game line, a whole record inside)."""
+    stack: list[tuple[object, str]] = [(data, "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            if repeated := repeated_keys(value):
+                return path, ", ".join(shown(k, None) for k in repeated)
+            stack.extend((v, member_path(path, k)) for k, v in reversed(value.items())
+                         if isinstance(v, (dict, list)))  # fmt: skip
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value)))
+                         if isinstance(v, (dict, list)))  # fmt: skip
+    return None
 
 
 def _parse_constant(name: str) -> float:

@@ -579,3 +579,40 @@ def test_entry_points_raise_their_documented_error_for_any_argument(call: Any) -
         call()
     with pytest.raises(TypeError, match="more than 4300 digits"):
         az.rule(10**5000)  # type: ignore[arg-type]
+
+
+def _a_problem() -> az.Problem:
+    text = (Path(__file__).parent.parent / "examples" / "impossible-position.json").read_text()
+    with pytest.raises(az.InvalidStateError) as raised:
+        az.from_json(text, az.GameState)
+    return raised.value.problems[0]
+
+
+def _a_violation() -> az.Violation:
+    state = az.new_game(2, seed=1)
+    return state.validate(az.Take(0, az.Color.RED, 9)).violations[0]
+
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: _a_problem().message_in(HUGE),  # type: ignore[arg-type]
+        lambda: _a_violation().message_in(HUGE),  # type: ignore[arg-type]
+        lambda: az.rule("P3").title_in(HUGE),  # type: ignore[arg-type]
+        lambda: __import__("azul_rules.differential").differential.run(
+            "true", lang=HUGE),  # type: ignore[arg-type]
+        lambda: __import__("azul_rules.differential").differential.report_text(
+            None, lang=HUGE),  # type: ignore[arg-type]
+    ],
+    ids=["Problem.message_in", "Violation.message_in", "Rule.title_in", "differential.run",
+         "differential.report_text"],
+)  # fmt: skip
+def test_a_language_of_5000_digits_is_a_value_error_in_words(call: Any) -> None:
+    """Quoting the argument once raised Python's own ValueError about its limit of
+    digits instead of the entry point's documented one."""
+    with pytest.raises(ValueError, match=r"^unknown language an integer of more than 4300 "
+                       r"digits: (choose|expected) one of en, fr$"):  # fmt: skip
+        call()

@@ -14,7 +14,6 @@ by dropping complete lines.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -23,8 +22,9 @@ from typing import IO, Any, Final, cast
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, paths_under, repeated_keys
+from azul_rules.jsontext import first_repeated, load, paths_under, repeated_keys
 from azul_rules.record import GameRecord
+from azul_rules.shown import shown
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
 
@@ -74,12 +74,18 @@ def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes, bool]]:
 
 
 def _parse(raw: bytes, where: str) -> dict[str, Any]:
+    """A line to continue, read as strictly as any document (``jsontext.load``): bad
+    JSON or UTF-8, a number past 4,300 digits, nesting past Python's stack or a key
+    given twice anywhere in it is one line naming the line."""
     try:
-        doc = json.loads(raw)
-    except ValueError as error:  # bad JSON, bad UTF-8, a number of over 4,300 digits
-        raise TournamentError(f"{where}: not JSON ({error})") from None
+        doc = load(raw)
+    except FormatError as error:  # "not JSON: ...", "not acceptable JSON: ..."
+        raise TournamentError(f"{where}: {'; '.join(m for _, m in error.errors)}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tournament"), dict):
         raise TournamentError(f"{where}: not a tournament game line (no \"tournament\" object)")
+    if (found := first_repeated(doc)) is not None:
+        path, keys = found
+        raise TournamentError(f"{where}: the same key given twice at {path}: {keys}")
     return doc
 
 
@@ -137,9 +143,9 @@ def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -
     for key in [*expected, *sorted(set(found) - set(expected))]:
         if found.get(key) != expected.get(key):
             raise TournamentError(
-                f"{where} was written with other settings: {key} {found.get(key)!r} there, "
-                f"{expected.get(key)!r} here; continue it with the same settings or write "
-                "to another file"
+                f"{where} was written with other settings: {key} {shown(found.get(key))} "
+                f"there, {shown(expected.get(key))} here; continue it with the same settings "
+                "or write to another file"
             )
 
 
@@ -154,8 +160,8 @@ def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary
     expected_lineup = [names[b] for b in spec.seats]
     if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
         raise TournamentError(
-            f"{where}: game {index} has seed {doc.get('seed')!r} and lineup "
-            f"{doc.get('lineup')!r}, but these settings give seed {spec.seed} and lineup "
+            f"{where}: game {index} has seed {shown(doc.get('seed'))} and lineup "
+            f"{shown(doc.get('lineup'))}, but these settings give seed {spec.seed} and lineup "
             f"{expected_lineup}"
         )
     result = doc.get("result")
@@ -269,12 +275,7 @@ def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
         raise FormatError(
             f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
         )
-    try:
-        return GameRecord.from_json(data)
-    except (FormatError, InvalidStateError):
-        raise
-    except ValueError as error:  # json's limit on a number's digits, not a FormatError
-        raise FormatError(f"{source}: not JSON ({error})") from None
+    return GameRecord.from_json(data)
 
 
 def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
@@ -285,8 +286,8 @@ def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
 
 def _is_game_line(raw: bytes) -> bool:
     try:
-        doc = json.loads(raw)
-    except ValueError:
+        doc = load(raw)
+    except FormatError:
         return False
     return isinstance(doc, dict) and "tournament" in doc and "record" in doc
 
@@ -301,8 +302,8 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
             raise FormatError(f"{source} line {number} is longer than 1 MiB")
         if not raw.endswith(b"\n") and count:
             try:
-                json.loads(raw)
-            except ValueError:
+                load(raw)
+            except FormatError:
                 break  # the incomplete last line of an interrupted run
         if not raw.strip():
             continue
