@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import attrs
@@ -37,6 +37,7 @@ __all__ = [
     "first_repeated",
     "format_error",
     "load",
+    "load_unique",
     "member_path",
     "moved_under",
     "paths_under",
@@ -143,6 +144,41 @@ def paths_under(prefix: str) -> Iterator[None]:
 
 def load(text: str | bytes | bytearray) -> object:
     """Parse JSON text within the limits above; ``FormatError`` otherwise."""
+    return _decoded(text, _Object)
+
+
+def load_unique(text: str | bytes | bytearray) -> object:
+    """:func:`load`, also refusing a key given twice in any object of the document, with
+    the object's path (``$.result: the same key given twice: 'end'``), but none of
+    :func:`check_shape`'s limits of size: for documents of their own shape, such as a
+    tournament's game line (a whole record inside).  The document is walked only when
+    some object did repeat a key."""
+    hook = _NotingRepeats()
+    data = _decoded(text, hook)
+    if hook.seen and (found := first_repeated(data)) is not None:
+        path, keys = found
+        raise format_error([(path, f"the same key given twice: {keys}")])
+    return data
+
+
+class _NotingRepeats:
+    """A JSON object hook building :class:`_Object`s that notes whether one of them
+    was given a key twice."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> _Object:
+        found = _Object(pairs)
+        if found.repeated:
+            self.seen = True
+        return found
+
+
+def _decoded(text: str | bytes | bytearray, hook: Callable[[list[tuple[str, Any]]], object]
+             ) -> object:  # fmt: skip
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_INPUT_BYTES:
             raise _too_large(len(text))
@@ -159,7 +195,7 @@ def load(text: str | bytes | bytearray) -> object:
     try:
         return json.loads(
             text.removeprefix("\ufeff"),
-            object_pairs_hook=_Object,
+            object_pairs_hook=hook,
             parse_constant=_parse_constant,
         )
     except _Refused as refused:

@@ -217,16 +217,18 @@ def _replay(record: GameRecord) -> tuple[list[_Round], GameState, int | None, Re
     Each move is refereed once (``apply``; ``validate`` only for an illegal one)."""
     state = record.start()
     rounds: list[_Round] = []
-    pending: tuple[GameState, Move] | None = None
+    pending: tuple[GameState, Move] | None = None  # the offer's last take, not yet tiled
     offer_round = state.round
+    offer = Phase.FACTORY_OFFER
     for index, move in enumerate(record.moves):
         try:
             after = state.apply(move)
         except IllegalMoveError:
             return rounds, state, index, state.validate(move)
-        if state.phase is Phase.FACTORY_OFFER:
-            offer_round = state.round
-            if after.phase is not Phase.FACTORY_OFFER or after.round != state.round:
+        if pending is None:
+            before, now = state.context, after.context  # (the phase and round live there)
+            if before.phase is offer and (now.phase is not offer or now.round != before.round):
+                offer_round = before.round
                 pending = (state, move)
         if pending is not None and _tiled(after, offer_round):
             boards = _without_bonuses(after.players, after.is_over)

@@ -22,7 +22,7 @@ from typing import IO, Any, Final, cast
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import first_repeated, load, paths_under, repeated_keys
+from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
 from azul_rules.record import GameRecord
 from azul_rules.shown import shown
 from azul_rules.tournament.referee import Ending, GameSummary
@@ -74,18 +74,17 @@ def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes, bool]]:
 
 
 def _parse(raw: bytes, where: str) -> dict[str, Any]:
-    """A line to continue, read as strictly as any document (``jsontext.load``): bad
-    JSON or UTF-8, a number past 4,300 digits, nesting past Python's stack or a key
+    """A line to continue, read as strictly as any document (``jsontext.load_unique``):
+    bad JSON or UTF-8, a number past 4,300 digits, nesting past Python's stack or a key
     given twice anywhere in it is one line naming the line."""
     try:
-        doc = load(raw)
-    except FormatError as error:  # "not JSON: ...", "not acceptable JSON: ..."
-        raise TournamentError(f"{where}: {'; '.join(m for _, m in error.errors)}") from None
+        doc = load_unique(raw)
+    except FormatError as error:  # "not JSON: ...", "$.result: the same key given twice..."
+        problems = "; ".join(m if p == "$" and not m.startswith("the same key") else f"{p}: {m}"
+                             for p, m in error.errors)  # fmt: skip
+        raise TournamentError(f"{where}: {problems}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tournament"), dict):
         raise TournamentError(f"{where}: not a tournament game line (no \"tournament\" object)")
-    if (found := first_repeated(doc)) is not None:
-        path, keys = found
-        raise TournamentError(f"{where}: the same key given twice at {path}: {keys}")
     return doc
 
 
@@ -265,9 +264,19 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
 
 def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
     first = stream.readline(MAX_LINE_BYTES + 1)
-    if _is_game_line(first) or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
-        return _pick(_chain(first, stream), source, game)
+    parsed = _parsed(first)  # once: a line of 1 MiB is not read twice
+    is_game_line = isinstance(parsed, dict) and "tournament" in parsed and "record" in parsed
+    if is_game_line or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
+        return _pick(_chain(first, stream), source, game, parsed)
     return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
+
+
+def _parsed(raw: bytes) -> object:
+    """``jsontext.load(raw)``, or the ``FormatError`` it raised."""
+    try:
+        return load(raw)
+    except FormatError as error:
+        return error
 
 
 def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
@@ -284,30 +293,22 @@ def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
         yield line
 
 
-def _is_game_line(raw: bytes) -> bool:
-    try:
-        doc = load(raw)
-    except FormatError:
-        return False
-    return isinstance(doc, dict) and "tournament" in doc and "record" in doc
-
-
-def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
-    """The record of game ``game`` (or of the only game) among tournament lines."""
+def _pick(lines: Iterator[bytes], source: str, game: int | None,
+          first: object = None) -> GameRecord:  # fmt: skip
+    """The record of game ``game`` (or of the only game) among tournament lines; each
+    line is parsed once (``first``: the first line's ``_parsed`` value, if known)."""
     count = 0
     found: dict[str, Any] | None = None
     numbers: list[int] = []
     for number, raw in enumerate(lines, start=1):
         if len(raw) > MAX_LINE_BYTES:
             raise FormatError(f"{source} line {number} is longer than 1 MiB")
-        if not raw.endswith(b"\n") and count:
-            try:
-                load(raw)
-            except FormatError:
-                break  # the incomplete last line of an interrupted run
         if not raw.strip():
             continue
-        doc = _game_line(raw, f"{source} line {number}")
+        parsed = first if number == 1 and first is not None else _parsed(raw)
+        if isinstance(parsed, FormatError) and not raw.endswith(b"\n") and count:
+            break  # the incomplete last line of an interrupted run
+        doc = _game_line(parsed, f"{source} line {number}")
         count += 1
         index = doc.get("game")
         if type(index) is int:
@@ -327,13 +328,11 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
         return GameRecord.from_dict(found["record"])
 
 
-def _game_line(raw: bytes, where: str) -> dict[str, Any]:
-    """A game line read as strictly as any document (a key given twice is refused here
-    and, inside the record, by the record's reader)."""
-    try:
-        doc = load(raw)
-    except FormatError as error:  # "not JSON: ...", "not acceptable JSON: ..."
-        raise FormatError(f"{where}: {'; '.join(m for _, m in error.errors)}") from None
+def _game_line(doc: object, where: str) -> dict[str, Any]:
+    """A game line (as ``_parsed`` read it) read as strictly as any document (a key
+    given twice is refused here and, inside the record, by the record's reader)."""
+    if isinstance(doc, FormatError):  # "not JSON: ...", "not acceptable JSON: ..."
+        raise FormatError(f"{where}: {'; '.join(m for _, m in doc.errors)}") from None
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
     if repeated := repeated_keys(doc):
