@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import CENTER, FLOOR
+from azul_rules import CENTER, FLOOR, differential
 from azul_rules import Color as C
 from azul_rules import StateProblem as P
 from azul_rules.auditing import position_from_json
@@ -602,10 +602,8 @@ HUGE = 10**5000
         lambda: _a_problem().message_in(HUGE),  # type: ignore[arg-type]
         lambda: _a_violation().message_in(HUGE),  # type: ignore[arg-type]
         lambda: az.rule("P3").title_in(HUGE),  # type: ignore[arg-type]
-        lambda: __import__("azul_rules.differential").differential.run(
-            "true", lang=HUGE),  # type: ignore[arg-type]
-        lambda: __import__("azul_rules.differential").differential.report_text(
-            None, lang=HUGE),  # type: ignore[arg-type]
+        lambda: differential.run("true", lang=HUGE),  # type: ignore[arg-type]
+        lambda: differential.report_text(None, lang=HUGE),  # type: ignore[arg-type]
     ],
     ids=["Problem.message_in", "Violation.message_in", "Rule.title_in", "differential.run",
          "differential.report_text"],
