@@ -1,13 +1,13 @@
-"""Which kind of document a JSON text is, told by its keys, so that a file given in the
-wrong place (a game record to ``show``, a claim and a position swapped for ``audit``)
-is named for what it is, in one line, instead of by every key the reader refused.
+"""Which kind of document a parsed JSON text is, told by its keys, so that a file given
+in the wrong place (a game record to ``show``, a claim and a position swapped for
+``audit``) is named for what it is, in one line, instead of by every key the reader
+refused.
 
 Private: used by :mod:`azul_rules.cli`.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Final, Literal
 
@@ -42,15 +42,12 @@ _READERS: Final[Mapping[Kind, str]] = {
 }
 
 
-def wrong_kind(text: str, expected: Kind) -> str | None:
+def wrong_kind(doc: object, expected: Kind) -> str | None:
     """``"a game record, not a position (replay and audit-game read game records)"``
-    when ``text`` is a JSON object of another kind than ``expected``; ``None`` when it
-    may be of the expected kind (then its reader's errors say what is wrong) or is not
-    an object at all."""
-    try:
-        doc = json.loads(text)
-    except (ValueError, RecursionError):  # not JSON, or nested past Python's stack
-        return None
+    when ``doc`` (a document as ``jsontext.load`` read it: the file is parsed once) is a
+    JSON object of another kind than ``expected``; ``None`` when it may be of the
+    expected kind (then its reader's errors say what is wrong) or is not an object at
+    all."""
     if not isinstance(doc, dict) or doc.keys() & _SIGNS[expected]:
         return None
     for kind, signs in _SIGNS.items():

@@ -13,25 +13,17 @@ from collections.abc import Mapping
 from typing import Final
 
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
-from azul_rules.jsontext import check_shape, format_error, load, member_path
+from azul_rules.jsontext import check_shape, format_error, member_path
 from azul_rules.shown import number as _number
 from azul_rules.shown import shown, too_long
 
-__all__ = ["LIMIT", "Reader", "load_json", "plain"]
+__all__ = ["LIMIT", "Reader", "plain"]
 
 LIMIT: Final = 1_000_000
 """Claimed figures (scores, bonuses) are integers of at most this size, either sign."""
 
 _NAMES: Final = {c: c.name.lower() for c in COLORS}
 _BY_NAME: Final = {name: c for c, name in _NAMES.items()}
-
-
-def load_json(text: str | bytes) -> object:
-    """Parse JSON text within the limits of :mod:`azul_rules.jsontext` (size, repeated
-    keys, entries per array); ``FormatError`` otherwise."""
-    data = load(text)
-    check_shape(data)
-    return data
 
 
 class _Foreign:
@@ -79,7 +71,10 @@ class Reader:
 
     def document(self, value: object, known: tuple[str, ...]) -> dict[str, object]:
         """The top-level object of a document, its ``format_version`` (optional) 1; raises
-        at once when it is not an object at all."""
+        at once when it is not an object at all.  The document is first held to the
+        limits of :func:`~azul_rules.jsontext.check_shape` (keys given twice, entries
+        per array, values in all), each refusal with its path."""
+        check_shape(value)
         doc = self.obj(value, "$", known)
         if doc is None:
             self.done()

@@ -43,7 +43,7 @@ from azul_rules.miscount import Tiling, counted_with, explain
 from azul_rules.phases import Variant
 from azul_rules.rounds import place_on_wall, tile_colored
 from azul_rules.scoring import WallPlacement, decide_outcome, end_bonuses, floor_penalty, runs
-from azul_rules.serialization import position_at_offer_end
+from azul_rules.serialization import position_at_offer_end, position_at_offer_end_from_dict
 from azul_rules.state import GameState
 
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "claim_from_json",
     "counted_with",
     "expected_boards",
+    "position_from_dict",
     "position_from_json",
 ]
 
@@ -477,5 +478,11 @@ def position_from_json(text: str | bytes) -> GameState:
     """Read the position an audit starts from: a state whose factory offer has just
     ended (every factory and the centre empty) is accepted here."""
     state: GameState = position_at_offer_end(text)
+    return state
+
+
+def position_from_dict(data: object) -> GameState:
+    """:func:`position_from_json` of plain data (``to_dict``'s form of a state)."""
+    state: GameState = position_at_offer_end_from_dict(data)
     return state
 

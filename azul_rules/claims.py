@@ -18,10 +18,11 @@ from typing import Any, Final
 import attrs
 
 from azul_rules import schemas
-from azul_rules._reading import Reader, load_json, plain
+from azul_rules._reading import Reader, plain
 from azul_rules.board import Wall
 from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, FloorItem
 from azul_rules.errors import FormatError
+from azul_rules.jsontext import load
 
 __all__ = [
     "Claim",
@@ -125,7 +126,7 @@ def claim_from_dict(data: object) -> Claim:
 
 def claim_from_json(text: str | bytes) -> Claim:
     """Read a claim from JSON text."""
-    return claim_from_dict(load_json(text))
+    return claim_from_dict(load(text))
 
 
 def claim_to_dict(claim: Claim) -> dict[str, object]:

@@ -17,19 +17,19 @@ from typing import Any, NoReturn, TextIO, TypeVar
 
 from azul_rules import __version__
 from azul_rules._documents import Kind, wrong_kind
-from azul_rules.auditing import audit, claim_from_json, position_from_json
+from azul_rules.auditing import audit, claim_from_dict, position_from_dict
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
-from azul_rules.jsonio import from_json, move_from_json, to_dict
-from azul_rules.jsontext import MAX_INPUT_BYTES
+from azul_rules.jsonio import from_dict, move_from_dict, move_from_json, to_dict
+from azul_rules.jsontext import MAX_INPUT_BYTES, load
 from azul_rules.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.moves import Move, parse_move
 from azul_rules.phases import Phase, Variant
 from azul_rules.record import GameRecord
 from azul_rules.render import move_text, render_state, variant_name
 from azul_rules.rulebook import SECTIONS, Rule, id_ranges, rule, rules
-from azul_rules.scoresheet import audit_game, scoresheet_from_json
+from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
 from azul_rules.shown import number
@@ -459,16 +459,19 @@ def _printable(text: str) -> str:
     return text if text.isprintable() else repr(text)[1:-1]
 
 
-def _from_file(path: str, read: Callable[[str], T], lang: str = "en",
+def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
                kind: Kind | None = None) -> T:  # fmt: skip
-    """``read`` applied to the text of ``path``, its errors told with the file's name
-    (an impossible position's problems in ``lang``); a document of another kind than
-    ``kind`` (a record given for a position) is told so, in one line."""
+    """``read`` (a ``from_dict`` reader) applied to the JSON document in ``path``, its
+    errors told with the file's name (an impossible position's problems in ``lang``); a
+    document of another kind than ``kind`` (a record given for a position) is told so,
+    in one line.  The text is parsed once (``jsontext.load``, as ``from_json`` does),
+    so a refused file costs no more than a read one."""
     text = _read(path)
+    data = _reading(path, lambda: load(text), lang)
     try:
-        return _reading(path, lambda: read(text), lang)
+        return _reading(path, lambda: read(data), lang)
     except InputError:
-        wrong = None if kind is None else wrong_kind(text, kind)
+        wrong = None if kind is None else wrong_kind(data, kind)
         if wrong is None:
             raise
         raise InputError([f"{_printable(path)}: {wrong}"]) from None
@@ -509,7 +512,7 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
 
 
 def _load_state(path: str, lang: str = "en") -> GameState:
-    return _from_file(path, lambda text: from_json(text, GameState), lang, "position")
+    return _from_file(path, lambda data: from_dict(data, GameState), lang, "position")
 
 
 def _load_move(text: str) -> Move:
@@ -524,7 +527,7 @@ def _load_move(text: str) -> Move:
             return _reading(STDIN, lambda: move_from_json(given))
         return _reading(STDIN, lambda: parse_move(given.strip()))
     if os.path.exists(text) or _looks_like_a_file(text):
-        return _from_file(text, move_from_json, kind="move")
+        return _from_file(text, move_from_dict, kind="move")
     return _reading("MOVE", lambda: parse_move(text))
 
 
@@ -607,8 +610,8 @@ def _check(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     _one_stdin(args.state, args.claim)
-    state = _from_file(args.state, position_from_json, args.lang, "position")
-    claim = _from_file(args.claim, claim_from_json, kind="claim")
+    state = _from_file(args.state, position_from_dict, args.lang, "position")
+    claim = _from_file(args.claim, claim_from_dict, kind="claim")
     result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:
         doc = {
@@ -626,8 +629,8 @@ def _audit(args: argparse.Namespace) -> int:
 
 def _audit_game(args: argparse.Namespace) -> int:
     _one_stdin(args.record, args.sheet)
-    record = _from_file(args.record, GameRecord.from_json, args.lang, "record")
-    sheet = _from_file(args.sheet, scoresheet_from_json, kind="scoresheet")
+    record = _from_file(args.record, GameRecord.from_dict, args.lang, "record")
+    sheet = _from_file(args.sheet, scoresheet_from_dict, kind="scoresheet")
     verdict = _judged(lambda: audit_game(record, sheet), args.sheet, args.record)
     if args.json:
         def docs(found: Sequence[Violation]) -> list[dict[str, object]]:
@@ -717,7 +720,7 @@ def _replay(args: argparse.Namespace) -> int:
     if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
         record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
     else:
-        record = _from_file(args.record, GameRecord.from_json, args.lang, "record")
+        record = _from_file(args.record, GameRecord.from_dict, args.lang, "record")
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)

@@ -50,6 +50,7 @@ from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
 from azul_rules.rulebook import rule
+from azul_rules.shown import shown
 from azul_rules.state import GameState, new_game
 from azul_rules.testing import fill_factories
 
@@ -384,7 +385,7 @@ def run(
     ``Report.failure``; raises ``ValueError`` for an unknown ``lang``.
     """
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {shown(lang)}: expected one of {', '.join(LANGUAGES)}")
     seed = random.randrange(2**32) if seed is None else seed
     text = command if isinstance(command, str) else " ".join(command)
     started = time.monotonic()
@@ -514,7 +515,7 @@ def report_text(report: Report, lang: str = "en") -> str:
     are written as :mod:`azul_rules.conformance` names them (in English, quoting the
     referee's verdicts in the language :func:`run` was given)."""
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}: expected one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {shown(lang)}: expected one of {', '.join(LANGUAGES)}")
     lines = []
     if report.failure is not None:
         failure = report.failure
@@ -616,7 +617,9 @@ def parse_duration(text: str, option: str) -> float:
     """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds."""
     match = _DURATION.fullmatch(text.strip())
     if match is None or float(match.group(1)) <= 0:
-        raise UsageError(f"{option}: expected a duration such as 60s, 2m or 500ms, got {text!r}")
+        raise UsageError(
+            f"{option}: expected a duration such as 60s, 2m or 500ms, got {shown(text)}"
+        )
     return float(match.group(1)) * _UNITS[match.group(2)]
 
 
@@ -628,7 +631,7 @@ def parse_players(text: str) -> tuple[int, ...]:
         counts = ()
     if not counts or any(n not in (2, 3, 4) for n in counts):
         raise UsageError(
-            f"--players: expected player counts from 2, 3, 4 such as 2,3; got {text!r}"
+            f"--players: expected player counts from 2, 3, 4 such as 2,3; got {shown(text)}"
         )
     return counts
 
@@ -639,7 +642,7 @@ def parse_variants(text: str | None) -> tuple[Variant, ...] | None:
         return None
     names = [part.strip() for part in text.split(",")]
     if not names or any(n not in ("colored", "grey") for n in names):
-        raise UsageError(f"--variant: expected colored, grey or colored,grey; got {text!r}")
+        raise UsageError(f"--variant: expected colored, grey or colored,grey; got {shown(text)}")
     return tuple(Variant(n) for n in dict.fromkeys(names))
 
 

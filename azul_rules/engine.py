@@ -21,9 +21,11 @@ from typing import IO, Any, Final, NoReturn
 
 from azul_rules.errors import FormatError, Result
 from azul_rules.jsonio import move_from_dict, to_dict
+from azul_rules.jsontext import first_repeated, load
 from azul_rules.moves import Move, Refill
 from azul_rules.phases import Variant
 from azul_rules.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
+from azul_rules.shown import shown
 from azul_rules.state import FACTORY_COUNTS, GameState, new_game
 
 __all__ = ["ReferenceEngine", "RequestError", "command", "main"]
@@ -85,15 +87,29 @@ class ReferenceEngine:
     # -- serving -------------------------------------------------------------------------
 
     def handle_line(self, line: bytes | str) -> dict[str, Any]:
-        """The reply to one input line; never raises."""
+        """The reply to one input line; never raises.  The line is read as strictly as
+        any document (``jsontext.load``): not UTF-8, a byte order mark, not JSON, a
+        number past 4,300 digits, ``NaN`` or nesting past Python's stack is
+        ``bad_json``; a key given twice in an object is ``bad_request`` at its path."""
         try:
             text = line.decode("utf-8") if isinstance(line, bytes) else line
-            request = json.loads(text)
-        except (ValueError, RecursionError) as error:  # bad UTF-8 or JSON, a huge integer
-            reason = error.msg if isinstance(error, json.JSONDecodeError) else str(error)
-            if "4300" in reason:  # Python's advice on its own limit is no use to a client
-                reason = "an integer of more than 4300 digits"
+        except UnicodeDecodeError as error:
+            return _refusal("bad_json", f"not a JSON object: not UTF-8 ({error.reason} at "
+                            f"byte {error.start})")  # fmt: skip
+        if text.startswith("\ufeff"):
+            return _refusal("bad_json", "not a JSON object: the line starts with a byte order "
+                            "mark (U+FEFF); send UTF-8 without one")  # fmt: skip
+        try:
+            request = load(text)
+        except FormatError as error:
+            reason = "; ".join(m for _, m in error.errors)
+            for prefix in ("not JSON: ", "not acceptable JSON: "):
+                reason = reason.removeprefix(prefix)
             return _refusal("bad_json", f"not a JSON object: {reason}")
+        if (repeated := first_repeated(request)) is not None:
+            path, keys = repeated
+            return self._with_id(request, _refusal(
+                "bad_request", f"{path}: the same key given twice: {keys}"))  # fmt: skip
         return self.handle(request)
 
     def handle(self, request: object) -> dict[str, Any]:
@@ -106,7 +122,7 @@ class ReferenceEngine:
             if handler is None:
                 raise RequestError(
                     "unknown_type",
-                    f"$.type: {kind!r} is not a request of protocol {PROTOCOL_VERSION} "
+                    f"$.type: {shown(kind)} is not a request of protocol {PROTOCOL_VERSION} "
                     f"(one of {', '.join(self._handlers)})",
                 )
             reply = handler(request)
@@ -114,8 +130,15 @@ class ReferenceEngine:
             reply = _refusal(error.code, error.message, **error.extra)
         except Exception as error:  # never die: say what went wrong and read on
             reply = _refusal("internal_error", f"{type(error).__name__}: {error}")
-        if "id" in request and (type(request["id"]) is int or isinstance(request["id"], str)):
-            reply = {"id": request["id"], **reply}
+        return self._with_id(request, reply)
+
+    @staticmethod
+    def _with_id(request: object, reply: dict[str, Any]) -> dict[str, Any]:
+        """``reply``, with the request's ``id`` first when it has a usable one."""
+        if not isinstance(request, dict) or "id" not in request:
+            return reply
+        if type(request["id"]) is int or isinstance(request["id"], str):
+            return {"id": request["id"], **reply}
         return reply
 
     def _hello(self, request: dict[str, Any]) -> dict[str, Any]:
@@ -123,7 +146,7 @@ class ReferenceEngine:
         if version != PROTOCOL_VERSION:
             raise RequestError(
                 "unsupported_protocol",
-                f"$.protocol: this engine speaks protocol {PROTOCOL_VERSION}, not {version!r}",
+                f"$.protocol: this engine speaks protocol {PROTOCOL_VERSION}, not {shown(version)}",
             )
         return {"ok": True, "protocol": PROTOCOL_VERSION, "engine": self.name,
                 "legal_moves": self.lists_legal_moves, "variants": list(self.variants)}  # fmt: skip
@@ -131,16 +154,18 @@ class ReferenceEngine:
     def _new_game(self, request: dict[str, Any]) -> dict[str, Any]:
         players = request.get("players")
         if type(players) is not int or players not in FACTORY_COUNTS:
-            raise RequestError("bad_request", f"$.players: expected 2, 3 or 4, got {players!r}")
+            raise RequestError(
+                "bad_request", f"$.players: expected 2, 3 or 4, got {shown(players)}"
+            )
         variant = request.get("variant", "colored")
         if variant not in ("colored", "grey"):
             raise RequestError(
-                "bad_request", f'$.variant: expected "colored" or "grey", got {variant!r}'
+                "bad_request", f'$.variant: expected "colored" or "grey", got {shown(variant)}'
             )
         first = request.get("first_player")
         if type(first) is not int or not 0 <= first < players:
             raise RequestError(
-                "bad_request", f"$.first_player: expected 0 to {players - 1}, got {first!r}"
+                "bad_request", f"$.first_player: expected 0 to {players - 1}, got {shown(first)}"
             )
         dealt = _refill(request)
         start = new_game(players, variant=Variant(variant), first_player=first, external_draws=True)

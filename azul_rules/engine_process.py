@@ -288,7 +288,7 @@ class EngineProcess:
         if not isinstance(reply.get("ok"), bool):
             raise self._error('$.ok: a reply needs "ok": true or false', kind, text)
         if "id" in reply and reply["id"] != expected_id:
-            raise self._error(f"$.id: expected {expected_id}, got {reply['id']!r}", kind, text)
+            raise self._error(f"$.id: expected {expected_id}, got {shown(reply['id'])}", kind, text)
         if not reply["ok"]:
             refusal = reply.get("error")
             if not isinstance(refusal, dict) or not isinstance(refusal.get("code"), str):

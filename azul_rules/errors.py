@@ -19,6 +19,7 @@ import attrs
 from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.messages import LANGUAGES, render, render_problem
 from azul_rules.rulebook import rule
+from azul_rules.shown import shown
 
 __all__ = [
     "OK",
@@ -147,7 +148,8 @@ class Problem:
         """The message in ``lang`` (``"en"`` or ``"fr"``; ``ValueError`` for others).  A
         problem built without ``params`` has its English ``message`` only."""
         if lang not in LANGUAGES:
-            raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+            choices = ", ".join(LANGUAGES)
+            raise ValueError(f"unknown language {shown(lang)}: choose one of {choices}")
         if lang == "en" or not self.params:
             return self.message
         return render_problem(self.code, dict(self.params), lang)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Final
 
 import attrs
@@ -34,8 +34,10 @@ __all__ = [
     "MAX_ITEMS",
     "MAX_REPORTED",
     "check_shape",
+    "first_repeated",
     "format_error",
     "load",
+    "load_unique",
     "member_path",
     "moved_under",
     "paths_under",
@@ -88,6 +90,25 @@ def repeated_keys(value: object) -> tuple[str, ...]:
     return value.repeated if isinstance(value, _Object) else ()
 
 
+def first_repeated(data: object) -> tuple[str, str] | None:
+    """The path of the first object of a document read by :func:`load` that was given a
+    key twice, and those keys as they are quoted (``("$.result", "'end'")``); ``None``
+    when there is none.  Unlike :func:`check_shape`, no limit of size applies (for
+    documents such as a tournament's game line, a whole record inside)."""
+    stack: list[tuple[object, str]] = [(data, "$")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, dict):
+            if repeated := repeated_keys(value):
+                return path, ", ".join(shown(k, None) for k in repeated)
+            stack.extend((v, member_path(path, k)) for k, v in reversed(value.items())
+                         if isinstance(v, (dict, list)))  # fmt: skip
+        elif isinstance(value, list):
+            stack.extend((v, f"{path}[{i}]") for i, v in reversed(list(enumerate(value)))
+                         if isinstance(v, (dict, list)))  # fmt: skip
+    return None
+
+
 def _parse_constant(name: str) -> float:
     raise _Refused(f"{name} is not a JSON number")
 
@@ -123,6 +144,41 @@ def paths_under(prefix: str) -> Iterator[None]:
 
 def load(text: str | bytes | bytearray) -> object:
     """Parse JSON text within the limits above; ``FormatError`` otherwise."""
+    return _decoded(text, _Object)
+
+
+def load_unique(text: str | bytes | bytearray) -> object:
+    """:func:`load`, also refusing a key given twice in any object of the document, with
+    the object's path (``$.result: the same key given twice: 'end'``), but none of
+    :func:`check_shape`'s limits of size: for documents of their own shape, such as a
+    tournament's game line (a whole record inside).  The document is walked only when
+    some object did repeat a key."""
+    hook = _NotingRepeats()
+    data = _decoded(text, hook)
+    if hook.seen and (found := first_repeated(data)) is not None:
+        path, keys = found
+        raise format_error([(path, f"the same key given twice: {keys}")])
+    return data
+
+
+class _NotingRepeats:
+    """A JSON object hook building :class:`_Object`s that notes whether one of them
+    was given a key twice."""
+
+    __slots__ = ("seen",)
+
+    def __init__(self) -> None:
+        self.seen = False
+
+    def __call__(self, pairs: list[tuple[str, Any]]) -> _Object:
+        found = _Object(pairs)
+        if found.repeated:
+            self.seen = True
+        return found
+
+
+def _decoded(text: str | bytes | bytearray, hook: Callable[[list[tuple[str, Any]]], object]
+             ) -> object:  # fmt: skip
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_INPUT_BYTES:
             raise _too_large(len(text))
@@ -139,7 +195,7 @@ def load(text: str | bytes | bytearray) -> object:
     try:
         return json.loads(
             text.removeprefix("\ufeff"),
-            object_pairs_hook=_Object,
+            object_pairs_hook=hook,
             parse_constant=_parse_constant,
         )
     except _Refused as refused:

@@ -13,7 +13,7 @@ from typing import Final
 
 from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.colors import CENTER, FLOOR, Color
-from azul_rules.shown import number
+from azul_rules.shown import number, shown
 
 __all__ = ["LANGUAGES", "PROBLEM_TEMPLATES", "TEMPLATES", "render", "render_problem"]
 
@@ -711,7 +711,7 @@ PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
 def _fill(templates: Mapping[str, Mapping[str, str]], code: str, params: Mapping[str, object],
           lang: str) -> str:  # fmt: skip
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {shown(lang)}: choose one of {', '.join(LANGUAGES)}")
     reason = params.get("reason")
     key = f"{code}/{reason}" if reason is not None else code
     template = templates[key][lang]

@@ -105,11 +105,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         super().__init__()
         codec.factory_count(players)  # ValueError for a player count other than 2-4
         if variant not in ("colored", "grey"):
-            raise ValueError(f"variant must be 'colored' or 'grey', not {variant!r}")
+            raise ValueError(f"variant must be 'colored' or 'grey', not {shown(variant)}")
         self._variant = Variant(variant)
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(
-                f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}"
+                f"render_mode must be one of {RENDER_MODES} or None, not {shown(render_mode)}"
             )
         if type(max_rounds) is not int:
             raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
@@ -117,11 +117,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
             raise ValueError(f"max_rounds must be 1 or more, not {shown(max_rounds)}")
         if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
             raise FormatError(f"illegal_reward must be a number, not {shown(illegal_reward)}")
-        if not math.isfinite(illegal_reward):
-            raise ValueError(f"illegal_reward must be a finite number, not {illegal_reward!r}")
+        try:
+            reward = float(illegal_reward)
+        except OverflowError:  # an integer past a float's range
+            reward = math.inf
+        if not math.isfinite(reward):
+            raise ValueError(f"illegal_reward must be a finite number, not {shown(illegal_reward)}")
         self.render_mode = render_mode
         self.max_rounds = max_rounds
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = reward
         self._players = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
@@ -261,7 +265,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
 
 def _as_int(action: Any) -> int:
     if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
-        raise ValueError(f"an action is an integer id, not {action!r}")
+        raise ValueError(f"an action is an integer id, not {shown(action)}")
     return int(action.__index__())
 
 

@@ -24,6 +24,7 @@ from azul_rules.errors import FormatError
 from azul_rules.jsonio import move_from_dict, to_dict
 from azul_rules.moves import Move, Refill
 from azul_rules.phases import Phase, Variant
+from azul_rules.shown import shown
 from azul_rules.state import GameState
 
 __all__ = [
@@ -116,20 +117,24 @@ def read_hello(reply: Mapping[str, Any]) -> EngineInfo:
     ``legal_moves`` (true when it answers ``legal_moves``) and ``variants``."""
     protocol = reply.get("protocol")
     if type(protocol) is not int:
-        raise _fail("$.protocol", f"expected the protocol version (an integer), got {protocol!r}")
+        raise _fail(
+            "$.protocol", f"expected the protocol version (an integer), got {shown(protocol)}"
+        )
     if protocol != PROTOCOL_VERSION:
         raise ProtocolError(
             f"the engine speaks protocol {protocol}; this referee speaks {PROTOCOL_VERSION}"
         )
     name = reply.get("engine", "engine")
     if not isinstance(name, str):
-        raise _fail("$.engine", f"expected a name (a string), got {name!r}")
+        raise _fail("$.engine", f"expected a name (a string), got {shown(name)}")
     lists = reply.get("legal_moves", False)
     if not isinstance(lists, bool):
-        raise _fail("$.legal_moves", f"expected true or false, got {lists!r}")
+        raise _fail("$.legal_moves", f"expected true or false, got {shown(lists)}")
     raw = reply.get("variants", ["colored"])
     if not isinstance(raw, list) or not raw or any(v not in ("colored", "grey") for v in raw):
-        raise _fail("$.variants", f'expected a non-empty list of "colored", "grey"; got {raw!r}')
+        raise _fail(
+            "$.variants", f'expected a non-empty list of "colored", "grey"; got {shown(raw)}'
+        )
     return EngineInfo(protocol, name[:200], lists, tuple(Variant(v) for v in dict.fromkeys(raw)))
 
 

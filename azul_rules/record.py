@@ -14,7 +14,7 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.errors import FormatError, Result
+from azul_rules.errors import FormatError, IllegalMoveError, Result
 from azul_rules.jsontext import (
     MAX_REPORTED,
     check_shape,
@@ -83,7 +83,16 @@ class GameRecord:
     initial_state: GameState | None = None
 
     def start(self) -> GameState:
-        """The state the record starts from."""
+        """The state the record starts from.
+
+        Raises ``FormatError``, naming each field as :meth:`from_dict` does, for a start
+        the reader would refuse: a setting (``$.players``, ``$.seed``, ``$.variant``,
+        ``$.first_player``, ``$.external_draws``), an ``initial_state`` that is not a
+        ``GameState``, or both an ``initial_state`` and settings (``$``)."""
+        errors: list[tuple[str, str]] = []
+        self._settings_doc(errors)
+        if errors:
+            raise format_error(errors)
         if self.initial_state is not None:
             return self.initial_state
         return new_game(
@@ -92,14 +101,21 @@ class GameRecord:
         )  # fmt: skip
 
     def replay(self) -> Replay:
-        """Referee every move in order; stop at the first illegal one."""
+        """Referee every move in order; stop at the first illegal one.
+
+        Raises ``FormatError`` for a record :meth:`from_dict` would refuse, before any
+        move is played: its start (see :meth:`start`), ``moves`` that are not a
+        sequence (``$.moves``) or an entry that is not a move (``$.moves[3]``).  An
+        illegal move is no error: it ends the :class:`Replay` (``failed_at``)."""
+        check_replayable(self)
         state = self.start()
         states = [state]
         for index, move in enumerate(self.moves):
-            result = state.validate(move)
-            if not result.ok:
-                return Replay(tuple(states), index, result)
-            state = state.apply(move)
+            try:  # refereed once: ``validate`` only says why a move is illegal
+                after = state.apply(move)
+            except IllegalMoveError:
+                return Replay(tuple(states), index, state.validate(move))
+            state = after
             states.append(state)
         return Replay(tuple(states))
 
@@ -113,22 +129,32 @@ class GameRecord:
         (``$.moves[3]``), and what ``to_dict`` refuses in a move or the initial state
         (``$.moves[3].placements``, ``$.initial_state.bag.red``)."""
         errors: list[tuple[str, str]] = []
-        doc: dict[str, Any] = {"format_version": 1}
+        doc = self._settings_doc(errors)
         if self.initial_state is not None:
             doc["initial_state"] = _state_doc(self.initial_state, errors)
-            if self._has_settings():
-                errors.append(("$", _BOTH))
-        else:
-            variant = self.variant
-            doc.update(
-                players=self.players, seed=self.seed,
-                variant=variant.value if isinstance(variant, Variant) else variant,
-                first_player=self.first_player, external_draws=self.external_draws,
-            )  # fmt: skip
-            _start_settings(doc, errors)
         doc["moves"] = _moves_doc(self.moves, errors)
         if errors:
             raise unwritable(errors)
+        return doc
+
+    def _settings_doc(self, errors: list[tuple[str, str]]) -> dict[str, Any]:
+        """The record's start as JSON-ready data (without the initial state's), each
+        problem the reader would find added to ``errors`` with its path."""
+        doc: dict[str, Any] = {"format_version": 1}
+        if self.initial_state is not None:
+            if not isinstance(self.initial_state, GameState):
+                kind = type(self.initial_state).__name__
+                errors.append(("$.initial_state", f"expected a GameState, got {kind}"))
+            if self._has_settings():
+                errors.append(("$", _BOTH))
+            return doc
+        variant = self.variant
+        doc.update(
+            players=self.players, seed=self.seed,
+            variant=variant.value if isinstance(variant, Variant) else variant,
+            first_player=self.first_player, external_draws=self.external_draws,
+        )  # fmt: skip
+        _start_settings(doc, errors)
         return doc
 
     def to_json(self, *, indent: int | None = 1) -> str:
@@ -231,9 +257,9 @@ _INITIAL_STATE: Final = "$.initial_state"
 
 def _state_doc(state: object, errors: list[tuple[str, str]]) -> dict[str, Any] | None:
     """The initial state as JSON-ready data, or ``None`` with its problems' paths under
-    ``$.initial_state`` added to ``errors``."""
+    ``$.initial_state`` added to ``errors`` (one that is not a state is named by
+    ``GameRecord._settings_doc``)."""
     if not isinstance(state, GameState):
-        errors.append(("$.initial_state", f"expected a GameState, got {type(state).__name__}"))
         return None
     try:
         return to_dict(state)
@@ -266,6 +292,30 @@ def _moves_doc(moves: object, errors: list[tuple[str, str]]) -> list[object]:
         if len(errors) > MAX_REPORTED:
             break
     return written
+
+
+def check_replayable(record: GameRecord) -> None:
+    """``FormatError`` for a record :meth:`GameRecord.replay` refuses (see there); for
+    the library's other replayers (``audit_game``)."""
+    errors: list[tuple[str, str]] = []
+    record._settings_doc(errors)
+    _check_moves(record.moves, errors)
+    if errors:
+        raise format_error(errors)
+
+
+def _check_moves(moves: object, errors: list[tuple[str, str]]) -> None:
+    """What the reader would refuse in the moves themselves (not their number, a limit
+    of JSON text): not a sequence, or an entry that is not a move, with its path."""
+    if not isinstance(moves, (tuple, list)):
+        errors.append(("$.moves", f"expected a sequence of moves, got {type(moves).__name__}"))
+        return
+    for index, move in enumerate(moves):
+        if type(move) not in _MOVE_TYPES:
+            errors.append((f"$.moves[{index}]", "expected a move (Take, TableTake, PlaceTile "
+                           f"or Refill), got {shown(move)}"))  # fmt: skip
+            if len(errors) > MAX_REPORTED:
+                return
 
 
 def _unsuffixed(problem: str) -> str:

@@ -72,7 +72,7 @@ class Rule:
 
 def _lang(lang: str) -> str:
     if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {lang!r}: choose one of {', '.join(LANGUAGES)}")
+        raise ValueError(f"unknown language {shown(lang)}: choose one of {', '.join(LANGUAGES)}")
     return lang
 
 
@@ -433,7 +433,7 @@ def rule(rule_id: str) -> Rule:
         raise TypeError(f"a rule id is a string such as 'P3', not {shown(rule_id)}")
     found = RULES.get(rule_id.strip().upper())
     if found is None:
-        raise ValueError(f"no rule {rule_id!r} in the rule book: the ids are {id_ranges()}")
+        raise ValueError(f"no rule {shown(rule_id)} in the rule book: the ids are {id_ranges()}")
     return found
 
 

@@ -18,15 +18,16 @@ from typing import Any, Final
 import attrs
 
 from azul_rules import schemas
-from azul_rules._reading import Reader, load_json, plain
+from azul_rules._reading import Reader, plain
 from azul_rules.auditing import audit
 from azul_rules.board import PlayerBoard
 from azul_rules.claims import Claim, ClaimedBoard
 from azul_rules.colors import COLORS
-from azul_rules.errors import ErrorCode, FormatError, Result, Violation
+from azul_rules.errors import ErrorCode, FormatError, IllegalMoveError, Result, Violation
+from azul_rules.jsontext import load
 from azul_rules.moves import Move, TableTake, Take
 from azul_rules.phases import Phase, Variant
-from azul_rules.record import GameRecord
+from azul_rules.record import GameRecord, check_replayable
 from azul_rules.scoring import end_bonuses
 from azul_rules.state import GameState
 
@@ -142,7 +143,7 @@ def scoresheet_from_dict(data: object) -> Scoresheet:
 
 def scoresheet_from_json(text: str | bytes) -> Scoresheet:
     """Read a scoresheet from JSON text."""
-    return scoresheet_from_dict(load_json(text))
+    return scoresheet_from_dict(load(text))
 
 
 def schema() -> dict[str, Any]:
@@ -166,12 +167,19 @@ def _validated(sheet: object) -> Scoresheet:
 
 @attrs.frozen
 class _Round:
-    """One round of the record: the position when its factory offer ended, and the
-    boards after its tiling (scores after the floor, before any bonus)."""
+    """One round of the record: the position before its factory offer's last take and
+    that take (whence :meth:`offer_end`), and the boards after its tiling (scores after
+    the floor, before any bonus)."""
 
     number: int
-    offer_end: GameState
+    before_last_take: GameState
+    last_take: Move
     after: tuple[PlayerBoard, ...]
+
+    def offer_end(self) -> GameState:
+        """The position when the factory offer ended (worked out only for the rounds
+        the sheet has written: a record may tile hundreds more)."""
+        return _offer_end(self.before_last_take, self.last_take)
 
 
 def _offer_end(before: GameState, move: Move) -> GameState:
@@ -205,25 +213,26 @@ def _without_bonuses(boards: tuple[PlayerBoard, ...], over: bool) -> tuple[Playe
 
 
 def _replay(record: GameRecord) -> tuple[list[_Round], GameState, int | None, Result | None]:
-    """Every tiled round of the record, the last state, and the first illegal move."""
+    """Every tiled round of the record, the last state, and the first illegal move.
+    Each move is refereed once (``apply``; ``validate`` only for an illegal one)."""
     state = record.start()
     rounds: list[_Round] = []
-    pending: GameState | None = None
+    pending: tuple[GameState, Move] | None = None  # the offer's last take, not yet tiled
     offer_round = state.round
+    offer = Phase.FACTORY_OFFER
     for index, move in enumerate(record.moves):
-        result = state.validate(move)
-        if not result.ok:
-            return rounds, state, index, result
-        if state.phase is Phase.FACTORY_OFFER:
-            offer_round = state.round
+        try:
             after = state.apply(move)
-            if after.phase is not Phase.FACTORY_OFFER or after.round != state.round:
-                pending = _offer_end(state, move)
-        else:
-            after = state.apply(move)
+        except IllegalMoveError:
+            return rounds, state, index, state.validate(move)
+        if pending is None:
+            before, now = state.context, after.context  # (the phase and round live there)
+            if before.phase is offer and (now.phase is not offer or now.round != before.round):
+                offer_round = before.round
+                pending = (state, move)
         if pending is not None and _tiled(after, offer_round):
             boards = _without_bonuses(after.players, after.is_over)
-            rounds.append(_Round(offer_round, pending, boards))
+            rounds.append(_Round(offer_round, *pending, boards))
             pending = None
         state = after
     return rounds, state, None, None
@@ -237,12 +246,15 @@ def audit_game(record: GameRecord, sheet: Scoresheet | Mapping[str, object]) -> 
 
     ``sheet`` is a :class:`Scoresheet` or its JSON-like form.  Raises ``FormatError`` when
     the sheet is malformed or does not fit the record (a figure per player, no more
-    rounds than the record tiles, every round when the game is over); an illegal move in
-    the record is reported in the verdict (``failed_at``, ``failure``).
+    rounds than the record tiles, every round when the game is over), and for a record
+    ``GameRecord.replay`` refuses (a setting such as ``$.players``, an entry of
+    ``$.moves`` that is not a move); an illegal move in the record is reported in the
+    verdict (``failed_at``, ``failure``).
     """
     if not isinstance(record, GameRecord):
         raise FormatError(f"$: expected a GameRecord, got {type(record).__name__}",
                           (("$", "expected a GameRecord"),))  # fmt: skip
+    check_replayable(record)
     checked = _validated(sheet)
     rounds, final, failed_at, failure = _replay(record)
     _check_fits(checked, record, rounds, final, failed_at is None)
@@ -289,7 +301,7 @@ def _check_fits(sheet: Scoresheet, record: GameRecord, rounds: list[_Round], fin
 def _judge_round(played: _Round, written: tuple[int, ...],
                  written_before: tuple[int, ...]) -> RoundVerdict:  # fmt: skip
     """One round, judged from the totals the sheet had before it."""
-    start = played.offer_end
+    start = played.offer_end()
     boards = tuple(PlayerBoard(score=s, pattern_lines=b.pattern_lines, wall=b.wall,
                                floor=b.floor)
                    for b, s in zip(start.players, written_before, strict=True))  # fmt: skip

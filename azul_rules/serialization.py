@@ -889,6 +889,11 @@ def position_at_offer_end(text: str | bytes) -> Any:
     return _state_from_dict(load(text), offer_ended=True)
 
 
+def position_at_offer_end_from_dict(data: object) -> Any:
+    """:func:`position_at_offer_end` of plain data (or of a document ``load`` read)."""
+    return _state_from_dict(data, offer_ended=True)
+
+
 def move_from_dict(data: object) -> Move:
     """A move of any kind, by its ``"type"`` tag."""
     return _move_from_dict(data)

@@ -56,8 +56,8 @@ def _start_of(record: object) -> GameState:
         )
     try:
         return record.start()
-    except FormatError:
-        raise
+    except FormatError as error:  # a setting the reader refuses, with its path
+        raise FormatError(f"the record cannot start: {error}", error.errors) from None
     except (TypeError, ValueError) as error:
         raise FormatError(f"the record cannot start: {error}") from None
 

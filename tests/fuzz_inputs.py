@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Final
@@ -16,6 +17,7 @@ from azul_rules.auditing import position_from_json
 from azul_rules.claims import claim_from_json
 from azul_rules.scoresheet import scoresheet_from_json
 from azul_rules.testing import tile_counts
+from azul_rules.tournament import run as run_tournament
 
 AUDIT: Final = Path(__file__).resolve().parent.parent / "examples" / "audits" / "tile-in-wrong-row"
 """An audit example: a position at the end of a factory offer and a claim giving each
@@ -26,8 +28,11 @@ SCORESHEET: Final = Path(__file__).resolve().parent.parent / "examples" / "audit
 __all__ = [
     "KINDS",
     "MAX_PLAYOUT_MOVES",
+    "TOURNAMENT_BOTS",
+    "TOURNAMENT_GAMES",
     "mutate",
     "mutate_text",
+    "mutated_tournament_file",
     "play_out",
     "random_refill",
     "read",
@@ -132,9 +137,9 @@ def mutate(data: object, rng: random.Random, steps: int = 2) -> object:
 
 
 def mutate_text(text: str, rng: random.Random) -> str:
-    """JSON text cut, with characters inserted or removed, a key repeated, or a byte
-    order mark in front."""
-    action = rng.randrange(5)
+    """JSON text cut, with characters inserted or removed, a key of its top-level object
+    given twice, or a byte order mark in front."""
+    action = rng.randrange(6)
     at = rng.randrange(len(text) + 1)
     if action == 0:
         return text[:at]
@@ -145,7 +150,54 @@ def mutate_text(text: str, rng: random.Random) -> str:
         return text[:at] + text[at + rng.randrange(1, 8) :]
     if action == 3 and text.startswith("{"):
         return '{"round": 2, ' + text[1:]
+    if action == 4 and text.startswith("{"):
+        return repeat_key(text, rng)
     return "\ufeff" + text
+
+
+def repeat_key(text: str, rng: random.Random) -> str:
+    """``text`` (a JSON object) with one of its top-level keys given a second time, in
+    front, with its own value or an odd one."""
+    try:
+        doc = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(doc, dict) or not doc:
+        return text
+    key = rng.choice(list(doc))
+    value = doc[key] if rng.random() < 0.5 else rng.choice(ODD_VALUES)
+    return "{" + json.dumps(key) + ": " + json.dumps(value) + ", " + text[1:]
+
+
+TOURNAMENT_BOTS: Final = ("random", "greedy")
+TOURNAMENT_GAMES: Final = 3
+"""The small tournament whose JSON-lines file is fuzzed (``--resume``, ``--game N``)."""
+_LINES: list[str] = []
+
+
+def _tournament_lines() -> list[str]:
+    """The lines of a real tournament's file (played once)."""
+    if not _LINES:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "games.jsonl"
+            run_tournament(list(TOURNAMENT_BOTS), games=TOURNAMENT_GAMES, out=str(path),
+                           progress=False)  # fmt: skip
+            _LINES.extend(path.read_text(encoding="utf-8").splitlines())
+    return list(_LINES)
+
+
+def mutated_tournament_file(rng: random.Random) -> str:
+    """A tournament's JSON-lines file with one line mutated (its values, or its text) or
+    the whole text mutated (cut, a byte order mark...)."""
+    lines = _tournament_lines()
+    index = rng.randrange(len(lines))
+    action = rng.randrange(3)
+    if action == 0:
+        lines[index] = dumps(mutate(json.loads(lines[index]), rng, rng.randint(1, 3)))
+    elif action == 1:
+        lines[index] = mutate_text(lines[index], rng)
+    text = "\n".join(lines) + "\n"
+    return mutate_text(text, rng) if action == 2 else text
 
 
 def random_refill(state: az.GameState, rng: random.Random) -> az.Refill | None:

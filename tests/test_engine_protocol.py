@@ -90,6 +90,34 @@ def test_garbage_lines_get_an_error_object_and_the_engine_reads_on(line: bytes, 
 
 
 @pytest.mark.parametrize(
+    ("line", "reply"),
+    [
+        (b'\xef\xbb\xbf{"type": "hello", "id": 1}', {"ok": False, "error": {
+            "code": "bad_json", "message": "not a JSON object: the line starts with a byte "
+            "order mark (U+FEFF); send UTF-8 without one"}}),
+        (b'{"type": "hello", "type": "quit", "id": 4}', {"id": 4, "ok": False, "error": {
+            "code": "bad_request", "message": "$: the same key given twice: 'type'"}}),
+        (b'{"type": "apply", "move": {"type": "take", "color": "red", "color": "blue"}}',
+         {"ok": False, "error": {"code": "bad_request",
+                                 "message": "$.move: the same key given twice: 'color'"}}),
+        (b'{"type": "new_game", "players": NaN}', {"ok": False, "error": {
+            "code": "bad_json", "message": "not a JSON object: NaN is not a JSON number"}}),
+        (b"garbage", {"ok": False, "error": {"code": "bad_json", "message":
+                      "not a JSON object: Expecting value: line 1 column 1 (char 0)"}}),
+    ],
+    ids=["byte-order-mark", "type-twice", "move-key-twice", "nan", "garbage"],
+)  # fmt: skip
+def test_a_line_is_read_as_strictly_as_any_document(line: bytes, reply: dict[str, Any]) -> None:
+    """A byte order mark got Python's advice ("decode using utf-8-sig") and a key given
+    twice was taken last-wins (a ``quit`` hidden behind a ``hello``): each is refused in
+    the protocol's words, and the engine reads on."""
+    engine = ReferenceEngine()
+    assert engine.handle_line(line) == reply
+    assert valid(reply, "error")
+    assert not engine.finished and engine.handle({"type": "hello"})["ok"] is True
+
+
+@pytest.mark.parametrize(
     ("request_", "path"),
     [
         ({**NEW_GAME, "players": 5}, "$.players"),

@@ -23,7 +23,20 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.cli import main
-from tests.fuzz_inputs import dumps, mutate, mutate_text, play_out, read, seed_document
+from azul_rules.tournament import TournamentError
+from azul_rules.tournament.lines import load_record, read_existing
+from azul_rules.tournament.runner import _settings
+from tests.fuzz_inputs import (
+    TOURNAMENT_BOTS,
+    TOURNAMENT_GAMES,
+    dumps,
+    mutate,
+    mutate_text,
+    mutated_tournament_file,
+    play_out,
+    read,
+    seed_document,
+)
 
 KIND = st.sampled_from(["state", "move", "record", "claim", "audit_position", "scoresheet"])
 SEEDS = st.integers(0, 40)
@@ -133,6 +146,36 @@ def test_every_command_answers_mutated_files_in_one_line_per_problem(
         path.write_text(text, encoding="utf-8")
         for template in COMMANDS[kind]:
             run_command([part.format(path=path) for part in template])
+
+
+TOURNAMENT_COMMANDS = [
+    ["tournament", "--bots", ",".join(TOURNAMENT_BOTS), "--games", str(TOURNAMENT_GAMES),
+     "--out", "{path}", "--resume", "--no-progress"],
+    ["replay", "{path}", "--game", "1"],
+    ["replay", "{path}", "--game", str(TOURNAMENT_GAMES - 1), "--json", "--explain"],
+    ["replay", "{path}"],
+]  # fmt: skip
+
+
+@given(st.randoms(use_true_random=False))
+def test_mutated_tournament_files_are_refused_clearly_or_continued(rng: random.Random) -> None:
+    """A tournament's JSON-lines file, one line or the text mutated: ``tournament
+    --resume`` and ``replay FILE --game N`` answer in one line per problem (exit 2) or
+    go on; through the API, ``load_record`` raises only ``FormatError`` or
+    ``InvalidStateError`` and ``read_existing`` only ``TournamentError``."""
+    text = mutated_tournament_file(rng)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.jsonl"
+        for template in TOURNAMENT_COMMANDS:
+            path.write_text(text, encoding="utf-8")  # --resume may cut or append
+            run_command([part.format(path=path) for part in template])
+        path.write_text(text, encoding="utf-8")
+        with contextlib.suppress(az.FormatError, az.InvalidStateError):
+            record = load_record(str(path), 0)
+            assert record.replay().final is not None
+        settings = _settings(list(TOURNAMENT_BOTS), 2, 0, None, "colored", None, 100)
+        with contextlib.suppress(TournamentError):
+            read_existing(str(path), settings, TOURNAMENT_GAMES)
 
 
 @given(st.lists(st.text(max_size=12), max_size=5))

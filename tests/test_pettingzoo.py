@@ -146,6 +146,26 @@ def test_illegal_action_on_the_raw_env() -> None:
         fresh.step(180)
 
 
+@pytest.mark.parametrize(
+    ("action", "words"),
+    [
+        (10**5000, "action id an integer of more than 4300 digits is out of range"),
+        ([10**5000], "not a list holding an integer of more than 4300 digits"),
+        ("x" * 5000, "an action is an integer id, not 'xxx"),
+    ],
+    ids=["5000 digits", "a list", "a long string"],
+)
+def test_a_hostile_action_on_the_raw_env_is_a_value_error_in_words(
+    action: object, words: str
+) -> None:
+    """An action Python refuses to write (5,000 digits) is quoted in words: the message
+    itself once raised Python's ValueError about the limit of digits."""
+    game = raw_env(players=2)
+    game.reset(seed=5)
+    with pytest.raises(ValueError, match=words):
+        game.step(action)
+
+
 def test_out_of_bounds_actions_fail_the_assertion() -> None:
     game = env()
     game.reset(seed=1)
@@ -271,13 +291,22 @@ def test_examples_play_an_episode() -> None:
         ({"illegal_reward": "x"}, az.FormatError, "illegal_reward must be a number, not 'x'"),
         ({"illegal_reward": True}, az.FormatError, "illegal_reward must be a number, not True"),
         ({"illegal_reward": float("nan")}, ValueError, "illegal_reward must be a finite number"),
+        ({"illegal_reward": 10**400}, ValueError, "a finite number, not 1000000"),
+        ({"illegal_reward": 10**5000}, ValueError, "illegal_reward must be a finite number, not "
+         "an integer of more than 4300 digits"),
+        ({"variant": 10**5000}, ValueError, "variant must be 'colored' or 'grey', not an integer "
+         "of more than 4300 digits"),
+        ({"render_mode": 10**5000}, ValueError, "not an integer of more than 4300 digits"),
         ({"max_rounds": True}, az.FormatError, "max_rounds must be an int, not True"),
         ({"max_rounds": 0}, ValueError, "max_rounds must be 1 or more, not 0"),
     ],
+    ids=["reward-str", "reward-bool", "reward-nan", "reward-400-digits", "reward-5000-digits",
+         "variant-5000-digits", "render-mode-5000-digits", "rounds-bool", "rounds-zero"],
 )
 def test_raw_env_names_a_bad_argument(kwargs: dict[str, Any], error: type[Exception],
                                       words: str) -> None:  # fmt: skip
     """The environment refuses its options in words that name them (a string reward once
-    failed in float() without saying which argument)."""
+    failed in float() without saying which argument; an integer of 5,000 digits raised
+    Python's own ValueError, one past a float's range an OverflowError)."""
     with pytest.raises(error, match=words):
         raw_env(players=2, **kwargs)

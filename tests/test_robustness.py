@@ -14,7 +14,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import CENTER, FLOOR
+from azul_rules import CENTER, FLOOR, differential
 from azul_rules import Color as C
 from azul_rules import StateProblem as P
 from azul_rules.auditing import position_from_json
@@ -625,3 +625,196 @@ def test_entry_points_raise_their_documented_error_for_any_argument(call: Any) -
         call()
     with pytest.raises(TypeError, match="more than 4300 digits"):
         az.rule(10**5000)  # type: ignore[arg-type]
+
+
+def _a_problem() -> az.Problem:
+    text = (Path(__file__).parent.parent / "examples" / "impossible-position.json").read_text()
+    with pytest.raises(az.InvalidStateError) as raised:
+        az.from_json(text, az.GameState)
+    return raised.value.problems[0]
+
+
+def _a_violation() -> az.Violation:
+    state = az.new_game(2, seed=1)
+    return state.validate(az.Take(0, az.Color.RED, 9)).violations[0]
+
+
+HUGE = 10**5000
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: _a_problem().message_in(HUGE),  # type: ignore[arg-type]
+        lambda: _a_violation().message_in(HUGE),  # type: ignore[arg-type]
+        lambda: az.rule("P3").title_in(HUGE),  # type: ignore[arg-type]
+        lambda: differential.run("true", lang=HUGE),  # type: ignore[arg-type]
+        lambda: differential.report_text(None, lang=HUGE),  # type: ignore[arg-type]
+    ],
+    ids=["Problem.message_in", "Violation.message_in", "Rule.title_in", "differential.run",
+         "differential.report_text"],
+)  # fmt: skip
+def test_a_language_of_5000_digits_is_a_value_error_in_words(call: Any) -> None:
+    """Quoting the argument once raised Python's own ValueError about its limit of
+    digits instead of the entry point's documented one."""
+    with pytest.raises(ValueError, match=r"^unknown language an integer of more than 4300 "
+                       r"digits: (choose|expected) one of en, fr$"):  # fmt: skip
+        call()
+
+
+# -- the acceptance audit of issue 11, second pass ---------------------------------------------
+
+
+def _counting(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
+    """Count the calls of ``owner.name`` (a list holding the count)."""
+    calls = [0]
+    original = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls
+
+
+def test_a_refused_file_is_parsed_once_by_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file the reader refuses was parsed a second time to tell whether it is of
+    another kind, doubling the time and memory of a hostile 1 MB file: the parsed
+    document is shared.  A record given to ``show`` is still named for what it is."""
+    parses = _counting(monkeypatch, json, "loads")
+    data = doc()
+    data["center"] = ["blue"] * 101
+    path = tmp_path / "state.json"
+    path.write_text(json.dumps(data))
+    status, _, err = run_cli(capsys, "show", str(path))
+    assert (status, parses[0]) == (2, 1)
+    assert err == f"azul-rules: {path}: unreadable at $.center: 101 entries: at most 100\n"
+    parses[0] = 0
+    record = ROOT / "examples/recorded-game.json"
+    status, _, err = run_cli(capsys, "show", str(record))
+    assert (status, parses[0]) == (2, 1)
+    assert err == (f"azul-rules: {record}: a game record, not a position (replay and "
+                   "audit-game read game records)\n")  # fmt: skip
+    parses[0] = 0
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({"rounds": [[1, 2]] * 101}))
+    game = ROOT / "examples/audits/scoresheet-one-wrong-round/record.json"
+    status, _, err = run_cli(capsys, "audit-game", str(game), str(sheet))
+    assert (status, parses[0]) == (2, 2)  # the record, then the sheet
+    assert err == f"azul-rules: {sheet}: unreadable at $.rounds: 101 entries: at most 100\n"
+
+
+def test_audit_game_referees_each_move_once() -> None:
+    """``audit_game`` validated every move before applying it, and rebuilt the end of
+    every round's offer (a record may tile hundreds of rounds): each move is applied
+    once, plus one rebuilt offer end per round the sheet has written, and ``validate``
+    is left for an illegal move."""
+    folder = ROOT / "examples/audits/scoresheet-one-wrong-round"
+    record = az.GameRecord.from_json((folder / "record.json").read_text())
+    sheet = json.loads((folder / "scoresheet.json").read_text())
+    with pytest.MonkeyPatch.context() as patch:
+        applied = _counting(patch, az.GameState, "apply")
+        validated = _counting(patch, az.GameState, "validate")
+        verdict = az.audit_game(record, sheet)
+    assert verdict.first_wrong == (3, 0)
+    assert (applied[0], validated[0]) == (len(record.moves) + len(sheet["rounds"]), 0)
+    states = record.replay().states
+    three = next(i for i, s in enumerate(states) if s.round == 3)  # moves of rounds 1-2
+    unfinished = attrs.evolve(record, moves=record.moves[:three])  # two rounds tiled
+    with pytest.MonkeyPatch.context() as patch:
+        applied = _counting(patch, az.GameState, "apply")
+        verdict = az.audit_game(unfinished, {"rounds": sheet["rounds"][:1]})
+    assert len(verdict.rounds) == 1 and applied[0] == three + 1
+    broken = attrs.evolve(record, moves=(*record.moves[:3], az.Take(0, C.RED, 0)))
+    with pytest.MonkeyPatch.context() as patch:
+        validated = _counting(patch, az.GameState, "validate")
+        verdict = az.audit_game(broken, {"rounds": []})
+    assert verdict.failed_at == 3 and verdict.failure is not None and validated[0] == 1
+
+
+@pytest.mark.parametrize(
+    ("record", "errors"),
+    [
+        (az.GameRecord((), players=1), (("$.players", "expected 2, 3 or 4, got 1"),)),
+        (az.GameRecord(moves=None), (  # type: ignore[arg-type]
+            ("$.moves", "expected a sequence of moves, got NoneType"),)),
+        (az.GameRecord(moves=("1B1", 10**5000)), (  # type: ignore[arg-type]
+            ("$.moves[0]", "expected a move (Take, TableTake, PlaceTile or Refill), got '1B1'"),
+            ("$.moves[1]", "expected a move (Take, TableTake, PlaceTile or Refill), got an "
+             "integer of more than 4300 digits"))),
+        (az.GameRecord(seed="7", variant="blue", external_draws=1), (  # type: ignore[arg-type]
+            ("$.seed", "expected an integer, got '7'"),
+            ("$.variant", "expected colored or grey, got 'blue'"),
+            ("$.external_draws", "expected true or false, got 1"))),
+        (az.GameRecord(initial_state=az.new_game(2), seed=5), (
+            ("$", "give either initial_state or new_game settings, not both"),)),
+        (az.GameRecord(initial_state="start"), (  # type: ignore[arg-type]
+            ("$.initial_state", "expected a GameState, got str"),)),
+    ],
+    ids=["players", "moves-None", "not-moves", "settings", "both", "initial-state"],
+)  # fmt: skip
+def test_a_record_replay_refuses_what_json_refuses_with_the_field(
+    record: az.GameRecord, errors: tuple[tuple[str, str], ...]
+) -> None:
+    """``GameRecord((), players=1).replay()`` raised a plain ValueError and
+    ``GameRecord(moves=None).replay()`` a TypeError: ``replay``, ``audit_game`` (and
+    ``start`` for the settings) refuse what ``from_dict`` refuses, with the same paths
+    and words."""
+    with pytest.raises(az.FormatError) as raised:
+        record.replay()
+    assert raised.value.errors == errors
+    with pytest.raises(az.FormatError) as raised:
+        az.audit_game(record, {"rounds": []})
+    assert raised.value.errors == errors
+    if not errors[0][0].startswith("$.moves"):
+        with pytest.raises(az.FormatError) as raised:
+            record.start()
+        assert raised.value.errors == errors
+
+
+def test_tournament_resume_reads_its_lines_strictly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--resume`` read its lines with ``json.loads``: a key given twice was taken
+    last-wins, a line nested past Python's stack was an internal error.  Each is one
+    line naming the line, exit 2, and the file is left as it was."""
+    from azul_rules.tournament import run
+
+    path = tmp_path / "games.jsonl"
+    run(["random", "greedy"], games=2, out=str(path), progress=False)
+    first, second = path.read_text().splitlines()
+    resume = ["tournament", "--bots", "random,greedy", "--games", "2", "--out", str(path),
+              "--resume", "--no-progress"]  # fmt: skip
+    damaged = {
+        first.replace('"game":0', '"game":0,"game":1'): "line 1: $: the same key given "
+        "twice: 'game'",
+        first[:-1] + ',"x":' + "[" * 50_000 + "]" * 50_000 + "}": "line 1: not acceptable "
+        "JSON: nested too deeply",
+        first.replace('"deal":0', '"deal":' + "1" * 4301): "line 1: not acceptable JSON: an "
+        "integer of more than 4300 digits",
+        "\ufeff" + first.replace('"bots"', '"bots":[],"bots"'): "line 1: $.tournament: the same "
+        "key given twice: 'bots'",
+    }  # fmt: skip
+    for line, says in damaged.items():
+        path.write_text(f"{line}\n{second}\n", encoding="utf-8")
+        status, _, err = run_cli(capsys, *resume)
+        assert (status, err) == (2, f"azul-rules: {path} {says}\n")
+        assert path.read_text(encoding="utf-8") == f"{line}\n{second}\n"
+    path.write_text(f"{first}\n{second}\n", encoding="utf-8")
+    status, out, _ = run_cli(capsys, *resume)
+    assert status == 0 and "2 read back from" in out
+
+
+def test_replay_of_a_game_whose_first_line_is_nested_too_deeply_is_told(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``replay FILE --game N`` looked at the first line with ``json.loads``, whose
+    RecursionError became an internal error."""
+    path = tmp_path / "games.jsonl"
+    path.write_text("[" * 50_000 + "]" * 50_000 + "\n")
+    status, _, err = run_cli(capsys, "replay", str(path), "--game", "0")
+    assert (status, err) == (2, f"azul-rules: {path}: unreadable: --game picks a game of a "
+                                f"tournament's JSON-lines file; {path} is not one\n")  # fmt: skip

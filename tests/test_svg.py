@@ -709,9 +709,9 @@ def test_a_shared_victory_names_every_winner() -> None:
          "size must be an int (px) or None, got True"),
         (az.GameRecord(), {"size": 0}, ValueError, "size must be at least 1 px, not 0"),
         (az.GameRecord(players=7), {}, az.FormatError,
-         "the record cannot start: Azul is played by 2, 3 or 4 players, not 7 (S1)"),
+         "the record cannot start: $.players: expected 2, 3 or 4, got 7"),
         (az.GameRecord(moves=("x",)), {}, az.FormatError,  # type: ignore[arg-type]
-         "not a move: 'x' (expected Take, TableTake, PlaceTile or Refill)"),
+         "$.moves[0]: expected a move (Take, TableTake, PlaceTile or Refill), got 'x'"),
     ],
     ids=["string", "dict", "lang", "size-bool", "size-zero", "players-S1", "move"],
 )  # fmt: skip

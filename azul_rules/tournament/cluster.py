@@ -39,6 +39,7 @@ from typing import Any, Final
 
 import attrs
 
+from azul_rules.shown import shown
 from azul_rules.tournament import _grpc_probe
 from azul_rules.tournament.settings import TournamentError
 
@@ -131,7 +132,9 @@ def ray_target(address: str | None) -> Target | None:
         return None
     if not isinstance(address, str):
         raise RayClusterError(
-            f"the Ray address must be a string, not {address!r}", address=None, reason="malformed"
+            f"the Ray address must be a string, not {shown(address)}",
+            address=None,
+            reason="malformed",
         )
     rest = address
     if "://" in address:
@@ -199,7 +202,7 @@ def check_ray_address(address: str | None, *, timeout: float = DEFAULT_TIMEOUT) 
     Returns at once when Ray would start a new local cluster.  ``ValueError`` for a
     ``timeout`` that is not a positive number of seconds."""
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < 1e6:
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout!r}")
+        raise ValueError(f"timeout must be a positive number of seconds, not {shown(timeout)}")
     target = ray_target(address)
     if target is None:
         return

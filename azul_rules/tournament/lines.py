@@ -14,7 +14,6 @@ by dropping complete lines.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Iterator
@@ -23,8 +22,9 @@ from typing import IO, Any, Final, cast
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, paths_under, repeated_keys
+from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
 from azul_rules.record import GameRecord
+from azul_rules.shown import shown
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
 
@@ -74,10 +74,15 @@ def _lines(stream: IO[bytes], source: str) -> Iterator[tuple[int, bytes, bool]]:
 
 
 def _parse(raw: bytes, where: str) -> dict[str, Any]:
+    """A line to continue, read as strictly as any document (``jsontext.load_unique``):
+    bad JSON or UTF-8, a number past 4,300 digits, nesting past Python's stack or a key
+    given twice anywhere in it is one line naming the line."""
     try:
-        doc = json.loads(raw)
-    except ValueError as error:  # bad JSON, bad UTF-8, a number of over 4,300 digits
-        raise TournamentError(f"{where}: not JSON ({error})") from None
+        doc = load_unique(raw)
+    except FormatError as error:  # "not JSON: ...", "$.result: the same key given twice..."
+        problems = "; ".join(m if p == "$" and not m.startswith("the same key") else f"{p}: {m}"
+                             for p, m in error.errors)  # fmt: skip
+        raise TournamentError(f"{where}: {problems}") from None
     if not isinstance(doc, dict) or not isinstance(doc.get("tournament"), dict):
         raise TournamentError(f"{where}: not a tournament game line (no \"tournament\" object)")
     return doc
@@ -137,9 +142,9 @@ def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -
     for key in [*expected, *sorted(set(found) - set(expected))]:
         if found.get(key) != expected.get(key):
             raise TournamentError(
-                f"{where} was written with other settings: {key} {found.get(key)!r} there, "
-                f"{expected.get(key)!r} here; continue it with the same settings or write "
-                "to another file"
+                f"{where} was written with other settings: {key} {shown(found.get(key))} "
+                f"there, {shown(expected.get(key))} here; continue it with the same settings "
+                "or write to another file"
             )
 
 
@@ -154,8 +159,8 @@ def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary
     expected_lineup = [names[b] for b in spec.seats]
     if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
         raise TournamentError(
-            f"{where}: game {index} has seed {doc.get('seed')!r} and lineup "
-            f"{doc.get('lineup')!r}, but these settings give seed {spec.seed} and lineup "
+            f"{where}: game {index} has seed {shown(doc.get('seed'))} and lineup "
+            f"{shown(doc.get('lineup'))}, but these settings give seed {spec.seed} and lineup "
             f"{expected_lineup}"
         )
     result = doc.get("result")
@@ -259,9 +264,19 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
 
 def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
     first = stream.readline(MAX_LINE_BYTES + 1)
-    if _is_game_line(first) or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
-        return _pick(_chain(first, stream), source, game)
+    parsed = _parsed(first)  # once: a line of 1 MiB is not read twice
+    is_game_line = isinstance(parsed, dict) and "tournament" in parsed and "record" in parsed
+    if is_game_line or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
+        return _pick(_chain(first, stream), source, game, parsed)
     return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
+
+
+def _parsed(raw: bytes) -> object:
+    """``jsontext.load(raw)``, or the ``FormatError`` it raised."""
+    try:
+        return load(raw)
+    except FormatError as error:
+        return error
 
 
 def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
@@ -269,12 +284,7 @@ def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
         raise FormatError(
             f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
         )
-    try:
-        return GameRecord.from_json(data)
-    except (FormatError, InvalidStateError):
-        raise
-    except ValueError as error:  # json's limit on a number's digits, not a FormatError
-        raise FormatError(f"{source}: not JSON ({error})") from None
+    return GameRecord.from_json(data)
 
 
 def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
@@ -283,30 +293,22 @@ def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
         yield line
 
 
-def _is_game_line(raw: bytes) -> bool:
-    try:
-        doc = json.loads(raw)
-    except ValueError:
-        return False
-    return isinstance(doc, dict) and "tournament" in doc and "record" in doc
-
-
-def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
-    """The record of game ``game`` (or of the only game) among tournament lines."""
+def _pick(lines: Iterator[bytes], source: str, game: int | None,
+          first: object = None) -> GameRecord:  # fmt: skip
+    """The record of game ``game`` (or of the only game) among tournament lines; each
+    line is parsed once (``first``: the first line's ``_parsed`` value, if known)."""
     count = 0
     found: dict[str, Any] | None = None
     numbers: list[int] = []
     for number, raw in enumerate(lines, start=1):
         if len(raw) > MAX_LINE_BYTES:
             raise FormatError(f"{source} line {number} is longer than 1 MiB")
-        if not raw.endswith(b"\n") and count:
-            try:
-                json.loads(raw)
-            except ValueError:
-                break  # the incomplete last line of an interrupted run
         if not raw.strip():
             continue
-        doc = _game_line(raw, f"{source} line {number}")
+        parsed = first if number == 1 and first is not None else _parsed(raw)
+        if isinstance(parsed, FormatError) and not raw.endswith(b"\n") and count:
+            break  # the incomplete last line of an interrupted run
+        doc = _game_line(parsed, f"{source} line {number}")
         count += 1
         index = doc.get("game")
         if type(index) is int:
@@ -326,13 +328,11 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None) -> GameRecord:
         return GameRecord.from_dict(found["record"])
 
 
-def _game_line(raw: bytes, where: str) -> dict[str, Any]:
-    """A game line read as strictly as any document (a key given twice is refused here
-    and, inside the record, by the record's reader)."""
-    try:
-        doc = load(raw)
-    except FormatError as error:  # "not JSON: ...", "not acceptable JSON: ..."
-        raise FormatError(f"{where}: {'; '.join(m for _, m in error.errors)}") from None
+def _game_line(doc: object, where: str) -> dict[str, Any]:
+    """A game line (as ``_parsed`` read it) read as strictly as any document (a key
+    given twice is refused here and, inside the record, by the record's reader)."""
+    if isinstance(doc, FormatError):  # "not JSON: ...", "not acceptable JSON: ..."
+        raise FormatError(f"{where}: {'; '.join(m for _, m in doc.errors)}") from None
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
     if repeated := repeated_keys(doc):
