@@ -369,9 +369,20 @@ def _judge_score(claimed: int, rules: Tiling | None, laid: Tiling,
     if explained is None and differs:
         explained = explain(laid, claimed)
     if explained is None:
-        return [Violation.of(E.SCORE_MISCOUNT, "W3", player=reference.player, claimed=claimed,
+        return [Violation.of(E.SCORE_MISCOUNT, _miscount_rule(reference, claimed),
+                             player=reference.player, claimed=claimed,
                              correct=reference.score)]  # fmt: skip
     return explained
+
+
+def _miscount_rule(reference: Tiling, claimed: int) -> str:
+    """The rule an unexplained score breaks: W4 when it is the tiles' points less the
+    penalty of a floor of another length (the floor counted wrong: forgotten, or a V4
+    line's tiles left out), else W3 (the tiles counted wrong)."""
+    tiles = reference.before + sum(p.points for p in reference.placements)
+    if any(max(0, tiles - floor_penalty(k)) == claimed for k in range(FLOOR_SIZE + 1)):
+        return "W4"
+    return "W3"
 
 
 def _tiles_shown(claimed: ClaimedBoard, after: PlayerBoard) -> tuple[Color, ...]:

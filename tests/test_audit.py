@@ -108,7 +108,20 @@ def test_two_mistakes_at_once() -> None:
 def test_unexplained_claim_is_a_score_miscount() -> None:
     result = az.audit(offer_end(cross(), board()), claim(40, 0))
     assert codes(result) == ["SCORE_MISCOUNT"]
+    assert result.violations[0].rule == "W3"
     assert result.violations[0].param_dict == {"player": 0, "claimed": 40, "correct": 15}
+
+
+def test_w4_a_floor_left_unpenalised_is_a_score_miscount_of_the_floor() -> None:
+    """W4 / SCORE_MISCOUNT: the cross's 5 points counted, the floor's 3 tiles (-4) not:
+    15 claimed, 11 correct; the verdict cites the floor's rule, not the tiles'."""
+    result = az.audit(offer_end(cross(10, "KKK"), board()), claim(15, 0))
+    assert [(v.code.value, v.rule) for v in result.violations] == [("SCORE_MISCOUNT", "W4")]
+    assert result.violations[0].param_dict == {"player": 0, "claimed": 15, "correct": 11}
+    counted_as_two = az.audit(offer_end(cross(10, "KKK"), board()), claim(13, 0))
+    assert [(v.code.value, v.rule) for v in counted_as_two.violations] == [
+        ("SCORE_MISCOUNT", "W4")
+    ]
 
 
 def test_incomplete_line_cleared() -> None:
