@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from azul_rules.colors import Color
+from azul_rules.colors import CENTER, Color
 from azul_rules.conformance import (
     RULE_TITLES,
     Difference,
@@ -44,7 +44,7 @@ from azul_rules.conformance import (
 from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.jsonio import to_dict
 from azul_rules.messages import LANGUAGES
-from azul_rules.moves import CENTER, Move, Refill, Take
+from azul_rules.moves import Move, Refill, Take
 from azul_rules.phases import Phase as GamePhase
 from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
@@ -462,9 +462,7 @@ class _Search:
         """Is the time for shrinking up?"""
         return self.shrink_deadline is not None and time.monotonic() > self.shrink_deadline
 
-    def replay(
-        self, decisions: _Decisions, limit: int
-    ) -> tuple[Disagreement, _Decisions] | None:
+    def replay(self, decisions: _Decisions, limit: int) -> tuple[Disagreement, _Decisions] | None:
         """Replay ``decisions``'s game to its disagreement (and what decided it, as far as
         it went), or None when it agrees for ``limit`` moves or to its end."""
         self.last = None
@@ -570,13 +568,14 @@ class _Shortening:
                     round_ = self.decisions.rounds[at]
                     if move >= len(round_.moves):
                         break
-                    moves = round_.moves[:move] + round_.moves[move + run:]
-                    if not self._try(self.decisions.with_round(at, attrs.evolve(round_, moves=moves))):
+                    moves = round_.moves[:move] + round_.moves[move + run :]
+                    shorter = attrs.evolve(round_, moves=moves)
+                    if not self._try(self.decisions.with_round(at, shorter)):
                         move += 1
 
     def _fewer_colors(self) -> None:
         for at in range(len(self.decisions.rounds)):
-            for factory in range(len(self.decisions.rounds[at].deal) if at < len(self.decisions.rounds) else 0):
+            for factory in range(7):
                 if at >= len(self.decisions.rounds):
                     return
                 round_ = self.decisions.rounds[at]
@@ -590,7 +589,7 @@ class _Shortening:
 
 
 def _replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
-    return items[:at] + (item,) + items[at + 1:]
+    return items[:at] + (item,) + items[at + 1 :]
 
 
 def run(
