@@ -32,7 +32,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
-from azul_rules.colors import Color
+from azul_rules.colors import CENTER, Color
 from azul_rules.conformance import (
     RULE_TITLES,
     Difference,
@@ -44,7 +44,7 @@ from azul_rules.conformance import (
 from azul_rules.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.jsonio import to_dict
 from azul_rules.messages import LANGUAGES
-from azul_rules.moves import Move, Refill
+from azul_rules.moves import Move, Refill, Take
 from azul_rules.phases import Phase as GamePhase
 from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
@@ -228,6 +228,108 @@ class _Choices:
             self.left = 0
 
 
+@attrs.frozen
+class _Round:
+    """One round of a disagreeing game: its deal (the tiles of each factory) and the
+    moves played in it, takes and grey tilings."""
+
+    deal: tuple[tuple[Color, ...], ...]
+    moves: tuple[Move, ...]
+
+
+@attrs.frozen
+class _Decisions:
+    """A disagreeing game as :class:`_Replay` replays its variations: who plays, and
+    each round's deal and moves."""
+
+    players: int
+    variant: Variant
+    first: int
+    rounds: tuple[_Round, ...]
+
+    @classmethod
+    def of(cls, record: GameRecord) -> _Decisions:
+        rounds: list[_Round] = []
+        for move in record.moves:
+            if isinstance(move, Refill):
+                rounds.append(_Round(move.factories, ()))
+            else:
+                rounds[-1] = attrs.evolve(rounds[-1], moves=(*rounds[-1].moves, move))
+        return cls(record.players, record.variant, record.first_player or 0, tuple(rounds))
+
+    def key(self, length: int) -> tuple[int, ...]:
+        """Smaller is simpler: a game of fewer moves (refills included), fewer players,
+        a lower first player, fewer rounds and moves given, fewer colours per factory."""
+        given = sum(len(r.moves) for r in self.rounds)
+        colors = sum(len(set(factory)) for r in self.rounds for factory in r.deal)
+        return (length, self.players, self.first, len(self.rounds), given, colors)
+
+    def with_round(self, at: int, changed: _Round | None) -> _Decisions:
+        """Round ``at`` changed, or left out (None)."""
+        rounds = (*self.rounds[:at], *(() if changed is None else (changed,)),
+                  *self.rounds[at + 1:])  # fmt: skip
+        return attrs.evolve(self, rounds=rounds)
+
+
+class _Replay:
+    """The steps of a shrinking candidate: round by round, the deal's tiles where the bag
+    (or the lid poured into it, R2) still holds them, else the first colour left; the
+    moves given while they are legal, else the first legal move (for the rest of the
+    round once one is not)."""
+
+    def __init__(self, decisions: _Decisions) -> None:
+        self.given = decisions
+        self.rounds = decisions.rounds
+        self.round = -1
+        self.played = 0
+        self.kept: list[_Round] = []
+        """Each round's deal as dealt, and the moves given that were played."""
+
+    def decisions(self) -> _Decisions:
+        """What decided the game replayed: the same game replays from it."""
+        return attrs.evolve(self.given, rounds=tuple(self.kept))
+
+    def refill(self, state: GameState) -> Refill:
+        self.round += 1
+        self.played = 0
+        deal = self.rounds[self.round].deal if self.round < len(self.rounds) else ()
+        picked = 0
+
+        def pick(present: list[Color]) -> Color:
+            nonlocal picked
+            factory, tile = divmod(picked, 4)
+            picked += 1
+            wanted = deal[factory] if factory < len(deal) else ()
+            color = wanted[tile] if tile < len(wanted) else None
+            return color if color in present else present[0]
+
+        refill = fill_factories(state, pick)
+        self.kept.append(_Round(refill.factories, ()))
+        return refill
+
+    def move(self, state: GameState) -> Move:
+        legal = state.legal_moves()
+        given = self.rounds[self.round].moves if self.round < len(self.rounds) else ()
+        if self.played < len(given) and given[self.played] in legal:
+            self.played += 1
+            kept = self.kept[-1]
+            self.kept[-1] = attrs.evolve(kept, moves=(*kept.moves, given[self.played - 1]))
+            return given[self.played - 1]
+        self.played = len(given)
+        return max(legal, key=lambda move: _taken(state, move))
+
+    def pad(self) -> None:
+        """Nothing to spend: a replay's steps are not Hypothesis's."""
+
+
+def _taken(state: GameState, move: Move) -> int:
+    """How many tiles ``move`` takes (0 for a grey tiling's move)."""
+    if not isinstance(move, Take):
+        return 0
+    source = state.center if move.source == CENTER else state.factories[move.source]
+    return sum(tile == move.color for tile in source)
+
+
 class _Search:
     """The state of one run, shared by the Hypothesis examples."""
 
@@ -255,6 +357,9 @@ class _Search:
         self.played: Counter[tuple[int, Variant]] = Counter()
         self.failure: ProtocolError | None = None
         self.stopped = False
+        self.starts: list[Disagreement] = []
+        """The first disagreement found and the shortest: where :meth:`shorten` starts."""
+        self.last: Disagreement | None = None
 
     def example(self, data: st.DataObject) -> None:
         """One game, stopped at the first disagreement (raised as ``_Found``); the
@@ -304,9 +409,15 @@ class _Search:
             self.played[players, variant] += 1
             self.cut += outcome == "cut"
 
-    def _game(self, choices: _Choices, players: int, variant: Variant, first: int) -> str | None:
+    def _game(
+        self, choices: _Choices | _Replay, players: int, variant: Variant, first: int,
+        limit: int | None = None,
+    ) -> str | None:  # fmt: skip
         """Play one game; ``"ended"`` or ``"cut"`` (at ``MAX_MOVES``), or None when a
-        shrinking game grows as long as the shortest disagreement."""
+        shrinking game grows as long as ``limit`` moves (by default, as the shortest
+        disagreement)."""
+        if limit is None and self.best is not None:
+            limit = self.best.moves
         start = new_game(players, variant=variant, first_player=first, external_draws=True)
         dealt = choices.refill(start)
         state = start.apply(dealt)
@@ -315,7 +426,7 @@ class _Search:
         self.engine.new_game(players, variant, first, dealt.factories)
         self._compare(Step(None, dealt, state), record, moves)
         while not state.is_over and len(moves) < MAX_MOVES:
-            if self.best is not None and len(moves) >= self.best.moves:
+            if limit is not None and len(moves) >= limit:
                 return None  # only a shorter disagreement is of interest now
             is_refill = state.phase is GamePhase.REFILL
             move = choices.refill(state) if is_refill else choices.move(state)
@@ -329,6 +440,41 @@ class _Search:
             state = after
             self.moves += 1
         return "ended" if state.is_over else "cut"
+
+    # -- shortening a disagreement past Hypothesis's shrinking ------------------------------
+
+    def shorten(self) -> None:
+        """Shorten the disagreement found, after Hypothesis's shrinking and until
+        ``shrink_time`` is up: from the first disagreeing game found, then from the
+        shortest, replay variations of its rounds (:class:`_Shortening`), keeping each
+        simpler game that breaks the same rule.  Hypothesis's shrinker can neither drop a
+        move or a round nor lower the player count and keep the moves after them (its
+        choices would shift, and mean other moves); these replays can."""
+        for found in list(self.starts):
+            if self.late():
+                return
+            try:
+                _Shortening(self, found).run()
+            except ProtocolError as error:
+                self.failure = error
+                return
+
+    def late(self) -> bool:
+        """Is the time for shrinking up?"""
+        return self.shrink_deadline is not None and time.monotonic() > self.shrink_deadline
+
+    def replay(self, decisions: _Decisions, limit: int) -> tuple[Disagreement, _Decisions] | None:
+        """Replay ``decisions``'s game to its disagreement (and what decided it, as far as
+        it went), or None when it agrees for ``limit`` moves or to its end."""
+        self.last = None
+        self.shrink_games += 1
+        replay = _Replay(decisions)
+        try:
+            self._game(replay, decisions.players, decisions.variant, decisions.first, limit)
+        except _Found:
+            assert self.last is not None
+            return self.last, replay.decisions()
+        return None
 
     def _send(self, state: GameState, move: Move) -> Difference | None:
         try:
@@ -353,12 +499,98 @@ class _Search:
         self, record: GameRecord, moves: list[Move], step: Step, found: list[Difference]
     ) -> None:
         disagreement = Disagreement(attrs.evolve(record, moves=tuple(moves)), step, tuple(found))
+        self.last = disagreement
         if self.first_found is None:
             self.first_found = disagreement.moves
             self.shrink_deadline = time.monotonic() + self.shrink_time
+            self.starts.append(disagreement)
         if self.best is None or disagreement.moves < self.best.moves:
             self.best = disagreement
+            self.starts[1:] = [disagreement]
         raise _Found(str(found[0]))
+
+
+class _Shortening:
+    """Greedy passes over the rounds of one disagreeing game, each variation replayed
+    (:meth:`_Search.replay`) and kept when it breaks the same rule in a simpler game
+    (:meth:`_Decisions.key`): fewer players or a lower first player; a round left out
+    (its deal and moves: the next round's are played in its place); runs of 8, 4, 2 and
+    1 moves left out; a factory dealt one colour.  The passes repeat until none helps or
+    the time for shrinking is up."""
+
+    def __init__(self, search: _Search, found: Disagreement) -> None:
+        self.search = search
+        self.rule = found.rule
+        self.decisions = _Decisions.of(found.record)
+        self.length = found.moves
+
+    def run(self) -> None:
+        while not self.search.late():
+            length = self.length
+            self._fewer_players()
+            self._fewer_rounds()
+            self._fewer_moves()
+            self._fewer_colors()
+            if self.length == length:
+                return  # a round of passes that only simplified: the game is as short
+
+    def _try(self, candidate: _Decisions) -> bool:
+        """Replay ``candidate``; keep it if it breaks the rule in a simpler game."""
+        if self.search.late():
+            return False
+        replayed = self.search.replay(candidate, self.length + 1)
+        if replayed is None or replayed[0].rule != self.rule:
+            return False
+        found, decisions = replayed
+        if decisions.key(found.moves) >= self.decisions.key(self.length):
+            return False
+        self.decisions, self.length = decisions, found.moves
+        return True
+
+    def _fewer_players(self) -> None:
+        for players in sorted(self.search.players):
+            if players < self.decisions.players:
+                first = min(self.decisions.first, players - 1)
+                self._try(attrs.evolve(self.decisions, players=players, first=first))
+        for first in range(self.decisions.first):
+            self._try(attrs.evolve(self.decisions, first=first))
+
+    def _fewer_rounds(self) -> None:
+        at = 0
+        while at < len(self.decisions.rounds) - 1:
+            if not self._try(self.decisions.with_round(at, None)):
+                at += 1
+
+    def _fewer_moves(self) -> None:
+        for run in (8, 4, 2, 1):
+            for at in range(len(self.decisions.rounds)):
+                move = 0
+                while at < len(self.decisions.rounds) and not self.search.late():
+                    round_ = self.decisions.rounds[at]
+                    if move >= len(round_.moves):
+                        break
+                    moves = round_.moves[:move] + round_.moves[move + run :]
+                    shorter = attrs.evolve(round_, moves=moves)
+                    if not self._try(self.decisions.with_round(at, shorter)):
+                        move += 1
+
+    def _fewer_colors(self) -> None:
+        for at in range(len(self.decisions.rounds)):
+            for factory in range(7):
+                if at >= len(self.decisions.rounds):
+                    return
+                round_ = self.decisions.rounds[at]
+                if factory >= len(round_.deal) or len(set(round_.deal[factory])) < 2:
+                    continue
+                tiles = round_.deal[factory]
+                for color in sorted(set(tiles), key=tiles.count, reverse=True):
+                    deal = _replaced(round_.deal, factory, (color,) * len(tiles))
+                    if self._try(self.decisions.with_round(at, attrs.evolve(round_, deal=deal))):
+                        break
+
+
+def _replaced(items: tuple[Any, ...], at: int, item: Any) -> tuple[Any, ...]:
+    return items[:at] + (item,) + items[at + 1 :]
 
 
 def run(
@@ -406,6 +638,8 @@ def run(
         budget = games if games is not None else (None if time_budget else DEFAULT_GAMES)
         search = _Search(engine, info, players, chosen, deadline, shrink_time, budget, lang)
         _hypothesis_run(search, 10**9 if budget is None else budget, seed)
+        if search.best is not None and search.failure is None:
+            search.shorten()
     except ProtocolError as error:
         return Report(text, seed, 0, 0, time.monotonic() - started, failure=error)
     finally:

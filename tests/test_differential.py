@@ -78,6 +78,20 @@ def test_a_scoring_bug_is_caught_in_a_short_game(bug: str, rule: str, mistake: s
     assert replays_to_the_disagreement(found)
 
 
+def test_a_disagreement_is_shortened_past_hypothesis_shrinking_W3() -> None:
+    """W3 (a cross tile counted once) first found in a 3-player game of 32 moves, which
+    Hypothesis's shrinker leaves at 32 (every choice the same length, it can neither drop
+    a move nor a round): the replayed variations of its rounds shorten it to 24, still
+    W3, and the record replays."""
+    report = differential.run(buggy("cross-once"), players=[3, 4], games=100, seed=5,
+                              timeout=30, shrink_time=20)  # fmt: skip
+    found = report.disagreement
+    assert report.status == 1 and found is not None and found.rule == "W3"
+    assert report.first_found == 32 and report.abandoned == 0
+    assert found.moves <= 26
+    assert replays_to_the_disagreement(found)
+
+
 def test_a_minimal_engine_reporting_scores_only_is_compared_on_them() -> None:
     """The smallest engine the protocol allows agrees; with a W3 bug it is still caught
     from its scores alone."""
