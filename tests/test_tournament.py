@@ -390,6 +390,21 @@ def test_resume_after_an_interrupted_write_gives_the_uninterrupted_file(tmp_path
     assert [b.wins for b in again.bots] == [b.wins for b in results.bots]
 
 
+def test_resume_names_an_odd_settings_key_briefly(tmp_path: Path) -> None:
+    """A settings key of the file's own (hostile: 10,000 characters, a control character)
+    is quoted and cut in the one-line error, never echoed whole."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=1, out=str(out))
+    odd = "\\u0007" + "k" * 10_000  # as JSON writes it: BEL, then 10,000 k
+    text = out.read_text().replace('{"tournament":{', '{"tournament":{"' + odd + '":1,', 1)
+    out.write_text(text)
+    with pytest.raises(TournamentError) as caught:
+        run(["greedy", "random"], games=1, out=str(out), resume=True)
+    message = str(caught.value)
+    assert "was written with other settings: '\\x07kkk" in message
+    assert len(message) < 300 and "\x07" not in message and "k" * 100 not in message
+
+
 def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
     out = tmp_path / "games.jsonl"
     run(["greedy", "random"], games=2, out=str(out))

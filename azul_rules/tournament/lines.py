@@ -142,10 +142,16 @@ def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -
     for key in [*expected, *sorted(set(found) - set(expected))]:
         if found.get(key) != expected.get(key):
             raise TournamentError(
-                f"{where} was written with other settings: {key} {shown(found.get(key))} "
-                f"there, {shown(expected.get(key))} here; continue it with the same settings "
-                "or write to another file"
+                f"{where} was written with other settings: {_key_name(key)} "
+                f"{shown(found.get(key))} there, {shown(expected.get(key))} here; continue it "
+                "with the same settings or write to another file"
             )
+
+
+def _key_name(key: str) -> str:
+    """A settings key as written, or quoted and cut when the file's own key is odd (control
+    characters, or a key of a megabyte)."""
+    return key if key.isidentifier() and len(key) <= 40 else shown(key)
 
 
 def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
