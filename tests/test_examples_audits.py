@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules import claims, scoresheet
+from azul_rules.scoresheet import Scoresheet, scoresheet_from_dict
 from tests.extras import needs
 
 jsonschema = needs("jsonschema")
@@ -115,6 +116,22 @@ claim_docs = st.fixed_dictionaries({}, optional={
     "game_over": st.one_of(st.booleans(), figures), "winners": st.lists(figures, max_size=5),
     "bonuses": json_values,
 })  # fmt: skip
+
+
+def test_null_is_not_claimed_for_the_reader_and_the_schema_alike() -> None:
+    """An optional field given as null is not claimed: the readers take it as left out,
+    and the published schemas accept it (Hypothesis found ``"bonuses": null`` refused
+    by the claim schema)."""
+    claim = {"scores": [3, 0], "boards": None, "pattern_lines": None, "lid": None,
+             "game_over": None, "bonuses": None, "winners": None}  # fmt: skip
+    assert claims.claim_from_dict(claim) == az.Claim(scores=(3, 0))
+    assert not list(validator("claim").iter_errors(claim))
+    sheet = {"rounds": [[3, 0]], "bonuses": None, "final": None, "winners": None}
+    assert scoresheet_from_dict(sheet) == Scoresheet(((3, 0),))
+    assert not list(validator("scoresheet").iter_errors(sheet))
+    assert list(validator("claim").iter_errors({"boards": None}))  # no score given at all
+    with pytest.raises(az.FormatError):
+        claims.claim_from_dict({"boards": None})
 
 
 @given(claim_docs)
