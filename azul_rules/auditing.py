@@ -85,6 +85,12 @@ def audit(state: GameState, claim: Claim) -> Result:
                           (("$", "expected a GameState"),))  # fmt: skip
     claim = validated(claim)
     _check_fits(state, claim)
+    return audit_checked(state, claim)
+
+
+def audit_checked(state: GameState, claim: Claim) -> Result:
+    """:func:`audit` of a claim already validated and known to fit ``state`` (the
+    scoresheet audit builds its claims itself)."""
     judged = [_judge_player(state, p, claim) for p in range(len(state.players))]
     found = [v for j in judged for v in j.violations]
     found += _judge_lid(state, claim, judged)

@@ -19,14 +19,15 @@ import attrs
 
 from azul_rules import schemas
 from azul_rules._reading import Reader, plain
-from azul_rules.auditing import audit
-from azul_rules.board import PlayerBoard
+from azul_rules.auditing import audit_checked
+from azul_rules.board import PlayerBoard, new_board
 from azul_rules.claims import Claim, ClaimedBoard
 from azul_rules.colors import COLORS
 from azul_rules.errors import ErrorCode, FormatError, IllegalMoveError, Result, Violation
 from azul_rules.jsontext import load
 from azul_rules.moves import Move, TableTake, Take
 from azul_rules.phases import Phase, Variant
+from azul_rules.position import build
 from azul_rules.record import GameRecord, check_replayable
 from azul_rules.scoring import end_bonuses
 from azul_rules.state import GameState
@@ -300,19 +301,24 @@ def _check_fits(sheet: Scoresheet, record: GameRecord, rounds: list[_Round], fin
 
 def _judge_round(played: _Round, written: tuple[int, ...],
                  written_before: tuple[int, ...]) -> RoundVerdict:  # fmt: skip
-    """One round, judged from the totals the sheet had before it."""
+    """One round, judged from the totals the sheet had before it (a round whose totals
+    before and after are the rules' has nothing to name: it is not audited again)."""
+    correct = tuple(b.score for b in played.after)
+    before = tuple(b.score for b in played.before_last_take.players)
+    if written == correct and written_before == before:
+        return RoundVerdict(played.number, written, correct, ())
     start = played.offer_end()
-    boards = tuple(PlayerBoard(score=s, pattern_lines=b.pattern_lines, wall=b.wall,
-                               floor=b.floor)
+    boards = tuple(new_board(s, b.pattern_lines, b.wall, b.floor, b.accepting)
                    for b, s in zip(start.players, written_before, strict=True))  # fmt: skip
-    position = attrs.evolve(start, players=boards)
+    position = build(GameState, boards, start.factories, start.center, start.current_player,
+                     start.marker_holder, start.context)  # fmt: skip
     walls = None
     if start.variant is Variant.GREY:  # the columns chosen are in the record
         walls = tuple(ClaimedBoard(wall=b.wall) for b in played.after)
-    result = audit(position, Claim(scores=written, boards=walls))
+    # The claim is the sheet's, already read strictly, and fits the record (_check_fits).
+    result = audit_checked(position, Claim(scores=written, boards=walls))
     found = tuple(Violation(v.code, v.rule, (*v.params, ("round", played.number)))
                   for v in result.violations)  # fmt: skip
-    correct = tuple(b.score for b in played.after)
     return RoundVerdict(played.number, written, correct, found)
 
 

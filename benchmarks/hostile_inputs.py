@@ -123,7 +123,8 @@ def cases(folder: Path) -> list[Case]:
     huge_count = state.replace('"bag": {', '"bag": {"x": ' + "9" * 401 + ", ")
     centre = _state_with("center", _pad("[", '"blue"', "]"))
     endless = _endless_game()
-    sheet = {"rounds": [[0, 0]] * 100}
+    sheet = {"rounds": [[0, 0]] * 100}  # every total right: no round needs an audit
+    wrong_sheet = {"rounds": [[1, 1]] * 100}  # every total wrong: each round audited
     games = _tournament_file(folder)
     line = games.splitlines()[0]
     one_key = _pad('{"tournament": {}, ', '"game": 1', "}") + "\n"
@@ -158,8 +159,10 @@ def cases(folder: Path) -> list[Case]:
              _sheet_audit, AUDIT_GAME),
         Case("record: 170,000 moves in notation, audited", _pad(record, '"1B1"', "]}"),
              _audit_game, ["audit-game", "{path}", "{companion}"], json.dumps(sheet)),
-        Case("record: a legal game of 10,000 moves, 100 rounds audited", endless, _audit_game,
+        Case("record: a legal game of 10,000 moves, 100 right rounds", endless, _audit_game,
              ["audit-game", "{path}", "{companion}"], json.dumps(sheet)),
+        Case("record: a legal game of 10,000 moves, 100 wrong rounds", endless, _audit_game,
+             ["audit-game", "{path}", "{companion}"], json.dumps(wrong_sheet)),
         Case(f"tournament file: {GAMES:,} games, resumed", games, _resumed, RESUME),
         Case(f"tournament file: {GAMES:,} games, the last replayed", games,
              lambda text, path: load_record(str(path), GAMES - 1),

@@ -193,3 +193,33 @@ def test_a_total_past_4300_digits_is_named_not_raised() -> None:
          "of more than 4300 digits"),
         ("$.final", "expected a JSON array, got an integer of more than 4300 digits"),
     )  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", [az.Variant.COLORED, az.Variant.GREY])
+def test_w3_w4_a_round_written_right_is_confirmed_as_the_full_audit_would(
+    variant: az.Variant,
+) -> None:
+    """W3, W4: a round whose totals before and after are the rules' is confirmed without a
+    second audit; the full audit of its offer's end agrees, on both walls (the grey walls
+    as the record laid them, V1), over random games of 2 to 4 players."""
+    from azul_rules.claims import ClaimedBoard
+    from azul_rules.scoresheet import _replay
+
+    for players in (2, 3, 4):
+        state, rng = az.new_game(players, seed=players, variant=variant), random.Random(7)
+        moves: list[az.Move] = []
+        while not state.is_over and len(moves) < 400:
+            move = rng.choice(state.legal_moves())
+            moves.append(move)
+            state = state.apply(move)
+        record = az.GameRecord.of_game(moves, players=players, seed=players, variant=variant)
+        rounds = _replay(record)[0]
+        written = tuple(tuple(b.score for b in r.after) for r in rounds)
+        verdict = az.audit_game(record, Scoresheet(written))
+        assert [r.violations for r in verdict.rounds] == [()] * len(rounds)
+        for played in rounds:
+            walls = None
+            if variant is az.Variant.GREY:
+                walls = tuple(ClaimedBoard(wall=b.wall) for b in played.after)
+            claim = az.Claim(scores=tuple(b.score for b in played.after), boards=walls)
+            assert az.audit(played.offer_end(), claim).ok
