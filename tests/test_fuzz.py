@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.cli import main
+from azul_rules.testing import tile_counts
 from azul_rules.tournament import TournamentError
 from azul_rules.tournament.lines import load_record, read_existing
 from azul_rules.tournament.runner import _settings
@@ -50,9 +51,11 @@ json_values = st.recursive(
 )  # fmt: skip
 
 
-def accept_or_refuse(kind: str, text: str, rng: random.Random) -> object | None:
+def accept_or_refuse(kind: str, text: str, rng: random.Random, seed: int | None = None
+                     ) -> object | None:  # fmt: skip
     """Read ``text``; a refusal must be a documented error, an accepted position must
-    play to the end (S3 and ``problems()`` checked after every move)."""
+    play to the end (S3 and ``problems()`` checked after every move), an accepted move
+    is judged in the position its seed document was legal in (``seed``)."""
     try:
         value = read(kind, text)
     except (az.FormatError, az.InvalidStateError):
@@ -63,7 +66,25 @@ def accept_or_refuse(kind: str, text: str, rng: random.Random) -> object | None:
     elif isinstance(value, az.GameRecord):
         replay = value.replay()
         assert replay.ok or replay.failure is not None
+    elif kind == "move" and seed is not None:
+        judge(az.from_dict(seed_document("state", seed), az.GameState), value)
     return value
+
+
+def judge(state: az.GameState, move: object) -> None:
+    """G1, S3: ``validate`` and ``apply`` agree on any move the reader accepts: an
+    illegal one raises ``IllegalMoveError`` carrying ``validate``'s very ``Result``,
+    with at least one violation; a legal one gives a position that can exist, with
+    every tile accounted for."""
+    result = state.validate(move)  # type: ignore[arg-type]
+    try:
+        after = state.apply(move)  # type: ignore[arg-type]
+    except az.IllegalMoveError as error:
+        assert not result.ok and result.violations and error.result == result
+    else:
+        assert result.ok
+        assert after.problems() == ()
+        assert tile_counts(after) == dict.fromkeys(az.Color, 20)
 
 
 @given(KIND, SEEDS, st.randoms(use_true_random=False), st.integers(1, 4))
@@ -72,7 +93,7 @@ def test_s3_mutated_documents_are_refused_clearly_or_play_to_the_end(
 ) -> None:
     """S3, G1: a valid document with a few values replaced, removed or repeated."""
     data = mutate(seed_document(kind, seed), rng, steps)
-    accept_or_refuse(kind, dumps(data), rng)
+    accept_or_refuse(kind, dumps(data), rng, seed)
 
 
 @given(KIND, SEEDS, st.randoms(use_true_random=False))
@@ -80,7 +101,7 @@ def test_mutated_json_text_is_refused_clearly_or_read(
     kind: str, seed: int, rng: random.Random
 ) -> None:
     text = mutate_text(dumps(seed_document(kind, seed)), rng)
-    accept_or_refuse(kind, text, rng)
+    accept_or_refuse(kind, text, rng, seed)
 
 
 @given(KIND, json_values, st.randoms(use_true_random=False))
