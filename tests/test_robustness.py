@@ -710,8 +710,9 @@ def test_a_refused_file_is_parsed_once_by_the_command_line(
 def test_audit_game_referees_each_move_once() -> None:
     """``audit_game`` validated every move before applying it, and rebuilt the end of
     every round's offer (a record may tile hundreds of rounds): each move is applied
-    once, plus one rebuilt offer end per round the sheet has written, and ``validate``
-    is left for an illegal move."""
+    once, plus one rebuilt offer end per round the sheet has written wrong (or after a
+    wrong one: a round written right from right totals is confirmed as it stands), and
+    ``validate`` is left for an illegal move."""
     folder = ROOT / "examples/audits/scoresheet-one-wrong-round"
     record = az.GameRecord.from_json((folder / "record.json").read_text())
     sheet = json.loads((folder / "scoresheet.json").read_text())
@@ -720,14 +721,19 @@ def test_audit_game_referees_each_move_once() -> None:
         validated = _counting(patch, az.GameState, "validate")
         verdict = az.audit_game(record, sheet)
     assert verdict.first_wrong == (3, 0)
-    assert (applied[0], validated[0]) == (len(record.moves) + len(sheet["rounds"]), 0)
+    audited = len(sheet["rounds"]) - 2  # rounds 1 and 2 are right
+    assert (applied[0], validated[0]) == (len(record.moves) + audited, 0)
     states = record.replay().states
     three = next(i for i, s in enumerate(states) if s.round == 3)  # moves of rounds 1-2
     unfinished = attrs.evolve(record, moves=record.moves[:three])  # two rounds tiled
     with pytest.MonkeyPatch.context() as patch:
         applied = _counting(patch, az.GameState, "apply")
         verdict = az.audit_game(unfinished, {"rounds": sheet["rounds"][:1]})
-    assert len(verdict.rounds) == 1 and applied[0] == three + 1
+    assert len(verdict.rounds) == 1 and applied[0] == three  # round 1 right: confirmed
+    with pytest.MonkeyPatch.context() as patch:
+        applied = _counting(patch, az.GameState, "apply")
+        verdict = az.audit_game(unfinished, {"rounds": [[4, 0]]})
+    assert verdict.first_wrong == (1, 0) and applied[0] == three + 1  # audited
     broken = attrs.evolve(record, moves=(*record.moves[:3], az.Take(0, C.RED, 0)))
     with pytest.MonkeyPatch.context() as patch:
         validated = _counting(patch, az.GameState, "validate")
