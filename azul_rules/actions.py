@@ -97,11 +97,25 @@ end bonus (E2).  The observation's ``score`` fields lie in ``[0, MAX_SCORE]``.""
 
 
 def _check_players(players: object) -> int:
-    if type(players) is not int:
+    count = _integer(players)
+    if count is None:
         raise FormatError(f"the number of players is an int (2, 3 or 4), not {_kind(players)} (S1)")
-    if players not in (2, 3, 4):
-        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
-    return players
+    if count not in (2, 3, 4):
+        raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(count)} (S1)")
+    return count
+
+
+def _integer(value: object) -> int | None:
+    """``value`` as an int when it is one: an int or an integer scalar such as numpy's
+    (``operator.index`` accepts it); never a bool.  ``None`` otherwise."""
+    if type(value) is int:
+        return value
+    if isinstance(value, bool):  # numpy's bool_ has no __index__: refused below
+        return None
+    try:
+        return operator.index(value)  # type: ignore[arg-type]
+    except TypeError:
+        return None
 
 
 def _check_state(state: object, function: str) -> GameState:
@@ -205,7 +219,8 @@ def move_from_action(
     ``FormatError`` for an id or a player count that is not an int (numpy integers are
     ints here).
     """
-    moves = _MOVES[_check_players(players)]
+    players = _check_players(players)
+    moves = _MOVES[players]
     action = _action(action)
     limit = len(moves)
     if variant is not None and variant != "grey":
@@ -223,14 +238,10 @@ def move_from_action(
 
 def _action(action: object) -> int:
     """An action id as an int: an int, or a numpy integer; never a bool."""
-    if type(action) is int:
-        return action
-    if not isinstance(action, bool):
-        try:
-            return operator.index(action)  # type: ignore[arg-type]
-        except TypeError:
-            pass
-    raise FormatError(f"an action id is an int, not {_kind(action)}")
+    number = _integer(action)
+    if number is None:
+        raise FormatError(f"an action id is an int, not {_kind(action)}")
+    return number
 
 
 # Every move with an id, built once: _PLACE[line][column], _FACTORY_TAKES[source][color]
@@ -326,7 +337,8 @@ def utilities(winners: Iterable[int], players: int) -> list[float]:
     >>> [round(u, 3) for u in utilities((0, 2), 4)]
     [0.333, -0.333, 0.333, -0.333]
     """
-    won = _winners(winners, _check_players(players))
+    players = _check_players(players)
+    won = _winners(winners, players)
     share = (players - len(won)) / (players - 1) / len(won)
     lose = -1.0 / (players - 1)
     return [share if p in won else lose for p in range(players)]
@@ -419,7 +431,8 @@ def observation_layout(players: int) -> tuple[ObservationField, ...]:
     (``board1`` is the next player to the observer's left); then the table.  Seats in
     ``to_move`` and ``start_player`` count from the observer likewise.
     """
-    found = _LAYOUTS.get(players) if type(players) is int else None  # not 2.0 nor True
+    players = _check_players(players)
+    found = _LAYOUTS.get(players)
     if found is None:
         fields = []
         offset = 0
@@ -472,21 +485,24 @@ def _board_vector(board: PlayerBoard) -> list[float]:
     return out
 
 
-def _check_player(state: GameState, player: int, function: str) -> int:
+def _check_player(state: GameState, player: object, function: str) -> int:
+    """``player`` as an int seat of ``state`` (numpy integers accepted, bools refused)."""
     players = len(_check_state(state, function).players)
-    if type(player) is not int:
+    seat = _integer(player)
+    if seat is None:
         raise FormatError(f"player is an int (0-based), not {_kind(player)}")
-    if not 0 <= player < players:
-        raise ValueError(f"player must be 0 to {players - 1}, not {shown(player)}")
-    return players
+    if not 0 <= seat < players:
+        raise ValueError(f"player must be 0 to {players - 1}, not {shown(seat)}")
+    return seat
 
 
 def observation(state: GameState, player: int) -> list[float]:
     """``state`` as ``observation_size(players)`` floats seen from ``player``'s seat, in
     the order of :func:`observation_layout`.  Raises ``ValueError`` for a player out of
     range, ``FormatError`` for a ``state`` that is not a ``GameState`` or a ``player``
-    that is not an int."""
-    players = _check_player(state, player, "observation")
+    that is not an int (numpy integers are ints here; a bool is not)."""
+    player = _check_player(state, player, "observation")
+    players = len(state.players)
     out: list[float] = []
     for seat in range(players):
         out += _board_vector(state.players[(player + seat) % players])
@@ -523,7 +539,7 @@ def observation_string(state: GameState, player: int) -> str:
     from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
     ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1.
     Raises as :func:`observation`."""
-    _check_player(state, player, "observation_string")
+    player = _check_player(state, player, "observation_string")
     return _text(state, player, f"player {player + 1}'s view; ")
 
 

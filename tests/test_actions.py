@@ -365,3 +365,33 @@ def test_wrong_types_are_format_errors_wrong_values_value_errors() -> None:
         with pytest.raises(ValueError, match=message) as info:
             call()
         assert not isinstance(info.value, az.FormatError)
+
+
+class _Scalar:
+    """An integer scalar that is not an int, as numpy's ``int64`` (``__index__`` only)."""
+
+    def __init__(self, value: int) -> None:
+        self.value = value
+
+    def __index__(self) -> int:
+        return self.value
+
+
+def test_player_counts_and_players_take_integer_scalars_as_documented() -> None:
+    """docs/ai.md: numpy integers are ints for a player count and a player, as for an
+    action id; they were refused with FormatError ("not int64 np.int64(3)")."""
+    state = az.new_game(3, seed=4)
+    assert actions.num_actions(_Scalar(3), "grey") == 265  # type: ignore[arg-type]
+    assert actions.factory_count(_Scalar(4)) == 9  # type: ignore[arg-type]
+    assert actions.observation_size(_Scalar(3)) == 533  # type: ignore[arg-type]
+    assert actions.observation_layout(_Scalar(2)) is actions.observation_layout(2)  # type: ignore[arg-type]
+    assert actions.observation(state, _Scalar(1)) == actions.observation(state, 1)  # type: ignore[arg-type]
+    assert actions.observation_string(state, _Scalar(2)).startswith("player 3's view")  # type: ignore[arg-type]
+    assert actions.move_from_action(61, _Scalar(2)) == az.parse_move("3B2")  # type: ignore[arg-type]
+    returns = actions.utilities([_Scalar(0)], _Scalar(3))  # type: ignore[list-item, arg-type]
+    assert returns == [1.0, -0.5, -0.5]
+    assert all(type(r) is float for r in returns)
+    with pytest.raises(ValueError, match="player must be 0 to 2, not 3"):
+        actions.observation(state, _Scalar(3))  # type: ignore[arg-type]
+    with pytest.raises(az.FormatError, match="not bool True"):
+        actions.num_actions(True)
