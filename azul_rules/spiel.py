@@ -47,6 +47,7 @@ from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from azul_rules import (
     Color,
+    FormatError,
     GameState,
     IllegalMoveError,
     Move,
@@ -78,6 +79,7 @@ _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _COLORS: Final = tuple(Color)
 _FIRST_PLAYER_OUTCOME: Final = 5  # chance outcome 5 + k: player k starts (S7)
 _DEFAULTS: Final = {"players": 2, "variant": "colored", "max_rounds": DEFAULT_MAX_ROUNDS}
+_MAX_GAME_LENGTH: Final = 2**31 - 1  # GameInfo.max_game_length is a C++ int
 
 utilities = codec.utilities
 
@@ -136,6 +138,13 @@ class AzulSettings:
             )
         if type(rounds) is not int or rounds < 1:
             raise pyspiel.SpielError(f"python_azul: max_rounds must be 1 or more, not {rounds!r}")
+        most = _MAX_GAME_LENGTH // max_game_length(players, variant, 1)
+        if rounds > most:
+            raise pyspiel.SpielError(
+                f"python_azul: max_rounds must be at most {most:,} with {players} players on "
+                f"the {variant} wall, not {rounds:,}: OpenSpiel holds max_game_length, "
+                f"{max_game_length(players, variant, 1)} moves a round, in a 32-bit int"
+            )
         return cls(players, Variant(variant), rounds)
 
 
@@ -186,8 +195,11 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
         taken as chosen; a position waiting for a ``Refill`` begins its fill with chance
         nodes, and a seeded position is taken with its generator left out (the fills are
         chance nodes here).  Raises ``pyspiel.SpielError`` when the position's player
-        count or wall differs from the game's."""
+        count or wall differs from the game's, ``azul_rules.FormatError`` (a
+        ``TypeError``) when ``position`` is not a ``GameState``."""
         settings = self.settings
+        if not isinstance(position, GameState):
+            raise FormatError(f"state_from() reads a GameState, not {shown(position, 60)}")
         if len(position.players) != settings.players or position.variant is not settings.variant:
             raise pyspiel.SpielError(
                 f"the position has {len(position.players)} players on the "
@@ -225,9 +237,45 @@ class _Position:
         return self
 
 
+class _GameSettings:
+    """A state's :class:`AzulSettings`, those of its game.  OpenSpiel restores a Python
+    state (``game.deserialize_state``) by setting the attributes pickled in the string
+    on a new state of the game at hand: a state serialized in a game with other
+    parameters is refused here, rather than left as a 2-player state of a 3-player
+    game."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, state: object, owner: type | None = None) -> AzulSettings:
+        settings: AzulSettings = state.__dict__[self.name]
+        return settings
+
+    def __set__(self, state: object, settings: AzulSettings) -> None:
+        held = state.__dict__.get(self.name)
+        if held is not None and settings != held:
+            raise pyspiel.SpielError(
+                f"this state was serialized in {_game_string(settings)}, not in this "
+                f"game, {_game_string(held)}: deserialize it with a game of the same "
+                "parameters (pyspiel.deserialize_game_and_state keeps the game with it)"
+            )
+        state.__dict__[self.name] = settings
+
+
+def _game_string(settings: object) -> str:
+    if not isinstance(settings, AzulSettings):
+        return f"something else than python_azul ({shown(settings, 60)})"
+    return (
+        f"python_azul(max_rounds={settings.max_rounds},players={settings.players},"
+        f"variant={settings.variant.value})"
+    )
+
+
 class AzulState(pyspiel.State):  # type: ignore[misc]
     """A position of ``python_azul``: the referee's :class:`azul_rules.GameState`
     (``referee``) and, during a fill, the tiles drawn so far."""
+
+    _settings = _GameSettings()
 
     def __init__(self, game: AzulGame) -> None:
         super().__init__(game)
@@ -288,15 +336,16 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         self._position = self._settle(position)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        settings = self._settings
         if player == _CHANCE:
-            if action >= _FIRST_PLAYER_OUTCOME:
+            if 0 <= action - _FIRST_PLAYER_OUTCOME < settings.players:
                 return f"player {action - _FIRST_PLAYER_OUTCOME + 1} starts"
             if 0 <= action < 5:
                 return f"draw {Color(action).name.lower()}"
             return f"chance outcome {action}"
         try:
-            return str(codec.move_from_action(action, self._settings.players))
-        except ValueError:
+            return str(codec.move_from_action(action, settings.players, settings.variant))
+        except ValueError:  # an id outside this game's actions (the other wall's)
             return f"action {action}"
 
     def returns(self) -> list[float]:
@@ -352,12 +401,17 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         )
 
     def observation_vector(self, player: int) -> list[float]:
-        """:func:`azul_rules.actions.observation` of :attr:`table` (with no player to
-        move or start before the first player is chosen)."""
+        """:func:`azul_rules.actions.observation` of :attr:`table`, with no player to
+        move (``to_move`` all zeros) before the first player is chosen and once the game
+        is stopped at the round cap, and no ``start_player`` before the choice."""
         vector = codec.observation(self.table, player)
-        if not self._position.started:
+        position = self._position
+        if not position.started or position.capped:
+            # No one to move before the first player is chosen, nor once stopped at the
+            # round cap (a terminal state, as at the end); no starter before the choice.
+            cleared = ("to_move",) if position.started else ("to_move", "start_player")
             for field in codec.observation_layout(self._settings.players):
-                if field.name in ("to_move", "start_player"):
+                if field.name in cleared:
                     vector[field.offset : field.offset + field.size] = [0.0] * field.size
         return vector
 

@@ -379,3 +379,74 @@ def test_mcts_example_runs() -> None:
     with redirect_stdout(out):
         example["main"](games=1, simulations=2)
     assert "MCTS (2 simulations a move) won" in out.getvalue()
+
+
+# -- a hostile user's pass ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("players", "variant", "most"),
+    [(2, "colored", 107_374_182), (4, "grey", 38_347_922)],
+)
+def test_a_round_cap_past_a_32_bit_game_length_is_refused_by_name(
+    players: int, variant: str, most: int
+) -> None:
+    """max_game_length (rounds x moves a round) is a C++ int: a cap that overflowed it
+    raised pybind's TypeError ("incompatible constructor arguments") from GameInfo."""
+    game = load(players, variant, max_rounds=most)
+    assert game.max_game_length() == most * (
+        4 * (2 * players + 1) + (5 * players if variant == "grey" else 0)
+    )
+    with pytest.raises(pyspiel.SpielError, match=f"max_rounds must be at most {most:,} with"):
+        load(players, variant, max_rounds=most + 1)
+
+
+def test_action_to_string_names_only_the_games_own_actions() -> None:
+    """A chance outcome past the players was "player 96 starts"; a grey placement id in a
+    coloured game was "place line 1 at column 1"."""
+    colored = load(2).new_initial_state()
+    chance = int(pyspiel.PlayerId.CHANCE)
+    assert colored.action_to_string(chance, 6) == "player 2 starts"
+    assert colored.action_to_string(chance, 7) == "chance outcome 7"
+    assert colored.action_to_string(chance, 100) == "chance outcome 100"
+    assert colored.action_to_string(chance, 4) == "draw white"
+    assert colored.action_to_string(0, 180) == "action 180"
+    grey = load(2, "grey").new_initial_state()
+    assert grey.action_to_string(0, 180) == "place line 1 at column 1"
+    assert grey.action_to_string(0, 205) == "action 205"
+    names = [grey.action_to_string(1, a) for a in range(205)]
+    assert names == [actions.action_to_string(a, 2) for a in range(205)]
+    assert len(set(names)) == 205
+
+
+def test_a_state_serialized_in_a_game_of_other_parameters_is_refused() -> None:
+    """OpenSpiel restores a Python state's pickled attributes into a new state of the
+    game at hand: a 2-player state came back in a 3-player game (2 returns, a ValueError
+    for player 2's observation)."""
+    state = play_random(load(2).new_initial_state(), random.Random(3), limit=40)
+    serialized = state.serialize()
+    assert load(2).deserialize_state(serialized).history() == state.history()
+    wrong = "this state was serialized in python_azul\\(max_rounds=50,players=2,variant=colored\\)"
+    with pytest.raises(pyspiel.SpielError, match=wrong + ", not in this game, .*players=3"):
+        load(3).deserialize_state(serialized)
+    with pytest.raises(pyspiel.SpielError, match="max_rounds=9,players=2"):
+        load(2, max_rounds=9).deserialize_state(serialized)
+
+
+def test_a_game_stopped_at_the_round_cap_shows_no_player_to_move() -> None:
+    """A capped game is terminal: its observation had the next round's starter in
+    `to_move` (documented as zeros once over)."""
+    state = play_random(load(3, max_rounds=1).new_initial_state(), random.Random(2))
+    assert state.capped
+    layout = {f.name: f for f in actions.observation_layout(3)}
+    for player in range(3):
+        tensor = state.observation_tensor(player)
+        to_move, start = layout["to_move"], layout["start_player"]
+        assert tensor[to_move.offset : to_move.offset + 3] == [0.0, 0.0, 0.0]
+        assert sum(tensor[start.offset : start.offset + 3]) == 1.0
+
+
+def test_state_from_refuses_what_is_not_a_position() -> None:
+    """It raised AttributeError ('dict' object has no attribute 'players')."""
+    with pytest.raises(az.FormatError, match=r"state_from\(\) reads a GameState, not \{\}"):
+        load(2).state_from({})
