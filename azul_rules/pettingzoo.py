@@ -30,6 +30,8 @@ raise.  ``raw_env`` alone does the same for an illegal action, without the wrapp
 from __future__ import annotations
 
 import math
+import numbers
+import operator
 import random
 from typing import Any, Final
 
@@ -38,12 +40,15 @@ from gymnasium import spaces
 from gymnasium.utils import EzPickle
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
 from azul_rules import actions as codec
 from azul_rules.shown import shown
 
 __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
+
+_FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
 
 RENDER_MODES: Final = ("ansi", "svg")
 """``"ansi"`` (text) and ``"svg"`` (:func:`azul_rules.svg.board`)."""
@@ -60,23 +65,35 @@ def env(
     """The environment in PettingZoo's standard wrappers: an illegal action ends the game
     (``illegal_reward`` for its player, the verdict in its ``infos``), an action outside
     the action space fails an assertion, and calls out of order raise."""
-    game = raw_env(players, variant, render_mode, max_rounds=max_rounds)
-    wrapped = VerdictTerminateIllegalWrapper(game, illegal_reward=illegal_reward)
+    game = raw_env(
+        players, variant, render_mode, max_rounds=max_rounds, illegal_reward=illegal_reward
+    )  # checks every argument
+    wrapped = VerdictTerminateIllegalWrapper(game, illegal_reward=game.illegal_reward)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)
 
 
 class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type: ignore[misc]
     """PettingZoo's ``TerminateIllegalWrapper``, which also puts the referee's verdict
-    on the illegal action in ``infos[agent]["illegal_move"]``."""
+    on the illegal action in ``infos[agent]["illegal_move"]``, and ends the game as
+    ``raw_env`` does: ``terminations`` true, ``truncations`` false (PettingZoo's wrapper
+    sets both, which a learner would read as a cut-off game to bootstrap from), float
+    rewards.  A ``bool`` action is refused with ``ValueError``, as by ``raw_env``
+    (``Discrete`` spaces take ``True`` for 1)."""
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
         live = not (self.terminations[agent] or self.truncations[agent])
-        verdict = self.env.unwrapped.verdict(action) if live and action is not None else None
+        if live and isinstance(action, (bool, np.bool_)):
+            raise ValueError(f"an action is an integer id, not {shown(action)}")
+        game = self.env.unwrapped
+        verdict = game.verdict(action) if live and action is not None else None
         super().step(action)
-        if verdict is not None and agent in self.env.unwrapped.infos:
-            self.env.unwrapped.infos[agent]["illegal_move"] = verdict
+        if verdict is not None:
+            game.truncations = dict.fromkeys(game.truncations, False)
+            game.rewards = {name: float(reward) for name, reward in game.rewards.items()}
+            if agent in game.infos:
+                game.infos[agent]["illegal_move"] = verdict
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for it
@@ -111,11 +128,12 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
             raise ValueError(
                 f"render_mode must be one of {RENDER_MODES} or None, not {shown(render_mode)}"
             )
-        if type(max_rounds) is not int:
+        rounds = _whole(max_rounds)
+        if rounds is None:
             raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
-        if max_rounds < 1:
-            raise ValueError(f"max_rounds must be 1 or more, not {shown(max_rounds)}")
-        if isinstance(illegal_reward, bool) or not isinstance(illegal_reward, (int, float)):
+        if rounds < 1:
+            raise ValueError(f"max_rounds must be 1 or more, not {shown(rounds)}")
+        if not _is_number(illegal_reward):
             raise FormatError(f"illegal_reward must be a number, not {shown(illegal_reward)}")
         try:
             reward = float(illegal_reward)
@@ -124,8 +142,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         if not math.isfinite(reward):
             raise ValueError(f"illegal_reward must be a finite number, not {shown(illegal_reward)}")
         self.render_mode = render_mode
-        self.max_rounds = max_rounds
+        self.max_rounds = rounds
         self.illegal_reward = reward
+        players = operator.index(players)  # checked above: an int or a numpy integer
         self._players = players
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
@@ -150,8 +169,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         self._start_episode(self.game)
 
     def _high(self, field: codec.ObservationField) -> float:
-        # The round never passes max_rounds + 1: the game is truncated there.
-        return float(self.max_rounds + 1) if field.name == "round" else field.high
+        # The round never passes max_rounds + 1: the game is truncated there.  A cap past
+        # float32's range leaves the round unbounded.
+        if field.name != "round":
+            return field.high
+        return float(self.max_rounds + 1) if self.max_rounds < _FLOAT32_MAX else math.inf
 
     # -- the AEC API ------------------------------------------------------------------
 
@@ -163,14 +185,19 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: the referee's ``new_game(players, seed=seed, variant=...)``; with no
-        seed, the game's seed is drawn from the last seed given."""
+        seed, the game's seed is drawn from the last seed given.  A seed is an int (numpy
+        integers too); anything else raises ``FormatError`` and changes nothing."""
         if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = seed
-        else:
-            if self._seeds is None:
-                self._seeds = random.Random()
-            game_seed = self._seeds.getrandbits(63)
+            game_seed = _whole(seed)
+            if game_seed is None:
+                raise FormatError(f"seed must be an int, not {shown(seed)}")
+            game = new_game(self._players, seed=game_seed, variant=self._variant)
+            self._seeds = random.Random(game_seed)
+            self._start_episode(game)
+            return
+        if self._seeds is None:
+            self._seeds = random.Random()
+        game_seed = self._seeds.getrandbits(63)
         self._start_episode(new_game(self._players, seed=game_seed, variant=self._variant))
 
     def _start_episode(self, game: GameState) -> None:
@@ -205,6 +232,9 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
         others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
         ``ValueError`` for an id outside the action space."""
+        if not self.agents:  # as OrderEnforcingWrapper: a warning, nothing done
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -255,6 +285,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def close(self) -> None:
         """Nothing to release."""
 
+    def _clear_rewards(self) -> None:
+        # AECEnv's sets the int 0; rewards are floats here, as at reset and at the end.
+        self.rewards = dict.fromkeys(self.rewards, 0.0)
+
     def _end_illegal(self, agent: str, verdict: dict[str, Any]) -> None:
         """An illegal action ends the game (as PettingZoo's TerminateIllegalWrapper)."""
         self.terminations = dict.fromkeys(self.agents, True)
@@ -264,9 +298,28 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
 
 
 def _as_int(action: Any) -> int:
-    if isinstance(action, (bool, np.bool_)) or not hasattr(action, "__index__"):
+    number = _whole(action)
+    if number is None:
         raise ValueError(f"an action is an integer id, not {shown(action)}")
-    return int(action.__index__())
+    return number
+
+
+def _is_number(value: object) -> bool:
+    """A real number: an int, a float or a numpy scalar of either; not a bool."""
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
+
+
+def _whole(value: Any) -> int | None:
+    """``value`` as an int: an int or a numpy integer (a 0-d integer array too), never a
+    bool; ``None`` for anything else."""
+    if type(value) is int:
+        return value
+    if isinstance(value, (bool, np.bool_)):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
 
 
 def _verdict_data(action: int, move: str, result: Result) -> dict[str, Any]:

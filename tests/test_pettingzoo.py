@@ -310,3 +310,139 @@ def test_raw_env_names_a_bad_argument(kwargs: dict[str, Any], error: type[Except
     Python's own ValueError, one past a float's range an OverflowError)."""
     with pytest.raises(error, match=words):
         raw_env(players=2, **kwargs)
+
+
+# -- a hostile user's pass ------------------------------------------------------------------
+
+
+def test_a_bool_action_is_refused_in_words_with_or_without_wrappers() -> None:
+    """Discrete spaces take True for 1, so env().step(True) reached PettingZoo's wrapper
+    and failed in numpy ("The truth value of an array ... is ambiguous")."""
+    for game in (env(), raw_env()):
+        game.reset(seed=3)
+        agent = game.agent_selection
+        with pytest.raises(ValueError, match="an action is an integer id, not True"):
+            game.step(True)
+        assert game.agent_selection == agent
+        assert not any(game.terminations.values())
+
+
+def test_array_actions_on_the_raw_env() -> None:
+    """A 0-d integer array is an id (as Discrete.contains says); a 1-d one is refused with
+    ValueError, not numpy's TypeError."""
+    game = raw_env()
+    game.reset(seed=3)
+    with pytest.raises(ValueError, match=r"an action is an integer id, not array\(\[1\]\)"):
+        game.step(np.array([1]))
+    legal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0])
+    game.step(np.array(legal))
+    assert not any(game.terminations.values())
+    assert game.unwrapped.game.round == 1 and game.agent_selection == "player_1"
+
+
+def test_an_illegal_action_terminates_without_truncating_as_raw_env_does() -> None:
+    """PettingZoo's wrapper set truncations too (and int rewards): a learner reads a
+    truncation as a game cut short, to bootstrap from."""
+    outcomes = []
+    for game in (env(), raw_env()):
+        game.reset(seed=5)
+        illegal = int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"] == 0)[0])
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            game.step(illegal)
+        outcomes.append((dict(game.terminations), dict(game.truncations), dict(game.rewards)))
+        assert all(type(r) is float for r in game.rewards.values())
+    wrapped, raw = outcomes
+    assert wrapped == raw
+    assert wrapped == (
+        {"player_0": True, "player_1": True},
+        {"player_0": False, "player_1": False},
+        {"player_0": -1.0, "player_1": 0.0},
+    )
+
+
+def test_rewards_stay_floats_through_a_game() -> None:
+    """AECEnv._clear_rewards set the int 0 after every step."""
+    game = raw_env()
+    game.reset(seed=2)
+    for _ in range(5):
+        mask = game.observe(game.agent_selection)["action_mask"]
+        game.step(int(np.flatnonzero(mask)[0]))
+        assert all(type(r) is float for r in game.rewards.values())
+
+
+def test_numpy_arguments_and_seeds() -> None:
+    """numpy integers are ints here as in azul_rules.actions: players, max_rounds, seeds
+    (reset(seed=np.int64(3)) raised random's TypeError); a numpy reward is a number."""
+    game = env(players=np.int64(3), max_rounds=np.int64(5), illegal_reward=np.float32(-2))
+    game.reset(seed=np.int64(3))
+    assert game.unwrapped.game == az.new_game(3, seed=3)
+    assert game.unwrapped.max_rounds == 5 and game.unwrapped.illegal_reward == -2.0
+    assert game.possible_agents == ["player_0", "player_1", "player_2"]
+
+
+def test_a_bad_seed_is_refused_and_changes_nothing() -> None:
+    """A bad seed raised only after the seed sequence had been replaced."""
+    game = raw_env()
+    game.reset(seed=7)
+    game.reset()
+    expected = game.game
+    game.reset(seed=7)
+    for seed in ("x", 3.0, True):
+        with pytest.raises(az.FormatError, match="seed must be an int"):
+            game.reset(seed=seed)  # type: ignore[arg-type]
+    game.reset()
+    assert game.game == expected
+
+
+def test_env_checks_the_illegal_reward_as_raw_env() -> None:
+    """env() passed illegal_reward to the wrapper unchecked (NaN, None, 'x' accepted)."""
+    with pytest.raises(ValueError, match="illegal_reward must be a finite number, not nan"):
+        env(illegal_reward=float("nan"))
+    with pytest.raises(az.FormatError, match="illegal_reward must be a number, not None"):
+        env(illegal_reward=None)  # type: ignore[arg-type]
+    game = env(illegal_reward=-3)
+    game.reset(seed=5)
+    agent = game.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        game.step(int(np.flatnonzero(game.observe(agent)["action_mask"] == 0)[0]))
+    assert game.rewards[agent] == -3.0 and game.unwrapped.illegal_reward == -3.0
+
+
+def test_a_round_cap_past_float32_leaves_the_round_unbounded() -> None:
+    """max_rounds=10**400 raised OverflowError; 10**40 warned of an overflow in a cast."""
+    from gymnasium.spaces import Box
+
+    round_offset = next(f.offset for f in actions.observation_layout(2) if f.name == "round")
+    for cap in (10**40, 10**400):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            game = raw_env(max_rounds=cap)
+        box = game.observation_spaces["player_0"]["observation"]
+        assert isinstance(box, Box)
+        assert box.high[round_offset] == np.inf
+
+
+def test_step_after_the_end_warns_with_or_without_wrappers() -> None:
+    """raw_env raised KeyError('player_1') where env() warns and does nothing."""
+    from pettingzoo.utils.env_logger import EnvLogger
+
+    for game in (env(max_rounds=1), raw_env(max_rounds=1)):
+        random_episode(game, seed=4)
+        assert game.agents == []
+        EnvLogger.flush()
+        game.step(0)
+        assert any("step() called after all agents" in m for m in EnvLogger.mqueue)
+        assert game.agents == []
+
+
+def test_turn_based_parallel_conversion_passes_parallel_api_test() -> None:
+    """aec_to_parallel refuses a turn-based game (metadata is_parallelizable is False);
+    PettingZoo's turn_based_aec_to_parallel converts it and passes parallel_api_test."""
+    from pettingzoo.utils.conversions import aec_to_parallel, turn_based_aec_to_parallel
+
+    with pytest.raises(AssertionError, match="not generally safe"):
+        aec_to_parallel(env())
+    parallel = turn_based_aec_to_parallel(env(players=3, variant="grey"))
+    pettingzoo_test.parallel_api_test(parallel, num_cycles=300)
