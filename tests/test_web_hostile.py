@@ -211,6 +211,12 @@ def test_render_refuses_a_move_and_a_tiling_together(client: TestClient) -> None
     )
 
 
+@pytest.mark.parametrize("seconds", [0, -1, float("nan"), float("inf"), True, "10", None])
+def test_a_body_timeout_that_is_not_a_time_is_refused(seconds: object) -> None:
+    with pytest.raises(ValueError, match=r"^body_timeout must be a positive number of seconds"):
+        create_app(body_timeout=seconds)  # type: ignore[arg-type]
+
+
 # -- a body trickled in --------------------------------------------------------------------
 
 

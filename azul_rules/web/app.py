@@ -21,6 +21,7 @@ import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from importlib.resources import files
+from math import inf
 from typing import Any, Final
 
 import anyio
@@ -37,6 +38,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul_rules import __version__, schemas
 from azul_rules.serialization import long_integers
+from azul_rules.shown import shown
 from azul_rules.web import judge, openapi
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
 from azul_rules.web.words import say
@@ -397,6 +399,13 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return _problem(ApiProblem(slug, detail, lang=lang, headers=error.headers), request)
 
 
+def _seconds(value: object) -> float:
+    """``value`` as a body deadline: a positive finite number; ``ValueError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < inf:
+        raise ValueError(f"body_timeout must be a positive number of seconds, not {shown(value)}")
+    return float(value)
+
+
 async def _server_error(request: Request, _: Exception) -> Response:
     return _internal_error(request)
 
@@ -409,7 +418,9 @@ def create_app(
     ``["*"]`` for any); ``body_timeout``: the seconds a request's body may take to
     arrive (408 past them).  An address with a trailing slash is a 404 like any other
     (no redirect: one built from the request's ``Host`` would point elsewhere, and lose
-    a proxy's path prefix)."""
+    a proxy's path prefix).  ``ValueError`` for a ``body_timeout`` that is not a positive
+    finite number of seconds."""
+    body_timeout = _seconds(body_timeout)
     middleware = [Middleware(_Headers)]
     if allow_origins:
         middleware.append(
