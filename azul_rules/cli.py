@@ -236,7 +236,8 @@ def _serve(args: argparse.Namespace) -> int:
         sock = app.bind(args.host, args.port)
     except (OSError, UnicodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise UsageError(f"cannot listen on {_printable(args.host)} port {args.port}: "
+        where = _printable(args.host) or '""'
+        raise UsageError(f"cannot listen on {where} port {args.port}: "
                          f"{reason}") from None
     host, port = sock.getsockname()[:2]
     shown = f"[{host}]" if ":" in host else host

@@ -8,14 +8,16 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import Any
 
 __all__ = ["running_server"]
 
 
 @contextmanager
-def running_server(log_level: str = "warning") -> Iterator[str]:
+def running_server(log_level: str = "warning", **app_options: Any) -> Iterator[str]:
     """Serve the judge on 127.0.0.1 (a free port) until the block ends; yields the
-    page's address (``http://127.0.0.1:PORT/``)."""
+    page's address (``http://127.0.0.1:PORT/``).  ``app_options`` go to
+    :func:`~azul_rules.web.create_app` (``body_timeout=1.0``...)."""
     import uvicorn
 
     from azul_rules.web import create_app
@@ -23,7 +25,7 @@ def running_server(log_level: str = "warning") -> Iterator[str]:
 
     sock = bind("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(), log_level=log_level, lifespan="off")
+    config = uvicorn.Config(create_app(**app_options), log_level=log_level, lifespan="off")
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()

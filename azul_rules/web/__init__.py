@@ -13,7 +13,7 @@ Everything is documented in ``docs/web.md``.
 
 from __future__ import annotations
 
-from azul_rules.web.app import create_app
+from azul_rules.web.app import BODY_TIMEOUT_SECONDS, create_app
 from azul_rules.web.judge import MAX_BODY_BYTES
 
-__all__ = ["MAX_BODY_BYTES", "create_app"]
+__all__ = ["BODY_TIMEOUT_SECONDS", "MAX_BODY_BYTES", "create_app"]

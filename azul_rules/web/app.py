@@ -5,7 +5,9 @@ serve``).  The work of every endpoint is in :mod:`azul_rules.web.judge`; this mo
 only moves bytes: it refuses bodies over :data:`~azul_rules.web.judge.MAX_BODY_BYTES`
 before parsing (the declared ``Content-Length`` first, then by counting the bytes as
 they arrive, so that a missing or false length changes nothing), refuses bodies that are
-not ``application/json``, and turns every refusal into RFC 9457 problem details.  A bug
+not ``application/json`` (or sent compressed), gives a body at most
+:data:`BODY_TIMEOUT_SECONDS` to arrive (a client sending a byte a second is answered
+408, not waited for), and turns every refusal into RFC 9457 problem details.  A bug
 of ours is logged with its traceback and answered with a generic 500 problem; input
 never reaches that path (the tests post hostile bodies to every endpoint to keep it so).
 """
@@ -19,8 +21,10 @@ import socket
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from functools import partial
 from importlib.resources import files
+from math import inf
 from typing import Any, Final
 
+import anyio
 import uvicorn
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -34,11 +38,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul_rules import __version__, schemas
 from azul_rules.serialization import long_integers
+from azul_rules.shown import shown
 from azul_rules.web import judge, openapi
-from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unwritable_answer
+from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
 from azul_rules.web.words import say
 
-__all__ = ["PAGE_POLICY", "create_app", "serve"]
+__all__ = ["BODY_TIMEOUT_SECONDS", "PAGE_POLICY", "SVG_POLICY", "create_app", "serve"]
 
 _LOG: Final = logging.getLogger("azul_rules.web")
 
@@ -47,6 +52,24 @@ PAGE_POLICY: Final = (
     "connect-src 'self'; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
 )
 """The page's Content-Security-Policy: its own script, style and API only."""
+
+SVG_POLICY: Final = "default-src 'none'; frame-ancestors 'none'"
+"""The Content-Security-Policy of every SVG served (``render``'s pictures, the icon):
+opened on their own, they may fetch and run nothing."""
+
+BODY_TIMEOUT_SECONDS: Final = 10.0
+"""The most time a request's body may take to arrive, once its headers have: 256 KiB in
+10 s is 26 KB/s, and a position (2 KB) or a whole game's record (a few KB) takes far
+less on any network.  A slower body is answered 408 and its connection closed, so that
+a client trickling bytes cannot hold a request open (nor delay a graceful stop)."""
+
+GRACEFUL_STOP_SECONDS: Final = 15
+"""How long a stop (SIGTERM, Ctrl+C) waits for the requests under way: more than a body
+may take to arrive plus the longest work (a replay, under a second)."""
+
+_MAX_INSTANCE: Final = 200
+"""The longest request path repeated as a problem's ``instance`` (a longer one is left
+out, rather than echoing a 100 KB address)."""
 
 _STATIC: Final = {
     "app.js": "text/javascript; charset=utf-8",
@@ -68,8 +91,11 @@ def _json(
     media_type: str = "application/json",
     headers: Mapping[str, str] | None = None,
 ) -> Response:
+    """``data`` as JSON; ``Cache-Control: no-store`` unless ``headers`` say otherwise (an
+    answer depends on the request's body alone: nothing to keep)."""
     body = json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return Response(body, status, headers=dict(headers or {}), media_type=media_type)
+    sent = {"Cache-Control": "no-store", **(headers or {})}
+    return Response(body, status, headers=sent, media_type=media_type)
 
 
 def _answer(data: object, lang: str) -> Response:
@@ -85,9 +111,9 @@ def _answer(data: object, lang: str) -> Response:
 
 
 def _problem(problem: ApiProblem, request: Request) -> Response:
-    return _json(
-        problem.document(request.url.path), problem.status, PROBLEM_MEDIA_TYPE, problem.headers
-    )
+    path = request.url.path
+    instance = path if len(path) <= _MAX_INSTANCE else None
+    return _json(problem.document(instance), problem.status, PROBLEM_MEDIA_TYPE, problem.headers)
 
 
 def _internal_error(request: Request) -> Response:
@@ -99,26 +125,74 @@ def _internal_error(request: Request) -> Response:
 def _asked_language(request: Request) -> str:
     """The language of a refusal made before the request could be read (an unknown
     address, a wrong method, a bug): ``?lang=fr`` gives French, anything else English."""
-    return "fr" if request.query_params.get("lang") == "fr" else "en"
+    return "fr" if request.query_params.getlist("lang") == ["fr"] else "en"
+
+
+def _query_language(request: Request) -> str:
+    """The language of ``?lang=`` (``"en"`` when absent); a 400 in English for a value
+    other than ``en`` or ``fr``, or for ``lang`` given twice (which was meant is
+    unknown, as for a member of the body given twice)."""
+    if len(request.query_params.getlist("lang")) > 1:
+        problem = say("given_twice", "en")
+        raise unreadable([{"path": "?lang", "problem": problem}], "en")
+    return judge.query_language(request.query_params)
 
 
 # -- reading a request ---------------------------------------------------------------------
 
 
 def _check_media_type(request: Request, lang: str) -> None:
-    """415 unless the body is declared JSON (``application/json`` or ``…+json``), UTF-8."""
-    declared = request.headers.get("content-type", "")
-    media, _, parameters = declared.partition(";")
-    media = media.strip().lower()
-    charset = re.search(r"charset\s*=\s*\"?([^\";\s]*)", parameters, re.IGNORECASE)
-    is_json = media == "application/json" or (
-        media.startswith("application/") and media.endswith("+json")
-    )
-    if is_json and (charset is None or charset.group(1).lower() in ("utf-8", "utf8")):
-        return
-    shown = declared[:80] if declared.isprintable() else repr(declared[:80])
-    detail = say("media_type", lang, shown=shown or say("no_media_type", lang))
-    raise ApiProblem("unsupported-media-type", detail, lang=lang)
+    """415 unless the body is declared once as JSON (``application/json`` or
+    ``application/…+json``), in UTF-8 (no ``charset`` or one ``charset=utf-8``), and is
+    sent as it is (see :func:`_check_content_coding`)."""
+    declared = request.headers.getlist("content-type")
+    if len(declared) > 1:
+        detail = say("media_type_twice", lang, count=len(declared))
+        raise ApiProblem("unsupported-media-type", detail, lang=lang)
+    text = declared[0] if declared else ""
+    media, _, parameters = text.partition(";")
+    if not (_is_json(media.strip().lower()) and _is_utf8(parameters)):
+        shown = _shown_header(text) or say("no_media_type", lang)
+        raise ApiProblem("unsupported-media-type", say("media_type", lang, shown=shown), lang=lang)
+    _check_content_coding(request, lang)
+
+
+def _check_content_coding(request: Request, lang: str) -> None:
+    """415 (with ``Accept-Encoding: identity``, RFC 9110) for a body sent compressed:
+    any ``Content-Encoding`` but ``identity`` (the judge reads bodies as they come)."""
+    declared = ", ".join(request.headers.getlist("content-encoding"))
+    codings = {coding.strip().lower() for coding in declared.split(",")} - {"", "identity"}
+    if codings:
+        raise ApiProblem(
+            "unsupported-media-type",
+            say("content_encoding", lang, shown=_shown_header(declared)),
+            lang=lang,
+            headers={"Accept-Encoding": "identity"},
+        )
+
+
+def _is_json(media: str) -> bool:
+    """``application/json`` or a structured ``application/<name>+json``."""
+    if media == "application/json":
+        return True
+    subtype = media.removeprefix("application/")
+    return subtype != media and subtype.endswith("+json") and len(subtype) > len("+json")
+
+
+def _is_utf8(parameters: str) -> bool:
+    """True when the media type's parameters name no charset, or UTF-8 once."""
+    charsets = []
+    for parameter in parameters.split(";"):
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset":
+            charsets.append(value.strip().strip('"').lower())
+    return not charsets or (len(charsets) == 1 and charsets[0] in ("utf-8", "utf8"))
+
+
+def _shown_header(text: str) -> str:
+    """A header's value as a refusal quotes it: cut to 80 characters, escaped when it
+    holds characters that cannot be printed."""
+    return text[:80] if text.isprintable() else repr(text[:80])
 
 
 def _too_large(size: str, lang: str) -> ApiProblem:
@@ -148,18 +222,31 @@ async def _body(request: Request, lang: str) -> bytes:
     return b"".join(chunks)
 
 
-def _post(work: Work, *, threaded: bool = False) -> Endpoint:
+async def _body_in_time(request: Request, lang: str, seconds: float) -> bytes:
+    """The body, refused (408, the connection closed) when it has not all arrived
+    ``seconds`` after the request's headers."""
+    with anyio.move_on_after(seconds):
+        return await _body(request, lang)
+    raise ApiProblem(
+        "request-timeout",
+        say("body_timeout", lang, seconds=f"{seconds:g}"),
+        lang=lang,
+        headers={"Connection": "close"},
+    )
+
+
+def _post(work: Work, body_timeout: float, *, threaded: bool = False) -> Endpoint:
     """An endpoint running ``work`` on the body and the language of ``?lang=`` (in a
     worker thread when it may take a while: a whole game's replay, a picture)."""
 
     async def endpoint(request: Request) -> Response:
         try:
-            lang = judge.query_language(request.query_params)
+            lang = _query_language(request)
             _check_media_type(request, lang)
-            raw = await _body(request, lang)
+            raw = await _body_in_time(request, lang, body_timeout)
             result = await run_in_threadpool(work, raw, lang) if threaded else work(raw, lang)
             if isinstance(result, str):
-                return Response(result, media_type="image/svg+xml")
+                return _svg(result)
             return _answer(result, lang)
         except ApiProblem as problem:
             return _problem(problem, request)
@@ -169,6 +256,14 @@ def _post(work: Work, *, threaded: bool = False) -> Endpoint:
             return _internal_error(request)
 
     return endpoint
+
+
+def _svg(picture: str) -> Response:
+    return Response(
+        picture,
+        media_type="image/svg+xml",
+        headers={"Content-Security-Policy": SVG_POLICY, "Cache-Control": "no-store"},
+    )
 
 
 def _get(work: Callable[[Request], object], cache: str = "no-cache") -> Endpoint:
@@ -187,18 +282,18 @@ def _get(work: Callable[[Request], object], cache: str = "no-cache") -> Endpoint
 
 
 def _rules(request: Request) -> object:
-    return judge.rules_document(judge.query_language(request.query_params))
+    return judge.rules_document(_query_language(request))
 
 
 def _rule(request: Request) -> object:
-    lang = judge.query_language(request.query_params)
+    lang = _query_language(request)
     return judge.rule_document(str(request.path_params["rule_id"]), lang)
 
 
 def _schema(request: Request) -> object:
     name = str(request.path_params["name"])
     if name not in schemas.NAMES:
-        lang = judge.query_language(request.query_params)
+        lang = _query_language(request)
         names = ", ".join(n + ".json" for n in schemas.NAMES)
         detail = say("no_schema", lang, name=repr(name[:40]), names=names)
         raise ApiProblem("not-found", detail, lang=lang)
@@ -229,27 +324,30 @@ def _page_routes() -> list[Route]:
         )
 
     def static(name: str) -> Endpoint:
+        headers = {"Cache-Control": "no-cache"}
+        if name.endswith(".svg"):
+            headers["Content-Security-Policy"] = SVG_POLICY
+
         async def endpoint(_: Request) -> Response:
-            return Response(
-                assets[name], media_type=_STATIC[name], headers={"Cache-Control": "no-cache"}
-            )
+            return Response(assets[name], media_type=_STATIC[name], headers=headers)
 
         return endpoint
 
     return [Route("/", index), *(Route(f"/static/{n}", static(n)) for n in _STATIC)]
 
 
-def _api_routes() -> list[Route]:
+def _api_routes(body_timeout: float) -> list[Route]:
     post = partial(Route, methods=["POST"])
+    posted = partial(_post, body_timeout=body_timeout)
     return [
-        post("/api/v1/check", _post(judge.check)),
-        post("/api/v1/legal-moves", _post(judge.legal_moves)),
-        post("/api/v1/apply", _post(judge.apply)),
-        post("/api/v1/problems", _post(judge.problems)),
-        post("/api/v1/audit", _post(judge.audit)),
-        post("/api/v1/audit-game", _post(judge.audit_game, threaded=True)),
-        post("/api/v1/render", _post(judge.render, threaded=True)),
-        post("/api/v1/replay", _post(judge.replay, threaded=True)),
+        post("/api/v1/check", posted(judge.check)),
+        post("/api/v1/legal-moves", posted(judge.legal_moves)),
+        post("/api/v1/apply", posted(judge.apply)),
+        post("/api/v1/problems", posted(judge.problems)),
+        post("/api/v1/audit", posted(judge.audit)),
+        post("/api/v1/audit-game", posted(judge.audit_game, threaded=True)),
+        post("/api/v1/render", posted(judge.render, threaded=True)),
+        post("/api/v1/replay", posted(judge.replay, threaded=True)),
         Route("/api/v1/rules", _get(_rules, "public, max-age=3600")),
         Route("/api/v1/rules/{rule_id}", _get(_rule, "public, max-age=3600")),
         Route("/api/v1/schemas/{name}.json", _get(_schema, "public, max-age=3600")),
@@ -301,14 +399,28 @@ async def _http_error(request: Request, error: Exception) -> Response:
     return _problem(ApiProblem(slug, detail, lang=lang, headers=error.headers), request)
 
 
+def _seconds(value: object) -> float:
+    """``value`` as a body deadline: a positive finite number; ``ValueError`` otherwise."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < inf:
+        raise ValueError(f"body_timeout must be a positive number of seconds, not {shown(value)}")
+    return float(value)
+
+
 async def _server_error(request: Request, _: Exception) -> Response:
     return _internal_error(request)
 
 
-def create_app(*, allow_origins: Sequence[str] = ()) -> Starlette:
+def create_app(
+    *, allow_origins: Sequence[str] = (), body_timeout: float = BODY_TIMEOUT_SECONDS
+) -> Starlette:
     """The web judge as an ASGI application: the page at ``/``, the API under
     ``/api/v1/``.  ``allow_origins`` lets pages of other origins call the API (CORS;
-    ``["*"]`` for any)."""
+    ``["*"]`` for any); ``body_timeout``: the seconds a request's body may take to
+    arrive (408 past them).  An address with a trailing slash is a 404 like any other
+    (no redirect: one built from the request's ``Host`` would point elsewhere, and lose
+    a proxy's path prefix).  ``ValueError`` for a ``body_timeout`` that is not a positive
+    finite number of seconds."""
+    body_timeout = _seconds(body_timeout)
     middleware = [Middleware(_Headers)]
     if allow_origins:
         middleware.append(
@@ -324,9 +436,13 @@ def create_app(*, allow_origins: Sequence[str] = ()) -> Starlette:
         HTTPException: _http_error,
         Exception: _server_error,
     }
-    return Starlette(
-        routes=[*_page_routes(), *_api_routes()], middleware=middleware, exception_handlers=handlers
+    app = Starlette(
+        routes=[*_page_routes(), *_api_routes(body_timeout)],
+        middleware=middleware,
+        exception_handlers=handlers,
     )
+    app.router.redirect_slashes = False
+    return app
 
 
 # -- serving -------------------------------------------------------------------------------
@@ -359,7 +475,7 @@ def serve(
         log_level=log_level,
         server_header=False,
         timeout_keep_alive=5,
-        timeout_graceful_shutdown=10,
+        timeout_graceful_shutdown=GRACEFUL_STOP_SECONDS,
         proxy_headers=True,
     )
     uvicorn.Server(config).run(sockets=[sock])

@@ -43,6 +43,7 @@ TYPES: Final[Mapping[str, tuple[int, str, str]]] = {
     "unreadable-input": (400, "Unreadable input", "Entrée illisible"),
     "not-found": (404, "Not found", "Introuvable"),
     "method-not-allowed": (405, "Method not allowed", "Méthode non permise"),
+    "request-timeout": (408, "Request timeout", "Délai de la requête dépassé"),
     "too-large": (413, "Request too large", "Requête trop grande"),
     "unsupported-media-type": (415, "Unsupported media type", "Type de contenu non pris en charge"),
     "impossible-position": (422, "Impossible position", "Position impossible"),

@@ -475,7 +475,8 @@ def audit_game(raw: bytes, lang: str = "en") -> Document:
 
 def render(raw: bytes, lang: str = "en") -> str:
     """``POST /api/v1/render``: the picture of ``state`` (SVG), with ``move`` and its
-    verdict marked when given, or the last wall tiling's placements with ``tiling``.
+    verdict marked when given, or the last wall tiling's placements with ``tiling``
+    (not both: a 400).
     A position whose factory offer has just ended is drawn too (what an audit is
     about)."""
     fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False}
@@ -488,6 +489,8 @@ def render(raw: bytes, lang: str = "en") -> str:
     )
     player = gathered.read(doc, "player", lambda: _seat(doc, state, lang))
     tiling = gathered.read(doc, "tiling", lambda: _boolean(doc, "tiling", lang))
+    if move is not None and tiling:  # two pictures asked for: which was meant is unknown
+        gathered.errors.append({"path": "$.tiling", "problem": say("move_and_tiling", lang)})
     gathered.done()
     assert state is not None
     highlight: Highlight | None = None

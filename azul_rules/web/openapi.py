@@ -51,8 +51,8 @@ _QUERY_LANG: Final = {
     "schema": {
         **_LANG,
         "description": "The language when the body gives none (its lang wins), and of "
-        "the refusals made before the body is read (413, 415, not JSON). An unknown "
-        "value is a 400.",
+        "the refusals made before the body is read (408, 413, 415, not JSON). An "
+        "unknown value, or lang given twice, is a 400.",
     },
 }
 
@@ -61,8 +61,15 @@ _ERRORS: Final[Doc] = {
         "Unreadable input: not JSON, a wrong member, a malformed document or "
         "an unknown lang; errors lists every problem with its JSON path."
     ),
+    "408": _problem(
+        "The body did not all arrive in time (10 seconds after the headers by default; "
+        "the connection is closed)."
+    ),
     "413": _problem(f"The body is over {MAX_BODY_BYTES} bytes (refused before parsing)."),
-    "415": _problem("The body is not sent as application/json (UTF-8)."),
+    "415": _problem(
+        "The body is not sent as application/json (UTF-8), the Content-Type is given "
+        "twice, or the body is compressed (Content-Encoding other than identity)."
+    ),
 }
 
 

@@ -60,6 +60,11 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "cette position n'enregistre aucune décoration du mur (pas de last_scoring) "
         "à marquer",
     },
+    "move_and_tiling": {
+        "en": "a picture marks a move or the last wall tiling, not both: leave out move or tiling",
+        "fr": "une image marque un coup ou la dernière décoration du mur, pas les deux : "
+        "retirez move ou tiling",
+    },
     "record_length": {
         "en": "the record holds {count} moves, got {kind}",
         "fr": "la partie enregistrée compte {count} coups ; reçu : {kind}",
@@ -102,6 +107,23 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "(UTF-8) ; reçu : {shown}",
     },
     "no_media_type": {"en": "none", "fr": "aucun"},
+    "media_type_twice": {
+        "en": "the header Content-Type is given {count} times: give it once, "
+        "Content-Type: application/json",
+        "fr": "l'en-tête Content-Type est donné {count} fois : donnez-le une seule fois, "
+        "Content-Type: application/json",
+    },
+    "content_encoding": {
+        "en": "the body is sent with Content-Encoding: {shown}; send it as it is, "
+        "without Content-Encoding",
+        "fr": "le corps est envoyé avec Content-Encoding: {shown} ; envoyez-le tel quel, "
+        "sans Content-Encoding",
+    },
+    "body_timeout": {
+        "en": "the body did not arrive within {seconds} seconds of the headers: send it at once",
+        "fr": "le corps n'est pas arrivé dans les {seconds} secondes qui suivent les "
+        "en-têtes : envoyez-le d'un seul coup",
+    },
     "bad_length": {
         "en": "the Content-Length header is not a number",
         "fr": "l'en-tête Content-Length n'est pas un nombre",
