@@ -213,7 +213,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The game seen from ``agent``'s seat, and its legal actions (none when it is
         not the agent to move)."""
-        player = self.possible_agents.index(agent)
+        player = self._seat(agent)
         values = codec.observation(self.game, player)
         vector = np.fromiter(values, dtype=np.float32, count=len(values))
         mask = np.zeros(self._num_actions, dtype=np.int8)
@@ -222,6 +222,14 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         ):
             mask[codec.legal_actions(self.game)] = 1
         return {"observation": vector, "action_mask": mask}
+
+    def _seat(self, agent: object) -> int:
+        """``agent``'s seat; ``ValueError`` naming the agents for any other name."""
+        if isinstance(agent, str) and agent in self.possible_agents:
+            return self.possible_agents.index(agent)
+        raise ValueError(
+            f"unknown agent {shown(agent)}: the agents are {', '.join(self.possible_agents)}"
+        )
 
     def state(self) -> np.ndarray:
         """The whole game as one vector: the observation from player 0's seat."""

@@ -446,3 +446,15 @@ def test_turn_based_parallel_conversion_passes_parallel_api_test() -> None:
         aec_to_parallel(env())
     parallel = turn_based_aec_to_parallel(env(players=3, variant="grey"))
     pettingzoo_test.parallel_api_test(parallel, num_cycles=300)
+
+
+def test_observe_names_the_agents_for_an_unknown_one() -> None:
+    """``observe`` of a name that is no agent is a ValueError naming the agents (it said
+    Python's ``'bob' is not in list``)."""
+    game = raw_env(players=3)
+    game.reset(seed=1)
+    for odd in ("bob", "player_3", 0, None):
+        with pytest.raises(ValueError, match=r"^unknown agent .*: the agents are "
+                           r"player_0, player_1, player_2$"):  # fmt: skip
+            game.observe(odd)  # type: ignore[arg-type]
+    assert game.observation_space("player_2").contains(game.observe("player_2"))
