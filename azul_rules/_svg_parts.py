@@ -301,7 +301,10 @@ class Layout:
         return self.factory(source) if 0 <= source < len(self.state.factories) else None
 
     def source_boxes(self, source: int) -> list[tuple[Item, Rect]]:
-        """Each item of a source with the box it is drawn in."""
+        """Each item of a source with the box it is drawn in (none for a source that
+        is not on the table)."""
+        if source != CENTER and not 0 <= source < len(self.state.factories):
+            return []
         items = source_items(self.state, source)
         if source == CENTER:
             area = self.center()

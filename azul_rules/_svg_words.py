@@ -18,6 +18,7 @@ from azul_rules.moves import Move, PlaceTile, TableTake, Take
 from azul_rules.position import Position
 from azul_rules.render import variant_name
 from azul_rules.scoring import RoundScoring
+from azul_rules.shown import number
 
 _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "title": {"en": "Azul — round {round} · {phase}", "fr": "Azul — manche {round} · {phase}"},
@@ -76,8 +77,10 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
 
 
 def word(key: str, lang: str, **params: object) -> str:
-    """A phrase of the picture in ``lang``, its figures filled in."""
-    return _WORDS[key][lang].format(**params)
+    """A phrase of the picture in ``lang``, its figures filled in (a number Python
+    refuses to write, past 4,300 digits, is said to be one rather than raising)."""
+    words = {name: number(v, lang) if type(v) is int else v for name, v in params.items()}
+    return _WORDS[key][lang].format(**words)
 
 
 def title_of(state: Position, lang: str) -> str:

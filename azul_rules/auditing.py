@@ -80,12 +80,17 @@ def audit(state: GameState, claim: Claim) -> Result:
     the position, and for a grey-wall claim that leaves the players' choice of columns
     unknown (give each player's wall).
     """
-    if not isinstance(state, GameState):
-        raise FormatError(f"$: expected a GameState, got {type(state).__name__}",
-                          (("$", "expected a GameState"),))  # fmt: skip
+    _check_state(state)
     claim = validated(claim)
     _check_fits(state, claim)
     return audit_checked(state, claim)
+
+
+def _check_state(state: object) -> None:
+    """``FormatError`` for a ``state`` that is not a ``GameState``."""
+    if not isinstance(state, GameState):
+        raise FormatError(f"$: expected a GameState, got {type(state).__name__}",
+                          (("$", "expected a GameState"),))  # fmt: skip
 
 
 def audit_checked(state: GameState, claim: Claim) -> Result:
@@ -101,7 +106,9 @@ def audit_checked(state: GameState, claim: Claim) -> Result:
 def expected_boards(state: GameState, claim: Claim | None = None) -> tuple[PlayerBoard, ...]:
     """The boards the rules give after the tiling that follows ``state`` (scores after
     the floor, before any bonus).  On the grey wall the columns come from ``claim``'s
-    walls (a column the rules do not allow is taken as laid)."""
+    walls (a column the rules do not allow is taken as laid).  Raises ``FormatError``
+    as :func:`audit` does (a ``state`` that is not a ``GameState`` included)."""
+    _check_state(state)
     claim = validated(claim) if claim is not None else Claim(scores=(0,) * len(state.players))
     _check_fits(state, claim, need_columns=claim.boards is not None)
     return tuple(_judge_player(state, p, claim).after for p in range(len(state.players)))

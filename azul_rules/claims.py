@@ -131,7 +131,9 @@ def claim_from_json(text: str | bytes) -> Claim:
 
 def claim_to_dict(claim: Claim) -> dict[str, object]:
     """A claim as JSON-ready data (what :func:`claim_from_dict` reads back).  Values of
-    the wrong type are kept as they are, for :func:`validated` to report."""
+    the wrong type are kept as they are, for :func:`validated` to report;
+    ``FormatError`` for a ``claim`` that is not a :class:`Claim`."""
+    _require_claim(claim)
     doc: dict[str, object] = {}
     for field in attrs.fields(Claim):
         value = getattr(claim, field.name)
@@ -151,10 +153,15 @@ def claim_to_dict(claim: Claim) -> dict[str, object]:
 def validated(claim: object) -> Claim:
     """``claim`` checked field by field (a claim built in Python may hold anything): the
     same claim, normalised, or ``FormatError`` naming each wrong field's JSON path."""
+    return claim_from_dict(claim_to_dict(_require_claim(claim)))
+
+
+def _require_claim(claim: object) -> Claim:
+    """``claim``, or ``FormatError`` when it is not a :class:`Claim`."""
     if not isinstance(claim, Claim):
         raise FormatError(f"$: expected a Claim, got {type(claim).__name__}",
                           (("$", "expected a Claim"),))  # fmt: skip
-    return claim_from_dict(claim_to_dict(claim))
+    return claim
 
 
 def schema() -> dict[str, Any]:

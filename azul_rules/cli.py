@@ -35,7 +35,7 @@ from azul_rules.serialization import long_integers
 from azul_rules.shown import number
 from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
-from azul_rules.svg_game import record_pictures
+from azul_rules.svg_game import iter_record_pictures
 from azul_rules.tournament.command import main as tournament_main
 from azul_rules.tournament.lines import load_record
 
@@ -322,6 +322,7 @@ def _play(args: argparse.Namespace) -> int:
     names = _bot_names(args.bots, args.players)
     bots = _bots(names, args.seed)
     if args.record:
+        _not_stdin("--record", args.record)
         _check_writable(args.record)
     played: list[Move] = []
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
@@ -367,6 +368,15 @@ def _write(path: str, text: str) -> None:
         raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
 
 
+def _not_stdin(option: str, path: str, what: str = "file") -> None:
+    """``UsageError`` for ``-`` given where a file is written: ``-`` is standard input
+    for every input file, and standard output already carries the command's text, so
+    a file named ``-`` is never what was meant."""
+    if path == STDIN:
+        raise UsageError(f"{option} -: '-' stands for standard input, and standard output "
+                         f"carries the command's text: name a {what} to write into")  # fmt: skip
+
+
 def _check_writable(path: str) -> None:
     """``UsageError`` now, rather than after a whole game, when ``path`` cannot be
     written: a directory, or a folder that does not exist or cannot be written to."""
@@ -389,6 +399,7 @@ def _draw(
 ) -> None:
     """``--svg``: the picture of ``state`` (and of ``highlight``) to ``path``."""
     if path is not None:
+        _not_stdin("--svg", path)
         _write(path, board(state, highlight=highlight, lang=lang))
 
 
@@ -396,6 +407,7 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
     """``--svg-dir``: the pictures of a recorded game; returns how many were written."""
     if directory is None:
         return 0
+    _not_stdin("--svg-dir", directory, "folder")
     if os.path.exists(directory) and not os.path.isdir(directory):
         raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
     try:
@@ -403,10 +415,11 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) else None
         raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
-    pictures = record_pictures(record, lang=lang)
-    for name, picture in pictures:
+    written = 0
+    for name, picture in iter_record_pictures(record, lang=lang):  # one in memory at a time
         _write(os.path.join(directory, name), picture)
-    return len(pictures)
+        written += 1
+    return written
 
 
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:

@@ -22,6 +22,7 @@ import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Final
 
+from azul_rules._svg_checks import checked_result, checked_scoring
 from azul_rules._svg_marks import MARK_COLORS, collect_marks, draw_marks
 from azul_rules._svg_parts import (
     FACTORY_R,
@@ -104,11 +105,13 @@ def board(
     ``"en"`` or ``"fr"``; ``size`` the width in px (the height follows).
 
     Raises :class:`~azul_rules.FormatError` (a ``TypeError`` and ``ValueError``) for
-    arguments of the wrong type, ``ValueError`` for a player out of range, an unknown
-    language or a size below 1.
+    arguments of the wrong type (a ``Result`` or ``RoundScoring`` built by hand with
+    fields of other types, or violations whose params their messages cannot be worded
+    from, included), ``ValueError`` for a player out of range, an unknown language or a
+    size below 1 or above ``MAX_SIZE``.
     """
     _check_arguments(state, player, lang, size)
-    verdict = _verdict_of(state, highlight)
+    verdict = _verdict_of(state, highlight, lang)
     notes = verdict_notes(verdict, lang)
     layout = Layout(state, _seat_order(len(state.players), player), notes_height(notes))
     root = _root(layout, size)
@@ -157,20 +160,21 @@ MAX_SIZE: Final = 100_000
 _MOVES: Final = (Take, TableTake, PlaceTile, Refill)
 
 
-def _verdict_of(state: Position, highlight: object) -> Verdict:
-    """What ``highlight`` asks to mark; a move alone is judged in ``state``."""
+def _verdict_of(state: Position, highlight: object, lang: str) -> Verdict:
+    """What ``highlight`` asks to mark; a move alone is judged in ``state``.  A
+    ``Result`` or ``RoundScoring`` built by hand is checked (``_svg_checks``)."""
     if highlight is None:
         return Verdict()
     if isinstance(highlight, Result):
-        return Verdict(result=highlight)
+        return Verdict(result=checked_result(highlight, lang))
     if isinstance(highlight, RoundScoring):
-        return Verdict(scoring=highlight)
+        return Verdict(scoring=checked_scoring(highlight))
     if isinstance(highlight, _MOVES):
         return Verdict(highlight, validate(state, highlight))
     if isinstance(highlight, tuple) and len(highlight) == 2:
         move, result = highlight
         if isinstance(move, _MOVES) and isinstance(result, Result):
-            return Verdict(move, result)
+            return Verdict(move, checked_result(result, lang))
     raise FormatError(
         "highlight must be a move (Take, TableTake, PlaceTile, Refill), a Result, "
         f"(move, result) or a RoundScoring, not {shown(highlight)}"

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from azul_rules.errors import FormatError
 from azul_rules.phases import Phase
-from azul_rules.record import GameRecord
+from azul_rules.record import GameRecord, Replay
 from azul_rules.scoring import RoundScoring
 from azul_rules.state import GameState
 from azul_rules.svg import Svg, board
 
-__all__ = ["record_pictures"]
+__all__ = ["iter_record_pictures", "record_pictures"]
 
 
 def record_pictures(
@@ -24,27 +26,41 @@ def record_pictures(
     table; ``move-NNN-illegal.svg``: the first illegal move (numbered from 1), drawn
     with its verdict, where the replay stops.  Raises like :func:`board` for ``lang``
     and ``size``; ``FormatError`` for a ``record`` that is not a ``GameRecord``, one
-    whose start cannot be built, or a move that is not a move.
+    whose start cannot be built, or a move that is not a move.  The list holds every
+    picture at once (about 40 KB each); :func:`iter_record_pictures` gives them one
+    at a time.
     """
+    return list(iter_record_pictures(record, lang=lang, size=size))
+
+
+def iter_record_pictures(
+    record: GameRecord, *, lang: str = "en", size: int | None = None
+) -> Iterator[tuple[str, Svg]]:
+    """:func:`record_pictures` one picture at a time, each drawn when asked for, so
+    that writing them (``azul-rules replay --svg-dir``) holds one picture in memory,
+    not the thousands of a long record.  The arguments are checked, and the record
+    replayed, when it is called, before the first picture: it raises as
+    :func:`record_pictures` does."""
     board(_start_of(record), lang=lang, size=size)  # checks the arguments once, early
-    replay = record.replay()
-    pictures: list[tuple[str, Svg]] = []
+    return _pictures(record, record.replay(), lang, size)
+
+
+def _pictures(
+    record: GameRecord, replay: Replay, lang: str, size: int | None
+) -> Iterator[tuple[str, Svg]]:
     for index, state in enumerate(replay.states):
         before = replay.states[index - 1] if index else None
         scoring = _tiling_done(before, state)
         if scoring is not None:
             name = f"round-{scoring.round:02d}-tiled.svg"
-            pictures.append((name, board(state, highlight=scoring, lang=lang, size=size)))
+            yield name, board(state, highlight=scoring, lang=lang, size=size)
         start = _start_name(before, state)
         if start is not None:
-            pictures.append((start, board(state, lang=lang, size=size)))
+            yield start, board(state, lang=lang, size=size)
     if replay.failed_at is not None and replay.failure is not None:
         move = record.moves[replay.failed_at]
         name = f"move-{replay.failed_at + 1:03d}-illegal.svg"
-        pictures.append(
-            (name, board(replay.final, highlight=(move, replay.failure), lang=lang, size=size))
-        )
-    return pictures
+        yield name, board(replay.final, highlight=(move, replay.failure), lang=lang, size=size)
 
 
 def _start_of(record: object) -> GameState:

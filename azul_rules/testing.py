@@ -27,7 +27,7 @@ from __future__ import annotations
 import atexit
 import random
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Final, Literal, Protocol, cast
 
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -105,21 +105,44 @@ def _reached(state: GameState, stage: Stage) -> bool:
     return False
 
 
-@st.composite
 def game_states(
-    draw: st.DrawFn,
     *,
     players: Sequence[int] = (2, 3, 4),
-    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    variants: Sequence[Variant | str] = (Variant.COLORED, Variant.GREY),
     stage: Stage = "any",
     include_over: bool = True,
-) -> GameState:
+) -> st.SearchStrategy[GameState]:
     """Reachable positions: a seeded game played by random legal moves.
 
     ``stage`` aims at near-end or starved-bag positions (when a game reaches none, its
     last position before the end is used); ``include_over=False`` never gives a finished
-    game.  Every state drawn passes ``state.problems()``.
+    game.  Every state drawn passes ``state.problems()``.  ``variants`` takes
+    ``Variant`` values or their names (``"grey"``).  Raises ``ValueError`` at once
+    (not at the first draw) for ``players`` or ``variants`` that are not a non-empty
+    list of 2-4 and of walls, a ``stage`` other than ``"any"``, ``"near_end"`` and
+    ``"starved"``, or an ``include_over`` that is not a bool.
     """
+    if stage not in _STAGES:
+        raise ValueError(f"stage is one of {', '.join(map(repr, _STAGES))}, not {shown(stage)}")
+    if type(include_over) is not bool:
+        raise ValueError(f"include_over is True or False, not {shown(include_over)}")
+    return _game_states(players=_player_counts(players, "players"),
+                        variants=_variants(variants), stage=stage,
+                        include_over=include_over)  # fmt: skip
+
+
+_STAGES: Final = ("any", "near_end", "starved")
+
+
+@st.composite
+def _game_states(
+    draw: st.DrawFn,
+    *,
+    players: Sequence[int],
+    variants: Sequence[Variant],
+    stage: Stage,
+    include_over: bool,
+) -> GameState:
     count = draw(st.sampled_from(tuple(players)), label="players")
     variant = draw(st.sampled_from(tuple(variants)), label="variant")
     seed = draw(st.integers(0, 2**32 - 1), label="seed")
@@ -341,16 +364,30 @@ def table_takes(
     return st.sampled_from(matching)
 
 
-@st.composite
 def game_records(
-    draw: st.DrawFn,
     *,
     players: Sequence[int] = (2, 3, 4),
-    variants: Sequence[Variant] = (Variant.COLORED, Variant.GREY),
+    variants: Sequence[Variant | str] = (Variant.COLORED, Variant.GREY),
     finished: bool = True,
-) -> GameRecord:
+) -> st.SearchStrategy[GameRecord]:
     """A record of a game of random legal moves (to its end when ``finished``; a grey
-    game that starves and cannot end is cut after 2,000 moves)."""
+    game that starves and cannot end is cut after 2,000 moves).  Raises ``ValueError``
+    at once for arguments :func:`game_states` refuses, or a ``finished`` that is not
+    a bool."""
+    if type(finished) is not bool:
+        raise ValueError(f"finished is True or False, not {shown(finished)}")
+    return _game_records(players=_player_counts(players, "players"),
+                         variants=_variants(variants), finished=finished)  # fmt: skip
+
+
+@st.composite
+def _game_records(
+    draw: st.DrawFn,
+    *,
+    players: Sequence[int],
+    variants: Sequence[Variant],
+    finished: bool,
+) -> GameRecord:
     count = draw(st.sampled_from(tuple(players)))
     variant = draw(st.sampled_from(tuple(variants)))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -565,8 +602,8 @@ def spiel_differential_machine(
             f"OpenSpiel knows no game {shown(game)}: register it (import its module) first; "
             "python_azul is registered by importing azul_rules.spiel"
         )
-    counts = _spiel_player_counts(player_counts)
-    walls = _spiel_variants(variants)
+    counts = _player_counts(player_counts)
+    walls = _variants(variants)
 
     def implementation() -> Implementation:
         return SpielImplementation(game, parameters=parameters, deal=deal, scores=scores)
@@ -575,17 +612,17 @@ def spiel_differential_machine(
     return differential_machine(implementation, player_counts=counts, variants=walls)
 
 
-def _spiel_player_counts(player_counts: object) -> tuple[int, ...]:
+def _player_counts(player_counts: object, name: str = "player_counts") -> tuple[int, ...]:
     if isinstance(player_counts, (str, bytes)) or not isinstance(player_counts, Sequence):
-        raise ValueError(f"player_counts is a list such as (2, 3), not {shown(player_counts)}")
+        raise ValueError(f"{name} is a list such as (2, 3), not {shown(player_counts)}")
     if not player_counts or any(type(n) is not int or n not in (2, 3, 4) for n in player_counts):
         raise ValueError(
-            f"player_counts lists 2, 3 or 4 players (S1), at least one, not {shown(player_counts)}"
+            f"{name} lists 2, 3 or 4 players (S1), at least one, not {shown(player_counts)}"
         )
     return tuple(player_counts)
 
 
-def _spiel_variants(variants: object) -> tuple[Variant, ...]:
+def _variants(variants: object) -> tuple[Variant, ...]:
     if isinstance(variants, (str, bytes)) or not isinstance(variants, Sequence):
         raise ValueError(f"variants is a list such as ('colored',), not {shown(variants)}")
     if not variants or any(not isinstance(v, str) or v not in _VARIANT_NAMES for v in variants):
