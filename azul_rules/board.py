@@ -42,9 +42,10 @@ def _check_line_color(_: object, __: attrs.Attribute[Any], value: object) -> Non
 
 
 def _check_line_size(_: object, attribute: attrs.Attribute[Any], value: object) -> None:
-    if type(value) is not int or not 0 <= value <= 5:
+    least = 1 if attribute.name == "capacity" else 0
+    if type(value) is not int or not least <= value <= 5:
         raise FormatError(
-            f"PatternLine.{attribute.name} must be an int from 0 to 5, got {shown(value)}"
+            f"PatternLine.{attribute.name} must be an int from {least} to 5, got {shown(value)}"
         )
 
 

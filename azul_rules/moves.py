@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from typing import Any, Final
 
 import attrs
@@ -278,9 +279,11 @@ class PlaceTile:
 
 
 def items_of(value: object, refusal: str) -> tuple[Any, ...]:
-    """The items of ``value``, any iterable but text; else a ``FormatError`` saying
-    ``refusal`` and what ``value`` was (the check of every sequence a constructor takes)."""
-    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+    """The items of ``value``, any iterable but text, a mapping or a set; else a
+    ``FormatError`` saying ``refusal`` and what ``value`` was (the check of every sequence
+    a constructor takes).  A mapping would give only its keys (``{Color.RED: 21}`` one red
+    tile) and a set loses repeats and order, so neither is taken for a sequence."""
+    if isinstance(value, (str, bytes, Mapping, AbstractSet)) or not isinstance(value, Iterable):
         raise FormatError(f"{refusal}, got {_shown(value)}")
     return tuple(value)
 

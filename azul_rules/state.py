@@ -44,7 +44,7 @@ from azul_rules.rounds import (
     tile_colored,
 )
 from azul_rules.scoring import PlayerTiling, new_scoring, new_tiling
-from azul_rules.shown import shown
+from azul_rules.shown import number, shown
 
 __all__ = ["FACTORY_COUNTS", "GameState", "RoundContext", "new_game"]
 
@@ -114,10 +114,10 @@ class GameState(Position):
         where = f"current_player={self.current_player}"
         if self.outcome is not None:
             where = f"winners={self.outcome.winners}"
-        scores = tuple(board.score for board in self.players)
+        scores = ", ".join(number(board.score) for board in self.players)
         return (
             f"<GameState {len(self.players)} players, {self.variant.value} wall, round "
-            f"{self.round}, {self.phase.value}, {where}, scores={scores}>"
+            f"{number(self.round)}, {self.phase.value}, {where}, scores=({scores})>"
         )
 
     def _repr_svg_(self) -> str:

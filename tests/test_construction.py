@@ -72,6 +72,10 @@ def test_g2_start_player_out_of_range_is_refused_by_make() -> None:
         ({"current_player": "0"}, "current_player must be int, got '0'"),
         ({"factories": [["blue"]]}, r"factories\[0\] holds 'blue', not a Color"),
         ({"players": ["board"]}, "players holds PlayerBoards only"),
+        ({"bag": {az.Color.RED: 21}}, r"must be a sequence of Colors, got \{Color.RED: 21\}"),
+        ({"lid": {az.Color.RED}}, r"must be a sequence of Colors, got \{Color.RED\}"),
+        ({"center": frozenset()}, "must be a sequence of Colors, got frozenset"),
+        ({"factories": {(az.Color.RED,) * 4: 1}}, "factories is a sequence of tile multisets"),
     ],
 )
 def test_make_checks_every_part(change: dict[str, Any], words: str) -> None:
@@ -99,8 +103,9 @@ def test_replace_changes_any_part_by_name_and_checks_it() -> None:
         (("red", 1, 1), "PatternLine.color must be a Color or None"),
         ((az.Color.RED, "1", 1), "PatternLine.count must be an int from 0 to 5"),
         ((az.Color.RED, 2, 1), "holds 2 tiles in 1 spaces"),
-        ((None, 0, 0), "holds 0 tiles in 0 spaces"),
-        ((None, 0, 6), "PatternLine.capacity must be an int from 0 to 5"),
+        ((None, 0, 0), "PatternLine.capacity must be an int from 1 to 5, got 0"),
+        ((None, 0, 6), "PatternLine.capacity must be an int from 1 to 5, got 6"),
+        ((None, 6, 5), "PatternLine.count must be an int from 0 to 5, got 6"),
         ((None, 1, 1), "a line holding tiles has their colour"),
         ((az.Color.RED, 0, 2), "an empty line has color=None"),
     ],

@@ -627,6 +627,15 @@ def test_a_finished_game_repr_names_the_winners() -> None:
     assert len(repr(final)) < 120
 
 
+def test_repr_names_a_score_past_4300_digits() -> None:
+    """``repr`` must work for any state ``str`` draws: a score past Python's limit of
+    digits (a tiling can reach one from a typed-in score) is named, not raised."""
+    state = _position()
+    huge = state.replace(players=(attrs.evolve(state.players[0], score=10**5000),
+                                  state.players[1]))  # fmt: skip
+    assert repr(huge).endswith(", scores=(an integer of more than 4300 digits, 4)>")
+
+
 def test_importing_azul_rules_does_not_import_the_pictures() -> None:
     code = "import sys, azul_rules; print('azul_rules.svg' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
