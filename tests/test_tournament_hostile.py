@@ -142,13 +142,24 @@ def test_a_bot_that_changes_the_state_it_is_given_forfeits_at_the_position_befor
 def test_a_forked_copy_of_the_referee_exits_instead_of_playing_on(tmp_path: Path) -> None:
     """A bot that forks and lets the copy return into the referee: the copy exits
     (status 70) instead of playing the rest of the tournament a second time into the
-    same file."""
+    same file.  (In a process of its own: a copy that played on would run on into
+    whatever called ``run``.)"""
     out = tmp_path / "games.jsonl"
-    hostile_bots.ForkingBot.statuses = []
-    results = run([f"{BOTS}:ForkingBot", "random"], games=3, out=str(out))
+    script = (
+        "import json, sys\n"
+        "from azul_rules.tournament import run\n"
+        "from tests import hostile_bots\n"
+        f"results = run(['{BOTS}:ForkingBot', 'random'], games=3, out=sys.argv[1])\n"
+        "print(json.dumps([results.ends, hostile_bots.ForkingBot.statuses]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True,
+                          env=_environment(), cwd=ROOT, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    ends, statuses = json.loads(done.stdout.splitlines()[-1])
     assert sorted(game["game"] for game in lines(out)) == [0, 1, 2]
-    assert results.ends["finished"] == 3
-    assert hostile_bots.ForkingBot.statuses and set(hostile_bots.ForkingBot.statuses) == {70}
+    assert ends["finished"] == 3
+    assert statuses and set(statuses) == {70}
+    assert b"a process forked by a bot" in done.stderr
 
 
 # -- bot specs --------------------------------------------------------------------------
