@@ -174,23 +174,44 @@ def _import_factory(spec: str) -> BotFactory:
     module_name, _, path = spec.partition(":")
     try:
         target: Any = importlib.import_module(module_name)
-    except Exception as error:  # an import runs arbitrary code: any failure is the spec's
-        reason = f"{type(error).__name__}: {error}".splitlines()[0]
+    except KeyboardInterrupt:  # Ctrl-C while importing: the organiser's, not the spec's
+        raise
+    except BaseException as error:  # an import runs arbitrary code, SystemExit included:
+        reason = _import_failure(error)  # any failure is the spec's
         raise BotSpecError(
             f"cannot import bot {spec!r} ({reason}): choose {_CHOICES}"
         ) from None
+    owner = module_name
     for part in path.split("."):
-        if not hasattr(target, part):
+        try:
+            target = getattr(target, part)
+        except AttributeError:
             raise BotSpecError(
-                f"unknown bot {spec!r}: {target.__name__} has no attribute {part!r}; "
-                f"choose {_CHOICES}"
-            )
-        target = getattr(target, part)
+                f"unknown bot {spec!r}: {owner} has no attribute {part!r}; choose {_CHOICES}"
+            ) from None
+        except Exception as error:  # a module's __getattr__, a property, may raise anything
+            raise BotSpecError(
+                f"cannot read bot {spec!r} ({_import_failure(error)} reading {part!r} of "
+                f"{owner}): choose {_CHOICES}"
+            ) from None
+        owner = f"{owner}.{part}"
     if not callable(target):
         raise BotSpecError(f"bot {spec!r} is not callable: name a class or a function "
                            f"returning a bot ({_CHOICES})")  # fmt: skip
     factory: BotFactory = target
     return factory
+
+
+def _import_failure(error: BaseException) -> str:
+    """``Type: first line of the message`` (``SystemExit: 3`` for a module that exits
+    on import), at most 200 characters."""
+    try:
+        message = str(error)
+    except Exception:
+        message = ""
+    lines = f"{type(error).__name__}: {message}".splitlines() if message else []
+    reason = lines[0] if lines else type(error).__name__
+    return reason if len(reason) <= 200 else reason[:199] + "…"
 
 
 _TAKES_SEED: dict[object, bool] = {}

@@ -45,6 +45,7 @@ DEFAULT_TIMEOUT: Final = 10.0
 """Seconds the referee waits for one reply."""
 
 _STDERR_LINES: Final = 20
+_QUEUED_LINES: Final = 4  # reply lines read ahead of the requests, each at most 1 MiB
 _SHOWN: Final = 2000  # characters of an offending line shown in a report
 
 
@@ -102,7 +103,8 @@ class EngineProcess:
         self._next_id = 0
         self._last_line: str | None = None
         self._broken = False
-        self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue()
+        self._replies: queue.Queue[tuple[str, bytes]] = queue.Queue(maxsize=_QUEUED_LINES)
+        self._closing = threading.Event()
         self._stderr: collections.deque[str] = collections.deque(maxlen=_STDERR_LINES)
         try:
             self._process = subprocess.Popen(
@@ -203,6 +205,7 @@ class EngineProcess:
                 pass
             finally:
                 self.timeout = saved
+        self._closing.set()
         self._kill()
         for stream in (process.stdin, process.stdout, process.stderr):
             if stream is not None:
@@ -244,15 +247,30 @@ class EngineProcess:
     # -- reading -------------------------------------------------------------------------
 
     def _read_replies(self, stream: IO[bytes]) -> None:
+        """Queue the engine's lines, at most a few ahead of the requests: an engine that
+        writes lines nobody asked for fills its pipe and waits, instead of filling the
+        referee's memory (a reply is one line per request)."""
         while True:
             line = stream.readline(MAX_LINE_BYTES + 1)
             if not line:
-                self._replies.put(("eof", b""))
+                self._queue(("eof", b""))
                 return
             if len(line) > MAX_LINE_BYTES:
-                self._replies.put(("long", line[:_SHOWN]))
+                self._queue(("long", line[:_SHOWN]))
                 return
-            self._replies.put(("line", line))
+            if not self._queue(("line", line)):
+                return
+
+    def _queue(self, item: tuple[str, bytes]) -> bool:
+        """Put ``item`` in the queue of replies, waiting while it is full; False when
+        the engine is being closed (nobody will read it)."""
+        while not self._closing.is_set():
+            try:
+                self._replies.put(item, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
         while True:
@@ -274,6 +292,11 @@ class EngineProcess:
             self.transcript.write(f"< {text}\n")
         if what == "long":
             raise self._error(f"a reply line longer than {MAX_LINE_BYTES} bytes", kind, text)
+        if text.startswith("\ufeff"):
+            raise self._error(
+                "a reply that is not JSON: it starts with a byte order mark (U+FEFF); write "
+                "UTF-8 without one (in .NET: new UTF8Encoding(false))", kind, text,
+            )  # fmt: skip
         try:
             reply = json.loads(text)
         except (ValueError, RecursionError) as error:  # not JSON, or a huge integer
@@ -316,8 +339,13 @@ class EngineProcess:
             status = process.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
             status = None
-        said = f" (status {status})" if status is not None else ""
-        return self._error(f"the engine exited{said} without answering", kind, status=status)
+        if status is None:  # its standard output is closed, but it runs on
+            return self._error(
+                "the engine closed its standard output without answering (it was still "
+                "running)", kind,
+            )  # fmt: skip
+        return self._error(f"the engine exited (status {status}) without answering", kind,
+                           status=status)  # fmt: skip
 
     def _error(
         self, message: str, kind: str, line: object = None, *, status: int | None = None

@@ -20,9 +20,12 @@ Lost games are not written, so a later ``--resume`` plays them again.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
+import threading
+import time
 from collections import deque
 from collections.abc import Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -82,9 +85,21 @@ def _local(settings: Settings, batches: Iterator[Batch]) -> Iterator[Outcome]:
 _WORKER_SETTINGS: Settings | None = None
 
 
-def _init_worker(settings: Settings) -> None:
+def _init_worker(settings: Settings, parent: int) -> None:
     global _WORKER_SETTINGS
     _WORKER_SETTINGS = settings
+    threading.Thread(target=_exit_with_parent, args=(parent,), daemon=True,
+                     name="azul-rules: exit with the parent").start()  # fmt: skip
+
+
+def _exit_with_parent(parent: int) -> None:
+    """End this worker once ``parent``, the process that started it, is gone (killed
+    with SIGKILL, or by the out-of-memory killer: it could not stop its pool), instead
+    of living on as an orphan (checked every second; ``parent`` is given by the parent
+    itself, which may be gone before this worker has started)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
 
 
 def _worker_ready() -> bool:
@@ -105,7 +120,8 @@ def _process(
 
     def new_pool() -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
-            workers, mp_context=context, initializer=_init_worker, initargs=(settings,)
+            workers, mp_context=context, initializer=_init_worker,
+            initargs=(settings, os.getpid()),
         )
 
     pool = new_pool()
@@ -154,7 +170,18 @@ def _process(
             else:
                 suspects.extend(broken)
     finally:
+        if pending:  # stopped early (Ctrl-C, an error): do not wait for running batches
+            _terminate_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Ask every worker process of ``pool`` to end (SIGTERM): a run that stops does not
+    wait for batches no one will write (a batch of slow bots may take hours)."""
+    processes = getattr(pool, "_processes", None) or {}  # CPython's, since 3.2
+    for process in list(processes.values()):
+        with contextlib.suppress(Exception):
+            process.terminate()
 
 
 def _collect(

@@ -14,7 +14,10 @@ by dropping complete lines.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
 import sys
 from collections.abc import Iterator
 from typing import IO, Any, Final, cast
@@ -93,9 +96,18 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
     is the game the schedule gives for its index, and cut off an incomplete last line.
     Raises :class:`TournamentError` naming the file, the line and what differs."""
     try:
-        stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
+        mode = os.stat(path).st_mode
     except FileNotFoundError:
         return Existing()
+    except (OSError, ValueError) as error:
+        raise TournamentError(f"cannot read {path}: {getattr(error, 'strerror', error)}") from None
+    if not stat.S_ISREG(mode):  # a FIFO would be drained, a device read for ever
+        raise TournamentError(
+            f"cannot continue {path}: --resume reads back a regular file, and this is "
+            f"{_kind_of(mode)}"
+        )
+    try:
+        stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
     except OSError as error:
         raise TournamentError(f"cannot read {path}: {error.strerror}") from None
     summaries: list[GameSummary] = []
@@ -127,6 +139,17 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
     if cut_at is not None:
         _truncate(path, cut_at)
     return Existing(tuple(summaries), frozenset(where_seen), cut_bytes)
+
+
+def _kind_of(mode: int) -> str:
+    """What a file that is not a regular file is, for a message."""
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
 
 
 def _truncate(path: str, size: int) -> None:
@@ -197,8 +220,13 @@ def _ints(values: list[Any], below: int | None) -> bool:
 
 class OutFile:
     """The file games are appended to: opened for appending, locked against a second
-    run writing to it at the same time (where ``fcntl`` exists), flushed after every
-    :meth:`write`."""
+    run writing to it at the same time (where ``fcntl`` exists), each :meth:`write`
+    handed to the system at once (no buffer: a failed write leaves nothing behind to
+    fail again at :meth:`close`).
+
+    Not only a regular file: ``/dev/null``, or a pipe some reader holds open (a FIFO, a
+    shell's ``>(gzip > games.jsonl.gz)``); a FIFO that no process reads is refused at
+    once (opening it would wait for a reader for ever)."""
 
     def __init__(self, path: str) -> None:
         self.path = path
@@ -208,31 +236,49 @@ class OutFile:
                 f"as {os.path.join(path, 'games.jsonl')})"
             )
         try:
-            self._file = open(path, "ab")  # noqa: SIM115 - closed by close()
+            self._fd = _open_for_appending(path)
         except (OSError, ValueError) as error:  # ValueError: a null character in the name
             reason = error.strerror if isinstance(error, OSError) else None
+            if isinstance(error, OSError) and error.errno == errno.ENXIO:
+                reason = "it is a named pipe (FIFO) that no process reads"
             raise TournamentError(f"cannot write {path}: {reason or error}") from None
         if fcntl is not None:
             try:
-                fcntl.flock(self._file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
-                self._file.close()
+                os.close(self._fd)
                 raise TournamentError(
                     f"{path} is being written by another tournament run"
                 ) from None
 
     def write(self, lines: list[str]) -> None:
-        """Append ``lines`` (each gets its newline) and flush; :class:`TournamentError`
-        when the file cannot take them (a full disk...)."""
+        """Append ``lines`` (each gets its newline); :class:`TournamentError` when the
+        file cannot take them (a full disk, a pipe whose reader has gone...).  A write
+        cut short leaves a last line without its newline, which ``--resume`` cuts off."""
+        data = memoryview("".join(line + "\n" for line in lines).encode())
         try:
-            self._file.write("".join(line + "\n" for line in lines).encode())
-            self._file.flush()
+            while data:
+                data = data[os.write(self._fd, data) :]
         except OSError as error:
             raise TournamentError(f"cannot write {self.path}: {error.strerror}") from None
 
     def close(self) -> None:
-        """Release the lock and close."""
-        self._file.close()
+        """Release the lock and close (never raises: nothing is left unwritten)."""
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = -1
+
+
+def _open_for_appending(path: str) -> int:
+    """A descriptor appending to ``path`` (created if need be).  Non-blocking at first,
+    so that a FIFO without a reader fails (``ENXIO``) instead of waiting; blocking
+    again once open, so that writes to a slow reader wait rather than fail."""
+    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
+    if hasattr(os, "set_blocking"):
+        os.set_blocking(fd, True)
+    return fd
 
 
 def check_new_file(path: str) -> None:

@@ -1,6 +1,7 @@
 """Refereeing one tournament game: every move a bot returns goes through ``state.apply``;
-an illegal move, anything that is not a move, an exception, or a move later than the time
-limit forfeits the game.
+an illegal move, anything that is not a move, an exception (any but
+``KeyboardInterrupt``, the organiser's Ctrl-C), a change to the state the bot was given,
+or a move later than the time limit forfeits the game.
 
 A forfeit ends the game at once: the forfeiting seat loses and every other seat shares
 the victory (a single winner at two players).  A game still going when round
@@ -9,19 +10,20 @@ the victory (a single winner at two players).  A game still going when round
 
 from __future__ import annotations
 
+import contextlib
 import json
+import operator
 import os
 import signal
 import threading
 import time
 import traceback
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from typing import Any, Final, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Final, Literal, cast
 
 import attrs
 
-from azul_rules.bots import Bot, BotFactory, build_bot
+from azul_rules.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
 from azul_rules.errors import FormatError, IllegalMoveError, Violation
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.record import MAX_RECORD_MOVES, GameRecord
@@ -45,6 +47,20 @@ ForfeitReason = Literal["illegal_move", "not_a_move", "error", "time_limit"]
 
 _MOVE_TYPES: Final = (Take, TableTake, PlaceTile, Refill)
 _ERROR_TEXT_LIMIT: Final = 500
+_NAME_LIMIT: Final = 100
+
+
+def _is_bot_failure(error: BaseException) -> bool:
+    """True for what a bot raised and forfeits for: anything but ``KeyboardInterrupt``
+    (stops the run) and the referee's own time-limit alarm."""
+    return not isinstance(error, KeyboardInterrupt | _OverTime)
+
+
+def _type_name(value: object) -> str:
+    """The name of ``value``'s type, cut to 100 characters (a bot may make a type of
+    any name, and a game line holds at most 1 MiB)."""
+    name = type(value).__name__
+    return name if len(name) <= _NAME_LIMIT else name[: _NAME_LIMIT - 1] + "…"
 
 
 @attrs.frozen
@@ -109,7 +125,7 @@ class _Alarm:
         signal.setitimer(signal.ITIMER_REAL, 0)
 
 
-@contextmanager
+@contextlib.contextmanager
 def _alarm_handler(time_limit: float | None) -> Iterator[_Alarm | None]:
     """Install the SIGALRM handler for the games of a batch; yields the alarm, or
     ``None`` where it cannot interrupt a bot (no time limit, not the main thread of the
@@ -134,14 +150,21 @@ def _alarm_handler(time_limit: float | None) -> Iterator[_Alarm | None]:
 def _ask(bot: Bot, state: GameState, time_limit: float | None, alarm: _Alarm | None) -> object:
     """The bot's answer.  Raises :class:`_OverTime` past the time limit (interrupted by
     the alarm, or judged when the answer comes), and whatever the bot raises."""
+    pid = os.getpid()
     if time_limit is None:
-        return bot.choose(state)
+        try:
+            return bot.choose(state)
+        finally:
+            if os.getpid() != pid:
+                _leave_forked_copy(pid)
     start = time.perf_counter()
     if alarm is not None:
         alarm.arm(time_limit)
     try:
         move: object = bot.choose(state)
     finally:
+        if os.getpid() != pid:
+            _leave_forked_copy(pid)
         if alarm is not None:
             alarm.disarm()
     if time.perf_counter() - start > time_limit:
@@ -149,9 +172,39 @@ def _ask(bot: Bot, state: GameState, time_limit: float | None, alarm: _Alarm | N
     return move
 
 
+@contextlib.contextmanager
+def _same_process() -> Iterator[None]:
+    """Run a bot's code (its factory), then make sure that only the process that called
+    it goes on refereeing (see :func:`_leave_forked_copy`)."""
+    pid = os.getpid()
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            _leave_forked_copy(pid)
+
+
+def _leave_forked_copy(parent: int) -> None:
+    """End a copy of the referee's process that a bot made with ``os.fork`` and let
+    return (or raise) into the referee: it would play the rest of the tournament a
+    second time and write its lines into the same file.  It says so on standard error
+    and exits at once (``os._exit``: nothing of the parent's is flushed twice)."""
+    with contextlib.suppress(BaseException):
+        os.write(2, (f"azul-rules: a process forked by a bot (pid {os.getpid()}, from "
+                     f"{parent}) came back into the referee: it exits\n").encode())  # fmt: skip
+    os._exit(70)
+
+
 def _error_text(error: BaseException) -> str:
-    """``Type: message (at file.py:12 in function)``, on one line, at most 500 characters."""
-    text = f"{type(error).__name__}: {error}".replace("\n", " ").strip()
+    """``Type: message (at file.py:12 in function)``, on one line, at most 500 characters
+    (``Type (at ...)`` without a message; a message that cannot be shown as text, its
+    ``__str__`` raising, is said to be so)."""
+    try:
+        message = str(error)
+    except Exception:  # a bot's exception whose __str__ fails
+        message = "(its message cannot be shown: str() of it raised)"
+    text = f"{_type_name(error)}: {message}" if message else _type_name(error)
+    text = text.replace("\n", " ").strip()
     frames = traceback.extract_tb(error.__traceback__)
     if frames:
         last = frames[-1]
@@ -173,40 +226,162 @@ def _play(
 ) -> GameDone:
     state = new_game(settings.players, seed=spec.seed, variant=settings.variant)
     moves: list[Move] = []
-    forfeit: Forfeit | None = None
-    bots: list[Bot] = []
-    for seat, bot_index in enumerate(spec.seats):
-        try:
-            bots.append(build_bot(factories[bot_index], spec.bot_seeds[seat]))
-        except (Exception, SystemExit) as error:
-            forfeit = Forfeit(seat, "error", 1, error=f"building the bot: {_error_text(error)}")
-            break
+    bots, forfeit = _build_bots(spec, factories)
+    trusted = tuple(_is_own_bot(bot) for bot in bots)
     while forfeit is None and not state.is_over and state.round <= settings.max_rounds:
         if len(moves) == MAX_RECORD_MOVES:  # the most a record holds: the game is unfinished
             break
         seat = state.current_player
         number = len(moves) + 1
+        before = None if trusted[seat] else _snapshot(state)
         try:
             answer = _ask(bots[seat], state, settings.time_limit, alarm)
         except _OverTime:
             forfeit = Forfeit(seat, "time_limit", number,
                               error=f"no move within the time limit of {settings.time_limit} s")
-            break  # fmt: skip
-        except (Exception, SystemExit) as error:
+        except BaseException as error:
+            if not _is_bot_failure(error):
+                raise
             forfeit = Forfeit(seat, "error", number, error=_error_text(error))
-            break
-        if not isinstance(answer, _MOVE_TYPES):
-            forfeit = Forfeit(seat, "not_a_move", number, error=(
-                f"not a move: a {type(answer).__name__} (expected Take, TableTake, "
-                "PlaceTile or Refill)"))  # fmt: skip
+        if not trusted[seat] and _changed(before):  # the bot changed the referee's state
+            state = _restore(before, settings, spec, moves)
+            forfeit = forfeit or Forfeit(seat, "error", number, error=_CHANGED_STATE)
+        if forfeit is not None:
             break
         try:
-            state = state.apply(answer)
-        except IllegalMoveError as error:
-            forfeit = Forfeit(seat, "illegal_move", number, answer, error.result.violations)
+            move = cast(Move, answer) if trusted[seat] else _rebuilt(answer)
+        except _NotAMove as error:
+            forfeit = Forfeit(seat, "not_a_move", number, error=str(error))
             break
-        moves.append(answer)
+        try:
+            state = state.apply(move)
+        except IllegalMoveError as error:
+            forfeit = Forfeit(seat, "illegal_move", number, move, error.result.violations)
+            break
+        moves.append(move)
     return _done(settings, spec, state, moves, forfeit)
+
+
+def _build_bots(
+    spec: GameSpec, factories: tuple[BotFactory, ...]
+) -> tuple[list[Bot], Forfeit | None]:
+    """Each seat's bot, built with its seat seed; or the forfeit of the first seat whose
+    factory raised."""
+    bots: list[Bot] = []
+    for seat, bot_index in enumerate(spec.seats):
+        try:
+            with _same_process():
+                bots.append(build_bot(factories[bot_index], spec.bot_seeds[seat]))
+        except BaseException as error:
+            if not _is_bot_failure(error):
+                raise
+            return bots, Forfeit(seat, "error", 1,
+                                 error=f"building the bot: {_error_text(error)}")  # fmt: skip
+    return bots, None
+
+
+def _is_own_bot(bot: object) -> bool:
+    """True for the library's own bots (exactly :class:`~azul_rules.bots.RandomBot` and
+    :class:`~azul_rules.bots.GreedyBot`): they return the referee's own moves and leave
+    the state alone, so their moves skip the checks of a stranger's (a third of a
+    random game's time)."""
+    kind = type(bot)
+    return kind is RandomBot or kind is GreedyBot
+
+
+_CHANGED_STATE: Final = (
+    "changed the state it was given (with object.__setattr__ on the immutable GameState "
+    "or one of its parts): the game stops at the position before this move"
+)
+
+
+_Snapshot = tuple[tuple[object, type, tuple[object, ...]], ...]
+
+
+def _snapshot(state: GameState) -> _Snapshot | None:
+    """The state, its round and each board, each with its class and its parts (the very
+    objects its fields hold); ``None`` when they cannot be read.  Taken before a bot's
+    turn: a bot that changes the state it is given (``object.__setattr__`` on the frozen
+    state, its round or a board -- to cheat, or a "do and undo" search that forgets to
+    undo) would otherwise change the referee's game without a move; and as the boards
+    of a new game are one shared object, every later game too."""
+    try:
+        return tuple((part, type(part), _parts(part))
+                     for part in (state, state.context, *state.players))  # fmt: skip
+    except Exception:
+        return None
+
+
+_GETTERS: Final[dict[type, Callable[[object], tuple[object, ...]]]] = {}
+
+
+def _parts(value: object) -> tuple[object, ...]:
+    """Every attrs field of ``value`` (whatever its class: the core's classes may
+    change), in field order."""
+    kind: Any = type(value)
+    getter = _GETTERS.get(kind)
+    if getter is None:
+        getter = _GETTERS[kind] = operator.attrgetter(*(f.name for f in attrs.fields(kind)))
+    parts: tuple[object, ...] = getter(value)
+    return parts
+
+
+def _changed(before: _Snapshot | None) -> bool:
+    """True when an object of ``before`` no longer holds its parts (unchanged, they are
+    the same objects, so the comparison stops at identity; a part put there by a bot
+    may compare in any way, or raise)."""
+    if before is None:
+        return True
+    try:
+        return any(type(obj) is not kind or _parts(obj) != parts for obj, kind, parts in before)
+    except Exception:
+        return True
+
+
+def _restore(before: _Snapshot | None, settings: Settings, spec: GameSpec,
+             moves: list[Move]) -> GameState:  # fmt: skip
+    """Put back every part a bot changed (the objects may be shared with later games),
+    and return the game's state before the bot's turn, computed again from the deal."""
+    for obj, kind, parts in before or ():
+        with contextlib.suppress(Exception):
+            if type(obj) is not kind:
+                object.__setattr__(obj, "__class__", kind)
+            for field, value in zip(attrs.fields(cast(Any, kind)), parts, strict=True):
+                object.__setattr__(obj, field.name, value)
+    state = new_game(settings.players, seed=spec.seed, variant=settings.variant)
+    for move in moves:
+        state = state.apply(move)
+    return state
+
+
+class _NotAMove(Exception):
+    """A bot's answer that is not a move; the message says what it is."""
+
+
+def _rebuilt(answer: object) -> Move:
+    """The bot's move, built again through its constructor, which checks every part
+    (the referee's own move types only, exactly: a subclass may redefine equality or
+    hashing, and an object made with ``object.__new__`` may hold anything).  Raises
+    :class:`_NotAMove` saying what the answer is."""
+    kind = type(answer)
+    if not any(kind is t for t in _MOVE_TYPES):
+        name = _type_name(answer)
+        base = next((t.__name__ for t in _MOVE_TYPES if issubclass(kind, t)), None)
+        if base is not None:
+            raise _NotAMove(f"not a move: a {name}, a subclass of {base} (return the "
+                            "library's own Take, TableTake, PlaceTile or Refill)")  # fmt: skip
+        raise _NotAMove(f"not a move: a {name} (expected Take, TableTake, PlaceTile or Refill)")
+    try:
+        if kind is Take:  # the hot path
+            take: Take = answer  # type: ignore[assignment]
+            return Take(take.source, take.color, take.line, player=take.player)
+        rebuilt: Move = attrs.evolve(cast(Move, answer))
+        return rebuilt
+    except Exception as error:  # FormatError, or whatever a part's repr raised
+        raise _NotAMove(
+            f"not a move: a {_type_name(answer)} whose parts its constructor refuses "
+            f"({_error_text(error)})"
+        ) from None
 
 
 def _done(

@@ -1,0 +1,88 @@
+"""A hostile pass over the referee's side of the engine protocol (docs/engine-protocol.md,
+issue 17): engines that flood their output, close it, or start it with a byte order mark.
+Each engine is a real process, a few lines of Python given to ``python -c``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from azul_rules.engine_process import EngineProcess
+from azul_rules.protocol import ProtocolError
+
+HELLO = (
+    '{"id":1,"ok":true,"protocol":1,"engine":"x","legal_moves":true,"variants":["colored"]}'
+)
+
+
+def engine(source: str) -> list[str]:
+    return [sys.executable, "-c", source]
+
+
+def test_an_engine_flooding_its_output_fills_its_own_pipe_not_the_referee_s_memory(
+    tmp_path: Path,
+) -> None:
+    """Lines nobody asked for are read a few at a time, at most: the engine's writes
+    block once its pipe is full.  It counts the lines it managed to write; unbounded,
+    the referee would have read millions in the same time (hundreds of MB)."""
+    count = tmp_path / "written"
+    source = f"""
+import sys
+sys.stdin.readline()
+print({HELLO!r}, flush=True)
+written = 0
+while True:
+    sys.stdout.write("x\\n" * 1000)
+    sys.stdout.flush()
+    written += 1000
+    open({str(count)!r}, "w").write(str(written))
+"""
+    with EngineProcess(engine(source), timeout=10) as flooding:
+        assert flooding.hello().name == "x"
+        time.sleep(1.5)
+        written = int(count.read_text())
+        with pytest.raises(ProtocolError, match="a reply that is not JSON"):
+            flooding.legal_moves()
+    assert written < 200_000  # a 64 KiB pipe, four queued lines, the reader's buffer
+
+
+def test_an_engine_that_closes_its_output_but_runs_on_is_not_said_to_have_exited() -> None:
+    source = "import os, sys, time\nsys.stdin.readline()\nos.close(1)\ntime.sleep(60)\n"
+    with EngineProcess(engine(source), timeout=10) as closing, pytest.raises(
+        ProtocolError
+    ) as failed:
+        closing.hello()
+    assert failed.value.message == (
+        "the engine closed its standard output without answering (it was still running)"
+    )
+    assert failed.value.status is None
+    assert not closing.running
+
+
+def test_an_engine_that_exits_is_said_to_have_exited_with_its_status() -> None:
+    source = "import sys\nsys.stdin.readline()\nsys.exit(3)\n"
+    with EngineProcess(engine(source), timeout=10) as exiting, pytest.raises(
+        ProtocolError
+    ) as failed:
+        exiting.hello()
+    assert failed.value.message == "the engine exited (status 3) without answering"
+    assert failed.value.status == 3
+
+
+def test_a_reply_starting_with_a_byte_order_mark_is_named_as_such() -> None:
+    """.NET's UTF-8 writers put a byte order mark before their first line by default:
+    the failure says so, and how to write without one."""
+    source = (
+        f"import sys\nsys.stdin.readline()\nsys.stdout.write('\\ufeff' + {HELLO!r} + '\\n')\n"
+    )
+    with EngineProcess(engine(source), timeout=10) as marked, pytest.raises(
+        ProtocolError
+    ) as failed:
+        marked.hello()
+    assert failed.value.message.startswith(
+        "a reply that is not JSON: it starts with a byte order mark (U+FEFF); write UTF-8 "
+        "without one"
+    )
