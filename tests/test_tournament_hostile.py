@@ -255,6 +255,16 @@ def _environment() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": path}
 
 
+def _endless_process_run(out: Path, output: int) -> subprocess.Popen[bytes]:
+    """The command playing an endless tournament into ``out`` on two worker processes,
+    its standard output and error to ``output`` (``subprocess.PIPE`` or ``DEVNULL``)."""
+    return subprocess.Popen(
+        _command("--bots", "greedy,random", "--games", "100000000", "--out", str(out),
+                 "--backend", "process", "--workers", "2", "--batch", "5"),
+        stdout=output, stderr=output, env=_environment(), cwd=ROOT,
+    )  # fmt: skip
+
+
 @pytest.mark.parametrize("backend", ["local", "process"])
 def test_what_bots_print_goes_to_standard_error_so_json_stays_json(backend: str) -> None:
     done = subprocess.run(
@@ -302,11 +312,7 @@ def test_sigterm_stops_a_process_run_like_ctrl_c_and_the_file_goes_on(tmp_path: 
     """SIGTERM (``kill``, a scheduler) to the command alone: exit 143 with one line, no
     worker left behind, the file whole and resumable."""
     out = tmp_path / "games.jsonl"
-    process = subprocess.Popen(
-        _command("--bots", "greedy,random", "--games", "100000000", "--out", str(out),
-                 "--backend", "process", "--workers", "2", "--batch", "5"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(), cwd=ROOT,
-    )  # fmt: skip
+    process = _endless_process_run(out, subprocess.PIPE)
     try:
         _wait_for_lines(out, 10, process)
         workers = _children(process.pid)
@@ -360,11 +366,7 @@ def test_workers_of_a_killed_run_exit_instead_of_living_on_as_orphans(tmp_path: 
     """SIGKILL (the out-of-memory killer) cannot be caught: the workers notice that
     their parent is gone and exit within a few seconds."""
     out = tmp_path / "games.jsonl"
-    process = subprocess.Popen(
-        _command("--bots", "greedy,random", "--games", "100000000", "--out", str(out),
-                 "--backend", "process", "--workers", "2", "--batch", "5"),
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=_environment(), cwd=ROOT,
-    )  # fmt: skip
+    process = _endless_process_run(out, subprocess.DEVNULL)
     try:
         _wait_for_lines(out, 10, process)
         workers = _children(process.pid)
