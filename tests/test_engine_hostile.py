@@ -49,27 +49,30 @@ while True:
     assert written < 200_000  # a 64 KiB pipe, four queued lines, the reader's buffer
 
 
+def _hello_failure(source: str) -> tuple[ProtocolError, bool]:
+    """How the engine running ``source`` fails its ``hello``, and whether it still runs
+    once the referee has given up on it."""
+    with EngineProcess(engine(source), timeout=10) as process:
+        with pytest.raises(ProtocolError) as failed:
+            process.hello()
+        return failed.value, process.running
+
+
 def test_an_engine_that_closes_its_output_but_runs_on_is_not_said_to_have_exited() -> None:
     source = "import os, sys, time\nsys.stdin.readline()\nos.close(1)\ntime.sleep(60)\n"
-    with EngineProcess(engine(source), timeout=10) as closing, pytest.raises(
-        ProtocolError
-    ) as failed:
-        closing.hello()
-    assert failed.value.message == (
+    failure, running = _hello_failure(source)
+    assert failure.message == (
         "the engine closed its standard output without answering (it was still running)"
     )
-    assert failed.value.status is None
-    assert not closing.running
+    assert failure.status is None
+    assert not running
 
 
 def test_an_engine_that_exits_is_said_to_have_exited_with_its_status() -> None:
     source = "import sys\nsys.stdin.readline()\nsys.exit(3)\n"
-    with EngineProcess(engine(source), timeout=10) as exiting, pytest.raises(
-        ProtocolError
-    ) as failed:
-        exiting.hello()
-    assert failed.value.message == "the engine exited (status 3) without answering"
-    assert failed.value.status == 3
+    failure, _ = _hello_failure(source)
+    assert failure.message == "the engine exited (status 3) without answering"
+    assert failure.status == 3
 
 
 def test_a_reply_starting_with_a_byte_order_mark_is_named_as_such() -> None:
