@@ -1,0 +1,72 @@
+"""The compiled core: which one runs, the C twin or the Python reference.
+
+``azul_rules._speedups`` (``azul_rules/_speedups.c``, compiled at install by the build
+hook ``hatch_build.py``) is a twin of five hot functions of the Python core, used when it
+imports:
+
+=================================  ===========================================
+compiled twin                      Python reference (and fallback)
+=================================  ===========================================
+``_speedups.legal_moves``          ``GameState.legal_moves`` (``state.py``)
+``_speedups.take``                 ``GameState._take`` (``state.py``)
+``_speedups.draw_factories``       ``rounds.draw_factories``
+``_speedups.tile_colored``         ``rounds.tile_colored``
+``_speedups.place_on_wall``        ``rounds.place_on_wall``
+=================================  ===========================================
+
+Everything else — ``validate``, every check and message, the grey wall's order, the
+round's glue, the end of the game, JSON — is Python only.  The twins build the very same
+frozen attrs objects (through their slots, as ``azul_rules._slots`` does), and hand any
+part they do not expect back to the Python function, so both cores give the same games,
+verdicts and records.
+
+**A rule change** is made in the Python function first (it is the reference: its tests
+must pass with ``AZUL_RULES_PURE_PYTHON=1``), then in its C twin;
+``tests/test_compiled_core.py`` holds the two together (a Hypothesis test comparing them
+call for call, and digests of seeded games), and CI runs the whole suite on both cores.
+
+``AZUL_RULES_PURE_PYTHON=1`` in the environment, when ``azul_rules`` is imported, forces
+the Python core; so does a compiled module built from another version of the C source
+(an editable checkout edited since its install), with a warning saying how to rebuild.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+import zlib
+from pathlib import Path
+from types import ModuleType
+
+__all__ = ["PURE_PYTHON_VARIABLE", "load_speedups", "source_digest"]
+
+PURE_PYTHON_VARIABLE = "AZUL_RULES_PURE_PYTHON"
+_SOURCE = Path(__file__).with_name("_speedups.c")
+
+
+def source_digest(path: Path = _SOURCE) -> str:
+    """The CRC-32 of the C source, as the build hook compiles it into the module (it
+    tells an edited source from the one built; cheaper to import than hashlib)."""
+    return f"{zlib.crc32(path.read_bytes()):08x}"
+
+
+def load_speedups() -> ModuleType | None:
+    """The compiled twin, or ``None`` for the Python core: when
+    ``AZUL_RULES_PURE_PYTHON`` is set (to anything but ``0`` or nothing), when the module
+    was not built (no C compiler at install), or when it was built from another source."""
+    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+        return None
+    try:
+        from azul_rules import _speedups
+    except ImportError:
+        return None
+    if _SOURCE.is_file() and source_digest() != _speedups.SOURCE_DIGEST:
+        warnings.warn(
+            "azul_rules: the compiled core was built from another version of "
+            f"{_SOURCE.name}; the Python core is used.  Rebuild it with "
+            "`pip install -e .` (or set AZUL_RULES_PURE_PYTHON=1 to silence this).",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        return None
+    return _speedups

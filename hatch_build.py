@@ -1,0 +1,85 @@
+"""Hatchling build hook: compiles the compiled core (``azul_rules/_speedups.c``).
+
+Run by ``pip install .``, ``pip install -e .`` and ``pip wheel .``.  It compiles the C
+twin with the compiler Python was built with (``sysconfig``'s ``CC``; ``$CC`` overrides
+it) into ``azul_rules/`` and makes the wheel a platform wheel holding the module.  When no
+compiler works, the install goes on with the pure-Python core and says so in one line;
+``AZUL_RULES_PURE_PYTHON=1`` at install skips the compiler altogether.  Extra compiler
+flags come from ``AZUL_RULES_CFLAGS`` (``benchmarks/sanitize.sh`` builds with
+``-fsanitize=address,undefined`` through it).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+import sysconfig
+import zlib
+from pathlib import Path
+from typing import Any
+
+from hatchling.builders.hooks.plugin.interface import BuildHookInterface
+
+SOURCE = Path("azul_rules") / "_speedups.c"
+
+
+def extension_path(root: Path) -> Path:
+    """Where the compiled module goes: beside its source, named for this interpreter."""
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+    return root / "azul_rules" / f"_speedups{suffix}"
+
+
+def compile_command(root: Path, output: Path) -> list[str]:
+    """The compiler's command line for the module (the source's digest built in)."""
+    source = root / SOURCE
+    digest = f"{zlib.crc32(source.read_bytes()):08x}"  # as azul_rules._accelerate reads it
+    compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    flags = shlex.split(os.environ.get("AZUL_RULES_CFLAGS", "-O2"))
+    include = sysconfig.get_paths()["include"]
+    return [
+        *compiler, *flags, "-std=c11", "-Wall", "-fPIC", "-shared", f"-I{include}",
+        f'-DAZUL_SOURCE_DIGEST="{digest}"', str(source), "-o", str(output),
+    ]  # fmt: skip
+
+
+def build_extension(root: Path) -> tuple[Path | None, str]:
+    """Compile the module in place; its path and "" or ``None`` and why not."""
+    if os.environ.get("AZUL_RULES_PURE_PYTHON", "") not in ("", "0"):
+        return None, "AZUL_RULES_PURE_PYTHON is set"
+    output = extension_path(root)
+    output.unlink(missing_ok=True)  # a failed build leaves no module of another source
+    try:
+        done = subprocess.run(
+            compile_command(root, output), capture_output=True, text=True, timeout=300
+        )
+    except (OSError, subprocess.SubprocessError) as error:
+        return None, f"no C compiler could be run ({error})"
+    if done.returncode != 0:
+        first = (done.stderr.strip().splitlines() or ["no message"])[0]
+        return None, f"the C compiler failed ({first})"
+    return output, ""
+
+
+class CompiledCoreHook(BuildHookInterface):
+    """Builds ``azul_rules._speedups`` for the wheel and the editable install."""
+
+    PLUGIN_NAME = "custom"
+
+    def initialize(self, version: str, build_data: dict[str, Any]) -> None:
+        if self.target_name != "wheel":
+            return
+        root = Path(self.root)
+        built, why = build_extension(root)
+        if built is None:
+            print(
+                f"azul_rules: the compiled core was not built: {why}; installing the "
+                "pure-Python core (the same games, about 3x slower).",
+                file=sys.stderr,
+            )
+            return
+        build_data["pure_python"] = False
+        build_data["infer_tag"] = True
+        if version != "editable":
+            build_data["force_include"][str(built)] = f"azul_rules/{built.name}"
