@@ -14,6 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-.venv/bin/python}
+[[ $python = /* ]] || python="$PWD/$python"  # the venv's own path (not resolved: a link)
 limit=${1:-1200}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
