@@ -14,6 +14,20 @@ compiled twin                      Python reference (and fallback)
 ``_speedups.place_on_wall``        ``rounds.place_on_wall``
 =================================  ===========================================
 
+and, for the AI doors (the OpenSpiel game and the PettingZoo environment), in a section
+of their own of the same file:
+
+=================================  ===========================================
+compiled twin                      Python reference (and fallback)
+=================================  ===========================================
+``_speedups.legal_actions``        ``actions.legal_actions``
+``_speedups.observe_into``         ``actions.observe_into``
+``_speedups.deal_outcomes``        ``deals.deal_outcomes``
+=================================  ===========================================
+
+(``actions.PYTHON_TWINS`` and ``deals.PYTHON_TWINS`` keep the references, and
+``tests/test_compiled_doors.py`` holds the twins to them.)
+
 Everything else — ``validate``, every check and message, the grey wall's order, the
 round's glue, the end of the game, JSON — is Python only.  The twins build the very same
 frozen attrs objects (through their slots, as ``azul_rules._slots`` does), and hand any
