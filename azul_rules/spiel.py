@@ -56,6 +56,7 @@ from azul_rules import (
     Move,
     Phase,
     Refill,
+    Take,
     Variant,
     deals,
     new_game,
@@ -234,7 +235,7 @@ class _Kit:
     parameters."""
 
     __slots__ = ("factories", "first_players", "limit", "max_rounds", "moves", "placeholder",
-                 "players", "variant")  # fmt: skip
+                 "players", "starts", "steps", "variant")  # fmt: skip
 
     def __init__(self, players: int, variant: Variant, max_rounds: int) -> None:
         self.players = players
@@ -243,9 +244,19 @@ class _Kit:
         self.factories = codec.factory_count(players)
         self.limit = codec.num_actions(players, variant)
         self.moves = tuple(codec.move_from_action(a, players, variant) for a in range(self.limit))
+        # What GameState.apply calls for each move (its hot path): the successor, or
+        # None when the move is illegal.
+        self.steps: tuple[Callable[[GameState, Any], GameState | None], ...] = tuple(
+            GameState._take if type(move) is Take else GameState._place_tile for move in self.moves
+        )
         self.first_players = [(_FIRST_PLAYER_OUTCOME + k, 1.0 / players) for k in range(players)]
-        # Until the first chance outcome, a table with player 0 to start.
-        self.placeholder = new_game(players, variant=variant, external_draws=True, first_player=0)
+        # The table waiting for its first fill, player k to start (immutable, shared);
+        # until the first chance outcome, the one of player 0.
+        self.starts = tuple(
+            new_game(players, variant=variant, external_draws=True, first_player=k)
+            for k in range(players)
+        )
+        self.placeholder = self.starts[0]
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Kit:
         return self
@@ -278,7 +289,9 @@ class _Position(NamedTuple):
     capped: bool = False  # stopped at the round cap
     filling: bool = False  # factories are being dealt (chance nodes)
     dealt: tuple[tuple[Color, ...], ...] = ()  # the factories dealt so far in this fill
-    bag: tuple[int, ...] = (0, 0, 0, 0, 0)  # during a fill: tiles by colour now
+    # The bag's tiles by colour (they change only when factories are dealt, R2); during
+    # a fill, the bag and the lid as they are now.
+    bag: tuple[int, ...] = (0, 0, 0, 0, 0)
     lid: tuple[int, ...] = (0, 0, 0, 0, 0)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Position:
@@ -324,6 +337,11 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
     (``referee``) and, during a fill, the factories dealt so far."""
 
     _settings = _GameSettings()
+    _plain = True  # _play is this class's: the hot path calls the referee itself
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain = cls._play is AzulState._play
 
     def __init__(self, game: AzulGame) -> None:
         super().__init__(game)
@@ -358,11 +376,11 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         (``0-124``, :func:`azul_rules.deals.deal_outcomes`: the tiles drawn from the bag,
         the lid poured in when it runs out, R2)."""
         position = self._position
-        if position.player != _CHANCE:
-            return []
-        if not position.started:
+        if position.filling:
+            return deal_outcomes(position.bag, position.lid)
+        if position.player == _CHANCE:  # the first player
             return list(position.kit.first_players)
-        return deal_outcomes(position.bag, position.lid)
+        return []
 
     def _apply_action(self, action: int) -> None:
         position = self._position
@@ -373,7 +391,12 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
             else:
                 self._refuse_action(action)
             try:
-                after = self._play(move)
+                if self._plain:  # GameState.apply's hot path, without its frame
+                    after = kit.steps[action](position.referee, move)
+                    if after is None:  # illegal: apply raises with the verdict
+                        after = position.referee.apply(move)
+                else:
+                    after = self._play(move)
             except IllegalMoveError as error:
                 failure = pyspiel.SpielError(
                     f"illegal action {action} ({move}) for player "
@@ -381,12 +404,15 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
                 )
                 failure.result = error.result
                 raise failure from None
-            phase = after.context.phase
+            context = after.context
+            phase = context.phase
             if phase is _FACTORY_OFFER or phase is _WALL_TILING:
                 self._position = _new_position(
                     _Position, (after, after.current_player, kit, True, False, False, (),
-                                _NO_TILES, _NO_TILES)
+                                position.bag, _NO_TILES)
                 )  # fmt: skip
+            elif context.bag is position.referee.context.bag:  # the bag as it was
+                self._position = _settle(after, kit, position.bag)
             else:
                 self._position = _settle(after, kit)
         elif position.player == _TERMINAL:
@@ -532,10 +558,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
                     "nodes after it (R2)"
                 )
             raise pyspiel.SpielError(f"chance outcome {action} is not a first player: {node}")
-        referee = new_game(
-            kit.players, variant=kit.variant, external_draws=True, first_player=player
-        )
-        return _settle(referee, kit)
+        return _settle(kit.starts[player], kit)
 
     def _refuse_action(self, action: int) -> None:
         """Raises ``SpielError`` for an id outside this game's actions."""
@@ -554,7 +577,9 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 _FACTORY_OFFER: Final = Phase.FACTORY_OFFER
 _WALL_TILING: Final = Phase.WALL_TILING
 _REFILL: Final = Phase.REFILL
+_GAME_OVER: Final = Phase.GAME_OVER
 _NO_TILES: Final = (0, 0, 0, 0, 0)
+_deal_counted: Final = deals.deal_counted
 _new_position: Final = tuple.__new__  # _Position(...) with every field given, faster
 _new_refill: Final = new_instance
 _set_refill_factories, _set_refill_player = slot_setters(Refill)
@@ -570,42 +595,46 @@ def _refill(seen: tuple[tuple[Color, ...], ...]) -> Refill:
     return move
 
 
-def _settle(referee: GameState, kit: _Kit) -> _Position:
+def _settle(referee: GameState, kit: _Kit, bag: tuple[int, ...] | None = None) -> _Position:
     """The position at ``referee``: the player to move, the end, the round cap, or the
-    beginning of a fill when the referee waits for one (R2, R6)."""
-    phase = referee.phase
-    if phase is _REFILL:
-        if referee.round > kit.max_rounds:
-            return _Position(referee, _TERMINAL, kit, True, True)
-        bag, lid = _counts(referee.bag), _counts(referee.lid)
-        if bag == _NO_TILES and lid == _NO_TILES:  # nothing to deal: R6 ends the game
-            return _settle(referee.apply(_refill(((),) * len(referee.factories))), kit)
-        return _Position(referee, _CHANCE, kit, True, False, True, (), bag, lid)
-    if referee.is_over:
-        return _Position(referee, _TERMINAL, kit, True)
+    beginning of a fill when the referee waits for one (R2, R6).  ``bag``: the bag's
+    tiles by colour when the caller knows them (counted otherwise)."""
+    context = referee.context
+    if bag is None:
+        bag = _counts(context.bag)
+    if context.phase is _REFILL:
+        if context.round > kit.max_rounds:
+            return _Position(referee, _TERMINAL, kit, True, True, False, (), bag)
+        if not (context.bag or context.lid):  # nothing to deal: R6 ends the game
+            return _settle(referee.apply(_refill(((),) * len(referee.factories))), kit, bag)
+        return _new_position(
+            _Position, (referee, _CHANCE, kit, True, False, True, (), bag, _counts(context.lid))
+        )
+    if context.phase is _GAME_OVER:
+        return _Position(referee, _TERMINAL, kit, True, False, False, (), bag)
     return _new_position(
-        _Position, (referee, referee.current_player, kit, True, False, False, (), _NO_TILES,
-                    _NO_TILES)
-    )  # fmt: skip
+        _Position, (referee, referee.current_player, kit, True, False, False, (), bag, _NO_TILES)
+    )
 
 
 def _deal(position: _Position, action: int) -> _Position:
     """One factory dealt (R2): ``action`` is its deal, the lid poured into the bag when
     the bag runs out; once the fill is done, the referee's position after it."""
+    lid = position.lid
     try:
         if type(action) is not int or not 0 <= action < _FIRST_PLAYER_OUTCOME:
             raise ValueError("not a deal")
-        tiles, bag, lid = deals.deal_counted(position.bag, position.lid, action)
+        tiles, bag, lid = _deal_counted(position.bag, lid, action)
     except ValueError as error:
         raise pyspiel.SpielError(_undealable(position, action, error)) from None
     dealt = (*position.dealt, tiles)
-    factories = position.kit.factories
-    if len(dealt) < factories and (bag != _NO_TILES or lid != _NO_TILES):
+    kit = position.kit
+    if len(dealt) < kit.factories and (bag != _NO_TILES or lid != _NO_TILES):
         return _new_position(
-            _Position, (position.referee, _CHANCE, position.kit, True, False, True, dealt, bag, lid)
+            _Position, (position.referee, _CHANCE, kit, True, False, True, dealt, bag, lid)
         )
-    seen = dealt + ((),) * (factories - len(dealt))
-    return _settle(refilled(position.referee, seen, bag, lid), position.kit)
+    seen = dealt + ((),) * (kit.factories - len(dealt))
+    return _settle(refilled(position.referee, seen, bag, lid), kit, bag)
 
 
 def refilled(
