@@ -23,10 +23,12 @@ compiled twin                      Python reference (and fallback)
 ``_speedups.legal_actions``        ``actions.legal_actions``
 ``_speedups.observe_into``         ``actions.observe_into``
 ``_speedups.deal_outcomes``        ``deals.deal_outcomes``
+``_speedups.spiel_step``           ``spiel._step`` (``python_azul``'s hot paths)
 =================================  ===========================================
 
-(``actions.PYTHON_TWINS`` and ``deals.PYTHON_TWINS`` keep the references, and
-``tests/test_compiled_doors.py`` holds the twins to them.)
+(``actions.PYTHON_TWINS``, ``deals.PYTHON_TWINS`` and ``spiel.PYTHON_STEP`` keep the
+references; ``tests/test_compiled_doors.py`` and ``tests/test_spiel.py`` hold the twins
+to them.)
 
 Everything else — ``validate``, every check and message, the grey wall's order, the
 round's glue, the end of the game, JSON — is Python only.  The twins build the very same

@@ -2333,6 +2333,8 @@ NEEDS_SETUP(settle_floor)
 /*                                         the legal-action mask, into buffers)      */
 /*   deal_outcomes(bag, lid)               deals.deal_outcomes (a factory's fill as  */
 /*                                         one chance outcome, R2)                   */
+/*   spiel_step(position, action)          spiel._step (python_azul's hot paths: a   */
+/*                                         legal move, a deal)                       */
 /*                                                                                   */
 /* Each reads the referee's objects as the twins above do (through their slots) and  */
 /* hands the whole call to its Python reference, given to doors_setup(), for         */
@@ -2910,6 +2912,217 @@ door_deal_outcomes(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_
     return out;
 }
 
+/* azul_rules.spiel._step: python_azul's two hot paths (a legal move, a deal), or None
+ * for the general path of AzulState._apply_action.  A position is spiel._Position, a
+ * 9-tuple (referee, player, kit, started, capped, filling, dealt, bag, lid); the kit a
+ * spiel._Kit.  Set up by spiel.py (doors_setup with "spiel_step" and its parts). */
+
+static PyTypeObject *Position_T, *Kit_T;
+static Py_ssize_t K_LIMIT, K_MOVES, K_STEPS, K_FACTORIES;
+static PyObject *PY_SPIEL_STEP, *PY_SPIEL_SETTLE, *PY_SPIEL_FINISH, *NO_TILES;
+static PyObject *DEAL_TILES[DOOR_DEALS];
+#define POSITION_FIELDS 9
+
+/* A new spiel._Position from its nine fields (references taken, none stolen). */
+static PyObject *
+door_position(PyObject *const fields[POSITION_FIELDS])
+{
+    PyObject *position = Position_T->tp_alloc(Position_T, POSITION_FIELDS);
+    if (position == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < POSITION_FIELDS; i++) {
+        Py_INCREF(fields[i]);
+        PyTuple_SET_ITEM(position, i, fields[i]);
+    }
+    return position;
+}
+
+/* A tuple of five ints from C values. */
+static PyObject *
+door_five(const long long counts[NCOLORS])
+{
+    PyObject *out = PyTuple_New(NCOLORS);
+    for (int c = 0; out != NULL && c < NCOLORS; c++) {
+        PyObject *n = PyLong_FromLongLong(counts[c]);
+        if (n == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, c, n);
+    }
+    return out;
+}
+
+/* The player's hot path of _step; NULL with an error, or a new reference (None: the
+ * general path).  ``fall_back`` is set when the reference must answer instead. */
+static PyObject *
+door_spiel_move(PyObject *position, long long action, int *fall_back)
+{
+    PyObject *referee = PyTuple_GET_ITEM(position, 0);
+    PyObject *kit = PyTuple_GET_ITEM(position, 2);
+    long long limit;
+    if (Py_TYPE(kit) != Kit_T || int_in(SLOT(kit, K_LIMIT), 0, DOOR_MAX_ACTIONS, &limit) < 0) {
+        *fall_back = 1;
+        return NULL;
+    }
+    if (action < 0 || action >= limit) {
+        Py_RETURN_NONE;
+    }
+    PyObject *moves = SLOT(kit, K_MOVES), *steps = SLOT(kit, K_STEPS);
+    if (moves == NULL || steps == NULL || !PyTuple_CheckExact(moves)
+        || !PyTuple_CheckExact(steps) || PyTuple_GET_SIZE(moves) < limit
+        || PyTuple_GET_SIZE(steps) < limit || Py_TYPE(referee) != GameState_T
+        || SLOT(referee, S_CONTEXT) == NULL
+        || Py_TYPE(SLOT(referee, S_CONTEXT)) != RoundContext_T) {
+        *fall_back = 1;
+        return NULL;
+    }
+    PyObject *call[] = {referee, PyTuple_GET_ITEM(moves, action)};
+    PyObject *after = PyObject_Vectorcall(PyTuple_GET_ITEM(steps, action), call, 2, NULL);
+    if (after == NULL || after == Py_None) {
+        return after;
+    }
+    PyObject *context = Py_TYPE(after) == GameState_T ? SLOT(after, S_CONTEXT) : NULL;
+    if (context == NULL || Py_TYPE(context) != RoundContext_T
+        || SLOT(after, S_CURRENT) == NULL) {
+        Py_DECREF(after);
+        *fall_back = 1;
+        return NULL;
+    }
+    PyObject *phase = SLOT(context, S_PHASE);
+    PyObject *result;
+    if (phase == FACTORY_OFFER || phase == WALL_TILING) {
+        PyObject *fields[POSITION_FIELDS] = {
+            after, SLOT(after, S_CURRENT), kit, Py_True, Py_False, Py_False, EMPTY_TUPLE,
+            PyTuple_GET_ITEM(position, 7), NO_TILES,
+        };
+        result = door_position(fields);
+    }
+    else {
+        int same = SLOT(context, S_BAG) == SLOT(SLOT(referee, S_CONTEXT), S_BAG);
+        PyObject *args[] = {after, kit, same ? PyTuple_GET_ITEM(position, 7) : Py_None};
+        result = PyObject_Vectorcall(PY_SPIEL_SETTLE, args, 3, NULL);
+    }
+    Py_DECREF(after);
+    return result;
+}
+
+/* The deal's hot path of _step (deals.deal_counted, then the next position). */
+static PyObject *
+door_spiel_deal(PyObject *position, long long action, int *fall_back)
+{
+    long long bag[NCOLORS], lid[NCOLORS];
+    long long factories;
+    PyObject *kit = PyTuple_GET_ITEM(position, 2);
+    PyObject *dealt = PyTuple_GET_ITEM(position, 6);
+    if (door_counts(PyTuple_GET_ITEM(position, 7), bag) < 0
+        || door_counts(PyTuple_GET_ITEM(position, 8), lid) < 0 || Py_TYPE(kit) != Kit_T
+        || int_in(SLOT(kit, K_FACTORIES), 0, MAX_FACTORIES, &factories) < 0
+        || !PyTuple_CheckExact(dealt)) {
+        *fall_back = 1;
+        return NULL;
+    }
+    const int *k = DEAL_COUNT[action];
+    long long tiles = 0, left = 0, size = 0;
+    long long after_bag[NCOLORS], after_lid[NCOLORS];
+    int fits = 1, poured = 0;
+    for (int c = 0; c < NCOLORS; c++) {
+        tiles += bag[c];
+        left += lid[c];
+        size += k[c];
+    }
+    if (tiles >= 4) {  /* four tiles drawn from the bag */
+        fits = action < DOOR_FULL_DEALS;
+        for (int c = 0; c < NCOLORS; c++) {
+            fits &= k[c] <= bag[c];
+            after_bag[c] = bag[c] - k[c];
+        }
+    }
+    else {  /* the bag runs out: its tiles, then the lid poured into it */
+        long long want = 4 - tiles < left ? 4 - tiles : left;
+        fits = size == tiles + want;
+        for (int c = 0; c < NCOLORS; c++) {
+            long long drawn = k[c] - bag[c];
+            fits &= drawn >= 0 && drawn <= lid[c];
+            after_bag[c] = lid[c] - drawn;
+            after_lid[c] = 0;
+        }
+        poured = 1;
+    }
+    if (!fits) {
+        Py_RETURN_NONE;
+    }
+    PyObject *new_bag = door_five(after_bag);
+    PyObject *new_lid = poured ? door_five(after_lid) : PyTuple_GET_ITEM(position, 8);
+    PyObject *new_dealt = new_bag != NULL && new_lid != NULL
+                              ? tuple_plus(dealt, DEAL_TILES[action], 1) : NULL;
+    if (!poured) {
+        Py_INCREF(new_lid);
+    }
+    PyObject *result = NULL;
+    if (new_dealt != NULL) {
+        int any = 0;
+        for (int c = 0; c < NCOLORS; c++) {
+            any |= after_bag[c] != 0 || (poured ? 0 : lid[c] != 0);
+        }
+        if (PyTuple_GET_SIZE(new_dealt) < factories && any) {
+            PyObject *fields[POSITION_FIELDS] = {
+                PyTuple_GET_ITEM(position, 0), PyTuple_GET_ITEM(position, 1), kit, Py_True,
+                Py_False, Py_True, new_dealt, new_bag, new_lid,
+            };
+            result = door_position(fields);
+        }
+        else {
+            PyObject *args[] = {position, new_dealt, new_bag, new_lid};
+            result = PyObject_Vectorcall(PY_SPIEL_FINISH, args, 4, NULL);
+        }
+    }
+    Py_XDECREF(new_bag);
+    Py_XDECREF(new_lid);
+    Py_XDECREF(new_dealt);
+    return result;
+}
+
+static PyObject *
+door_spiel_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames)
+{
+    if (PY_SPIEL_STEP == NULL || nargs != 2 || kwnames != NULL
+        || Py_TYPE(args[0]) != Position_T || PyTuple_GET_SIZE(args[0]) != POSITION_FIELDS) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    PyObject *position = args[0];
+    long long action, player;
+    if (!PyLong_CheckExact(args[1])) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    if (int_in(args[1], LLONG_MIN + 1, LLONG_MAX, &action) < 0
+        || int_in(PyTuple_GET_ITEM(position, 1), -100, 100, &player) < 0) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    int fall_back = 0;
+    PyObject *result;
+    if (player >= 0) {
+        result = door_spiel_move(position, action, &fall_back);
+    }
+    else if (player != -1 || PyTuple_GET_ITEM(position, 5) != Py_True || action < 0
+             || action >= DOOR_DEALS) {
+        if (player == -1 && PyTuple_GET_ITEM(position, 5) != Py_True
+            && PyTuple_GET_ITEM(position, 5) != Py_False) {
+            return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+        }
+        Py_RETURN_NONE;
+    }
+    else {
+        result = door_spiel_deal(position, action, &fall_back);
+    }
+    if (fall_back) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    return result;
+}
+
 /* Keeps ``namespace[name]`` in ``*slot`` when given (a module reloaded gives it again:
  * the new one replaces the old); always 0. */
 static int
@@ -3011,6 +3224,53 @@ door_read_dests(void)
     return 0;
 }
 
+/* python_azul's parts for door_spiel_step (spiel.py gives them, after the deal table). */
+static int
+door_spiel_setup(PyObject *namespace)
+{
+    PyObject *position = PyDict_GetItemString(namespace, "Position");
+    PyObject *kit = PyDict_GetItemString(namespace, "Kit");
+    PyObject *tiles = PyDict_GetItemString(namespace, "DEALS");
+    if (position == NULL || kit == NULL || tiles == NULL || !PyType_Check(position)
+        || !PyType_Check(kit) || !PyType_IsSubtype((PyTypeObject *)position, &PyTuple_Type)
+        || !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) != DOOR_DEALS
+        || DEAL_SIZE[0] == 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "doors_setup: spiel_step needs Position, Kit, DEALS (deals first)");
+        return -1;
+    }
+    Py_ssize_t offsets[4];
+    const char *names[4] = {"limit", "moves", "steps", "factories"};
+    for (int i = 0; i < 4; i++) {
+        if ((offsets[i] = slot_offset((PyTypeObject *)kit, names[i])) < 0) {
+            return -1;
+        }
+    }
+    K_LIMIT = offsets[0];
+    K_MOVES = offsets[1];
+    K_STEPS = offsets[2];
+    K_FACTORIES = offsets[3];
+    for (int id = 0; id < DOOR_DEALS; id++) {
+        Py_INCREF(PyTuple_GET_ITEM(tiles, id));
+        Py_XSETREF(DEAL_TILES[id], PyTuple_GET_ITEM(tiles, id));
+    }
+    Py_INCREF(position);
+    Py_XSETREF(Position_T, (PyTypeObject *)position);
+    Py_INCREF(kit);
+    Py_XSETREF(Kit_T, (PyTypeObject *)kit);
+    if (door_entry(namespace, "settle", &PY_SPIEL_SETTLE) < 0
+        || door_entry(namespace, "finish", &PY_SPIEL_FINISH) < 0
+        || door_entry(namespace, "NO_TILES", &NO_TILES) < 0
+        || door_entry(namespace, "spiel_step", &PY_SPIEL_STEP) < 0) {
+        return -1;
+    }
+    if (PY_SPIEL_SETTLE == NULL || PY_SPIEL_FINISH == NULL || NO_TILES == NULL) {
+        PyErr_SetString(PyExc_KeyError, "doors_setup: spiel_step needs settle, finish, NO_TILES");
+        return -1;
+    }
+    return 0;
+}
+
 static PyObject *
 doors_setup(PyObject *Py_UNUSED(module), PyObject *namespace)
 {
@@ -3045,6 +3305,9 @@ doors_setup(PyObject *Py_UNUSED(module), PyObject *namespace)
         || door_entry(namespace, "legal_actions", &PY_LEGAL_ACTIONS) < 0
         || door_entry(namespace, "observe_into", &PY_OBSERVE_INTO) < 0
         || door_entry(namespace, "deal_outcomes", &PY_DEAL_OUTCOMES) < 0) {
+        return NULL;
+    }
+    if (PyDict_GetItemString(namespace, "spiel_step") != NULL && door_spiel_setup(namespace) < 0) {
         return NULL;
     }
     if ((PY_LEGAL_ACTIONS != NULL || PY_OBSERVE_INTO != NULL)
@@ -3084,6 +3347,8 @@ static PyMethodDef module_methods[] = {
      METH_FASTCALL | METH_KEYWORDS, "actions.observe_into, compiled."},
     {"deal_outcomes", (PyCFunction)(void (*)(void))door_deal_outcomes,
      METH_FASTCALL | METH_KEYWORDS, "deals.deal_outcomes, compiled."},
+    {"spiel_step", (PyCFunction)(void (*)(void))door_spiel_step,
+     METH_FASTCALL | METH_KEYWORDS, "spiel._step, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

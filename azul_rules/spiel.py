@@ -67,6 +67,7 @@ from azul_rules.actions import DEFAULT_MAX_ROUNDS, legal_actions
 from azul_rules.deals import deal_outcomes
 from azul_rules.position import build, new_context
 from azul_rules.shown import shown
+from azul_rules.state import _speedups
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -384,7 +385,12 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 
     def _apply_action(self, action: int) -> None:
         position = self._position
-        if position.player >= 0:  # a player's move: the hot path
+        if self._plain or position.player < 0:  # the hot paths, when they apply
+            found = _step(position, action)
+            if found is not None:
+                self._position = found
+                return
+        if position.player >= 0:  # a player's move
             kit = position.kit
             if 0 <= action < kit.limit:
                 move = kit.moves[action]
@@ -633,6 +639,58 @@ def _deal(position: _Position, action: int) -> _Position:
         return _new_position(
             _Position, (position.referee, _CHANCE, kit, True, False, True, dealt, bag, lid)
         )
+    return _finish(position, dealt, bag, lid)
+
+
+def _step(position: _Position, action: int) -> _Position | None:
+    """The next position on the two hot paths, or ``None`` for the general path of
+    :meth:`AzulState._apply_action` (which raises for what cannot be played): a legal
+    move by the referee's own ``_take`` or ``_place_tile`` (what ``GameState.apply``
+    calls), and a deal the bag (or the lid poured into it) can give, R2.  The Python
+    reference of its compiled twin (``azul_rules._accelerate``)."""
+    player = position.player
+    if type(action) is not int:
+        return None
+    kit = position.kit
+    if player >= 0:
+        if not 0 <= action < kit.limit:
+            return None
+        referee = position.referee
+        after = kit.steps[action](referee, kit.moves[action])
+        if after is None:
+            return None
+        context = after.context
+        phase = context.phase
+        if phase is _FACTORY_OFFER or phase is _WALL_TILING:
+            return _new_position(
+                _Position, (after, after.current_player, kit, True, False, False, (),
+                            position.bag, _NO_TILES)
+            )  # fmt: skip
+        if context.bag is referee.context.bag:  # the bag as it was
+            return _settle(after, kit, position.bag)
+        return _settle(after, kit)
+    if player != _CHANCE or not position.filling or not 0 <= action < _FIRST_PLAYER_OUTCOME:
+        return None
+    try:
+        tiles, bag, lid = _deal_counted(position.bag, position.lid, action)
+    except ValueError:
+        return None
+    dealt = (*position.dealt, tiles)
+    if len(dealt) < kit.factories and (bag != _NO_TILES or lid != _NO_TILES):
+        return _new_position(
+            _Position, (position.referee, _CHANCE, kit, True, False, True, dealt, bag, lid)
+        )
+    return _finish(position, dealt, bag, lid)
+
+
+def _finish(
+    position: _Position,
+    dealt: tuple[tuple[Color, ...], ...],
+    bag: tuple[int, ...],
+    lid: tuple[int, ...],
+) -> _Position:
+    """The position once the last factory of a fill is dealt (R2): the referee's."""
+    kit = position.kit
     seen = dealt + ((),) * (kit.factories - len(dealt))
     return _settle(refilled(position.referee, seen, bag, lid), kit, bag)
 
@@ -658,6 +716,23 @@ def refilled(
         new_context(_tiles(bag), _tiles(lid), starter, _FACTORY_OFFER, context.round,
                     context.variant, None, None, context.last_scoring),
     )  # fmt: skip
+
+
+# The compiled twin of _step (azul_rules._accelerate): the reference is kept here.
+PYTHON_STEP: Final = _step
+if _speedups is not None:
+    _speedups.doors_setup(
+        {
+            "spiel_step": _step,
+            "Position": _Position,
+            "Kit": _Kit,
+            "DEALS": deals.DEALS,
+            "settle": _settle,
+            "finish": _finish,
+            "NO_TILES": _NO_TILES,
+        }
+    )
+    _step = _speedups.spiel_step
 
 
 def _undealable(position: _Position, action: int, error: ValueError) -> str:

@@ -563,3 +563,50 @@ def test_a_chance_node_per_factory_and_per_round() -> None:
             state.apply_action(rng.choice(state.legal_actions()))
     assert chance == 1 + 5 * 3
     assert len(state.referee.bag) == 40
+
+
+def _step_outcome(step: Any, position: Any, action: object) -> tuple[str, object]:
+    try:
+        return "value", step(position, action)
+    except Exception as error:
+        return "raised", (type(error), str(error))
+
+
+@pytest.mark.skipif(azs._step is azs.PYTHON_STEP, reason="the compiled core is not in use")
+def test_the_compiled_step_is_the_python_step() -> None:
+    """``spiel._step``'s C twin gives the reference's next position (or hands the action
+    to the general path, or raises alike) for every legal and illegal action and chance
+    outcome of whole games, 2-4 players, both walls, and for tampered positions."""
+    rng = random.Random(12)
+    checked = 0
+    for players, variant in COMBINATIONS:
+        state = load(players, variant).new_initial_state()
+        while not state.is_terminal():
+            position = state._position
+            tries: list[object] = [*range(-2, 130), 180, 205, 325, 10**20, True, 3.0, None]
+            tries.append(np.int64(3))
+            for action in tries:
+                compiled = _step_outcome(azs._step, position, action)
+                assert compiled == _step_outcome(azs.PYTHON_STEP, position, action), action
+                checked += 1
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100_000
+    # tampered positions: the twin hands them to the reference
+    state = play_random(load(2).new_initial_state(), random.Random(4), limit=30)
+    base = state._position
+    for index, value in [(7, (1, 2)), (7, (1, 2, 3, 4, -5)), (8, ("a",) * 5), (2, None),
+                         (5, 1), (1, 2**70), (6, [()]), (0, None)]:  # fmt: skip
+        fields = list(base)
+        fields[index] = value
+        odd = tuple.__new__(azs._Position, fields)
+        for action in (0, 3, *state.legal_actions()[:3]):
+            assert _step_outcome(azs._step, odd, action) == _step_outcome(
+                azs.PYTHON_STEP, odd, action
+            )
+    for odd_position in (None, tuple(base), (*base, 0)):
+        assert _step_outcome(azs._step, odd_position, 0) == _step_outcome(
+            azs.PYTHON_STEP, odd_position, 0
+        )
