@@ -2388,7 +2388,7 @@ door_fall_back(PyObject *function, PyObject *const *args, Py_ssize_t nargs, PyOb
  * ``tiles``, as collect_takes finds them; -1 when a tile is not a Color. */
 static int
 door_takes(PyObject *tiles, int base, long long packed, unsigned char seen[DOOR_MAX_ACTIONS],
-           Py_ssize_t *total)
+           short order[DOOR_MAX_ACTIONS], Py_ssize_t *total)
 {
     int present = 0;
     Py_ssize_t size = PyTuple_GET_SIZE(tiles);
@@ -2404,7 +2404,7 @@ door_takes(PyObject *tiles, int base, long long packed, unsigned char seen[DOOR_
             const signed char *dests = DOOR_DESTS[c][packed >> (5 * c) & 31];
             for (int k = 0; dests[k] >= 0; k++) {
                 seen[base + c * 6 + dests[k]] = 1;
-                (*total)++;
+                order[(*total)++] = (short)(base + c * 6 + dests[k]);
             }
         }
     }
@@ -2412,11 +2412,12 @@ door_takes(PyObject *tiles, int base, long long packed, unsigned char seen[DOOR_
 }
 
 /* legal_ids in the factory offer, without building the moves: the takes
- * GameState.legal_moves lists (the compiled one's tables, read the same way); 1 when
+ * GameState.legal_moves lists (the compiled one's tables, read the same way), in
+ * ``order`` too, ascending (sources, colours and destinations come in id order); 1 when
  * the state is not as legal_moves reads it there (legal_ids then asks it). */
 static int
 door_offer_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIONS],
-               Py_ssize_t *total)
+               short order[DOOR_MAX_ACTIONS], Py_ssize_t *total)
 {
     PyObject *context = SLOT(state, S_CONTEXT);
     PyObject *players = tuple_slot(state, S_PLAYERS);
@@ -2439,11 +2440,11 @@ door_offer_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIO
     for (int f = 0; f < factories; f++) {
         PyObject *tiles = PyTuple_GET_ITEM(shown, f);
         if (!PyTuple_CheckExact(tiles)
-            || door_takes(tiles, f * DOOR_TAKES, packed, seen, total) < 0) {
+            || door_takes(tiles, f * DOOR_TAKES, packed, seen, order, total) < 0) {
             return 1;
         }
     }
-    return door_takes(center, factories * DOOR_TAKES, packed, seen, total) < 0 ? 1 : 0;
+    return door_takes(center, factories * DOOR_TAKES, packed, seen, order, total) < 0 ? 1 : 0;
 }
 
 /* The action ids of ``state.legal_moves()``, counted in ``seen`` (``*total`` of them):
@@ -2451,11 +2452,13 @@ door_offer_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIO
  * then answers), -1 with an exception from legal_moves itself. */
 static int
 legal_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIONS],
-          Py_ssize_t *total)
+          Py_ssize_t *total, short order[DOOR_MAX_ACTIONS], int *ordered)
 {
-    if (door_offer_ids(state, factories, seen, total) == 0) {
+    if (door_offer_ids(state, factories, seen, order, total) == 0) {
+        *ordered = 1;
         return 0;
     }
+    *ordered = 0;
     PyObject *moves = PyObject_CallMethodNoArgs(state, LEGAL_MOVES_NAME);
     if (moves == NULL) {
         return -1;
@@ -2529,14 +2532,23 @@ door_legal_actions(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_
         return door_fall_back(PY_LEGAL_ACTIONS, args, nargs, kwnames);
     }
     unsigned char seen[DOOR_MAX_ACTIONS];
+    short order[DOOR_MAX_ACTIONS];
     Py_ssize_t total = 0;
-    int status = legal_ids(args[0], 2 * players + 1, seen, &total);
+    int ordered;
+    int status = legal_ids(args[0], 2 * players + 1, seen, &total, order, &ordered);
     if (status != 0) {
         return status < 0 ? NULL : door_fall_back(PY_LEGAL_ACTIONS, args, nargs, kwnames);
     }
     PyObject *out = PyList_New(total);
     if (out == NULL) {
         return NULL;
+    }
+    if (ordered) {  /* the ids in order, each once */
+        for (Py_ssize_t i = 0; i < total; i++) {
+            Py_INCREF(DOOR_INTS[order[i]]);
+            PyList_SET_ITEM(out, i, DOOR_INTS[order[i]]);
+        }
+        return out;
     }
     Py_ssize_t at = 0;
     for (int id = 0; id < DOOR_MAX_ACTIONS && at < total; id++) {
@@ -2762,7 +2774,9 @@ door_observe_into(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t
         }
         actions = (factories + 1) * DOOR_TAKES + (variant == GREY ? 25 : 0);
         Py_ssize_t total = 0;
-        int status = legal_ids(state, factories, seen, &total);
+        short order[DOOR_MAX_ACTIONS];
+        int ordered;
+        int status = legal_ids(state, factories, seen, &total, order, &ordered);
         if (status < 0) {
             return NULL;
         }
@@ -3208,8 +3222,9 @@ door_read_dests(void)
                         return 0;
                     }
                     signed char dest = (signed char)(line == FLOOR_LINE ? 5 : line);
-                    if (s > 0 && DOOR_DESTS[c][m][k] != dest) {
-                        return 0;
+                    if ((s > 0 && DOOR_DESTS[c][m][k] != dest)
+                        || (k > 0 && DOOR_DESTS[c][m][k - 1] >= dest)) {
+                        return 0;  /* not the same for every source, or not in id order */
                     }
                     DOOR_DESTS[c][m][k] = dest;
                 }
