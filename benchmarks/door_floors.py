@@ -42,6 +42,7 @@ asserts any timing.
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import os
 import platform
@@ -354,6 +355,30 @@ def report(arguments: argparse.Namespace) -> None:
     sys.stdout.flush()
 
 
+_COUNTED = {
+    f"{name}{part}": (door, part == ":floor")
+    for name, door in (("raw", "PettingZoo raw_env"), ("env", "PettingZoo env()"),
+                       ("spiel", "OpenSpiel python_azul"))
+    for part in ("", ":floor")
+}  # fmt: skip
+
+
+def count(which: str, players: int, variant: str, games: int) -> None:
+    """One loop, for counting instructions: callgrind counts only what runs inside
+    ``functools.reduce`` with ``--toggle-collect=functools_reduce``, so the imports and
+    the warm-up are left out::
+
+        valgrind --tool=callgrind --toggle-collect=functools_reduce \\
+            .venv/bin/python benchmarks/door_floors.py --count spiel --games 5
+
+    and the instructions per player move are callgrind's total over the moves printed."""
+    name, floor = _COUNTED[which]
+    loop = doors(players, variant, games)[name][1 if floor else 0]
+    loop(10_000_000)  # warm-up
+    moves = functools.reduce(lambda total, first: total + loop(first), [0], 0)
+    print(f"{which}: {moves} player moves ({players} players, {variant} wall)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer games and repetitions")
@@ -364,6 +389,10 @@ def main() -> None:
     parser.add_argument("--core", choices=("both", "this"), default="both",
                         help="both: the compiled and the pure-Python core, one process "
                         "each; this: the core this process imported")  # fmt: skip
+    parser.add_argument("--count", metavar="LOOP", choices=tuple(_COUNTED),
+                        help="play only this loop (raw, env, spiel, or one of them with "
+                        ":floor) for --games games after a warm-up, inside "
+                        "functools.reduce: for callgrind --toggle-collect=functools_reduce")
     parser.add_argument("--clock", choices=tuple(CLOCKS), default="cpu",
                         help="cpu: the playing thread's CPU time (the default: steady on a "
                         "shared machine); wall: elapsed time")  # fmt: skip
@@ -372,6 +401,9 @@ def main() -> None:
     clock = CLOCKS[arguments.clock]
     arguments.games = arguments.games or (2 if arguments.quick else 3)
     arguments.repeats = arguments.repeats or (15 if arguments.quick else 61)
+    if arguments.count:
+        count(arguments.count, arguments.players[0], arguments.variants[0], arguments.games)
+        return
     if arguments.core == "this":
         report(arguments)
         return
