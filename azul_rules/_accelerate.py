@@ -1,24 +1,34 @@
 """The compiled core: which one runs, the C twin or the Python reference.
 
 ``azul_rules._speedups`` (``azul_rules/_speedups.c``, compiled at install by the build
-hook ``hatch_build.py``) is a twin of five hot functions of the Python core, used when it
-imports:
+hook ``hatch_build.py``) is a twin of the hot functions of the Python core, used when it
+imports.  Each twin mirrors one Python function, which stays the reference and the
+fallback:
 
-=================================  ===========================================
-compiled twin                      Python reference (and fallback)
-=================================  ===========================================
-``_speedups.legal_moves``          ``GameState.legal_moves`` (``state.py``)
-``_speedups.take``                 ``GameState._take`` (``state.py``)
-``_speedups.draw_factories``       ``rounds.draw_factories``
-``_speedups.tile_colored``         ``rounds.tile_colored``
-``_speedups.place_on_wall``        ``rounds.place_on_wall``
-=================================  ===========================================
+======================================  ==================================================
+compiled twin                           Python reference (and fallback)
+======================================  ==================================================
+``GameState.legal_moves``               ``GameState.legal_moves`` (the takes, and the grey
+                                        wall's placements)
+``GameState._take``                     ``GameState._take`` (T2-T4, P1-P6, F1-F4)
+``GameState._end_offer``                ``GameState._end_offer`` with ``_close_round`` and
+                                        ``_next_round`` (coloured wall, seeded draws)
+``GameState._place_tile``               ``GameState._place_tile`` with ``_place`` (V1-V3)
+``GameState._grey_tiling``              ``GameState._grey_tiling`` (V3, V4)
+``GameState._tilings_so_far``           ``GameState._tilings_so_far``
+``_speedups.draw_factories``            ``rounds.draw_factories`` (R2, the seeded draws)
+``_speedups.tile_colored``              ``rounds.tile_colored`` (W1-W5)
+``_speedups.place_on_wall``             ``rounds.place_on_wall`` (W1, W3)
+``_speedups.settle_floor``              ``rounds.settle_floor`` (W4, W5)
+======================================  ==================================================
 
-Everything else — ``validate``, every check and message, the grey wall's order, the
-round's glue, the end of the game, JSON — is Python only.  The twins build the very same
-frozen attrs objects (through their slots, as ``azul_rules._slots`` does), and hand any
-part they do not expect back to the Python function, so both cores give the same games,
-verdicts and records.
+Everything else — ``validate`` and every check and message, the end of the game (E2-E4),
+the table's draws (``Refill``), the grey round's settling and R7, JSON, the views — is
+Python only.  The twins build the very same frozen attrs objects (through their slots,
+as ``azul_rules._slots`` does) and hand any part they do not expect (a slot replaced
+through ``object.__setattr__``, a score past 60 bits, a bag past 65,535 tiles...) back to
+the Python function, so both cores give the same games, verdicts and records, and odd
+input the same answer.  ``state.PYTHON_TWINS`` holds the Python references by name.
 
 **A rule change** is made in the Python function first (it is the reference: its tests
 must pass with ``AZUL_RULES_PURE_PYTHON=1``), then in its C twin;

@@ -3,13 +3,12 @@
  *
  * The Python code is the reference and the fallback.  Each function here mirrors one
  * Python function, step for step, and builds the very same frozen attrs objects
- * through their slots (as azul_rules._slots does from Python):
+ * through their slots (as azul_rules._slots does from Python).  The table of twins,
+ * and how a rule change is made in both, is azul_rules/_accelerate.py's docstring:
  *
- *   legal_moves(state)               GameState.legal_moves   (the factory offer)
- *   take(state, move)                GameState._take         (T2-T4, P1-P5, F1-F4)
- *   draw_factories(n, bag, lid, rng) rounds.draw_factories   (R2, the seeded draws)
- *   tile_colored(player, board, lid) rounds.tile_colored     (W1-W5, coloured wall)
- *   place_on_wall(board, row, col, lid) rounds.place_on_wall (W1, W3, grey wall)
+ *   GameState.legal_moves, _take, _end_offer (coloured wall, seeded draws),
+ *   _place_tile, _grey_tiling, _tilings_so_far;
+ *   rounds.draw_factories, tile_colored, place_on_wall, settle_floor.
  *
  * The C code owns no rule of its own and checks nothing the Python code does not:
  * whenever it meets a part it does not expect (a slot replaced through
