@@ -12,7 +12,7 @@
  *
  * The C code owns no rule of its own and checks nothing the Python code does not:
  * whenever it meets a part it does not expect (a slot replaced through
- * object.__setattr__, a score past 62 bits, an oversized bag, a floor past 7
+ * object.__setattr__, a score past 60 bits, an oversized bag, a floor past 7
  * spaces...), it hands the whole call to the Python function, so that odd but
  * accepted input gets exactly the Python verdict or exception.  A rule changes in the
  * Python code first, then here; tests/test_compiled_core.py holds the two together.
