@@ -35,12 +35,15 @@ import operator
 import random
 from typing import Any, Final
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
+from azul_rules._extras import extra
+
+with extra("pettingzoo", __name__):
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 
 from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
 from azul_rules import actions as codec
