@@ -67,3 +67,44 @@ def test_a_missing_module_of_azul_rules_itself_is_not_blamed_on_an_extra() -> No
         with pytest.raises(ImportError) as raised, extra("pettingzoo", "azul_rules.pettingzoo"):
             raise error
         assert raised.value is error
+
+
+@pytest.mark.parametrize("missing", ["resvg_py", "PIL"])
+def test_pettingzoo_rgb_array_without_its_rasteriser_names_the_extra(missing: str) -> None:
+    """The rasteriser is imported only for ``render_mode="rgb_array"``: without it the
+    other modes work, and asking for ``rgb_array`` names the extra at once."""
+    source = f"""
+import sys
+sys.modules[{missing!r}] = None
+from azul_rules.pettingzoo import env
+game = env(render_mode="human")
+game.reset(seed=1)
+print(env(render_mode="svg").unwrapped.render_mode, flush=True)
+env(render_mode="rgb_array")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert done.stdout.startswith("round 1, factory offer") and done.stdout.endswith("\nsvg\n")
+    last = done.stderr.rstrip("\n").splitlines()[-1]
+    assert last == (
+        f"ModuleNotFoundError: azul_rules.pettingzoo needs the pettingzoo extra, and "
+        f"{missing} cannot be imported (import of {missing} halted; None in sys.modules): "
+        f"{INSTALL['pettingzoo']}"
+    )
+
+
+def test_pettingzoo_imports_no_rasteriser_unless_asked() -> None:
+    source = """
+import sys
+from azul_rules.pettingzoo import env
+env(render_mode="svg").reset(seed=1)
+print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
+env(render_mode="rgb_array")
+print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout == "[]\n['PIL', 'resvg_py']\n", done.stderr
