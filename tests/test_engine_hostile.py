@@ -32,9 +32,11 @@ def test_an_engine_flooding_its_output_fills_its_own_pipe_not_the_referee_s_memo
     """Lines nobody asked for are read a few at a time, at most: the engine's writes
     block once its pipe is full.  It counts the lines it managed to write; unbounded,
     the referee would have read millions in the same time (hundreds of MB)."""
-    count = tmp_path / "written"
+    count, partial = tmp_path / "written", tmp_path / "written.part"
+    # The count is replaced whole (os.replace): read while rewritten in place, it was
+    # now and then empty under load.
     source = f"""
-import sys
+import os, sys
 sys.stdin.readline()
 print({HELLO!r}, flush=True)
 written = 0
@@ -42,7 +44,9 @@ while True:
     sys.stdout.write("x\\n" * 1000)
     sys.stdout.flush()
     written += 1000
-    open({str(count)!r}, "w").write(str(written))
+    with open({str(partial)!r}, "w") as file:
+        file.write(str(written))
+    os.replace({str(partial)!r}, {str(count)!r})
 """
     with EngineProcess(engine(source), timeout=10) as flooding:
         assert flooding.hello().name == "x"
