@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import io
 import pickle
 import warnings
+import xml.etree.ElementTree as ET
 from typing import Any
 
 import pytest
@@ -329,6 +332,54 @@ def test_pettingzoo_render_rgb_array_is_the_svg_picture(players: int) -> None:
     drawn = {tuple(int(v) for v in pixel) for pixel in image.reshape(-1, 3)}
     for color, face in FACES.items():
         assert face in drawn, color
+
+
+def check_render(game: Any, mode: str) -> None:
+    """One ``render()`` in ``mode``, checked: ``human`` prints the ``ansi`` text and
+    returns ``None``; ``svg`` is an SVG document; ``rgb_array`` an H×W×3 uint8 array of
+    at least 200×200, its paper in the corner.  (``benchmarks/door_fuzz.py`` calls it on
+    thousands of positions.)"""
+    text = actions.table_string(game.unwrapped.game)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        result = game.render()
+    if mode == "human":
+        assert result is None and printed.getvalue() == text + "\n"
+        return
+    assert printed.getvalue() == ""
+    if mode == "ansi":
+        assert result == text
+    elif mode == "svg":
+        assert ET.fromstring(result).tag == "{http://www.w3.org/2000/svg}svg"
+    else:
+        assert isinstance(result, np.ndarray) and result.dtype == np.uint8
+        rows, columns, channels = result.shape
+        assert channels == 3 and min(rows, columns) >= 200
+        assert tuple(result[1, 1]) == PAPER
+
+
+@pytest.mark.parametrize("mode", ["human", "ansi", "svg", "rgb_array"])
+def test_pettingzoo_render_random_positions(mode: str) -> None:
+    """The positions of two random games (both walls, 2 and 4 players, to the end) and
+    the position after the end, rendered in ``mode``: every one as text, every 10th as
+    SVG, every 60th as pixels (a picture takes milliseconds, pixels a tenth of a
+    second)."""
+    rng = np.random.default_rng(len(mode))
+    every = {"svg": 10, "rgb_array": 60}.get(mode, 1)
+    for players, variant in ((2, "grey"), (4, "colored")):
+        game = env(players=players, variant=variant, render_mode=mode)
+        with contextlib.redirect_stdout(io.StringIO()):
+            game.reset(seed=len(mode) + players)
+        for step, _agent in enumerate(game.agent_iter()):
+            observation, _, terminated, truncated, _ = game.last()
+            if step % every == 0:
+                check_render(game, mode)
+            legal = np.flatnonzero(observation["action_mask"])
+            action = None if terminated or truncated else int(rng.choice(legal))
+            with contextlib.redirect_stdout(io.StringIO()):
+                game.step(action)
+        assert not game.agents
+        check_render(game, mode)
 
 
 def test_bad_arguments() -> None:
