@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from tests.extras import needs
+
 INSTALL = {
     "pettingzoo": "pip install 'azul_rules[pettingzoo]', or from a checkout of azul_rules: "
     "pip install -e '.[pettingzoo]'",
@@ -42,6 +44,7 @@ def test_pettingzoo_and_spiel_without_their_extra_name_it(
 ) -> None:
     """``import azul_rules.pettingzoo`` without numpy used to end on ``No module named
     'numpy'``, which says nothing of the extra to install."""
+    needs({"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}[extra])  # all but `missing`
     done = _import_without(module, missing)
     assert done.returncode == 1
     last = done.stderr.rstrip("\n").splitlines()[-1]
@@ -73,6 +76,7 @@ def test_a_missing_module_of_azul_rules_itself_is_not_blamed_on_an_extra() -> No
 def test_pettingzoo_rgb_array_without_its_rasteriser_names_the_extra(missing: str) -> None:
     """The rasteriser is imported only for ``render_mode="rgb_array"``: without it the
     other modes work, and asking for ``rgb_array`` names the extra at once."""
+    needs("pettingzoo")
     source = f"""
 import sys
 sys.modules[{missing!r}] = None
@@ -96,6 +100,9 @@ env(render_mode="rgb_array")
 
 
 def test_pettingzoo_imports_no_rasteriser_unless_asked() -> None:
+    needs("pettingzoo")
+    needs("resvg_py")
+    needs("PIL")
     source = """
 import sys
 from azul_rules.pettingzoo import env
