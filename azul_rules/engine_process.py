@@ -19,7 +19,8 @@ import shlex
 import signal
 import subprocess
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import IO, Any, Final, TextIO
 
@@ -59,6 +60,21 @@ def check_timeout(timeout: object) -> float:
     ):
         raise ValueError(f"timeout must be a positive number of seconds, not {shown(timeout)}")
     return float(timeout)
+
+
+@contextlib.contextmanager
+def _owned(stream: IO[bytes]) -> Iterator[None]:
+    """The reading of one of the engine's pipes by its thread, which closes it at the
+    end.  Only that thread may close it: closed by another while the reader was between
+    two lines, the reader's next ``readline`` raised ``ValueError: readline of closed
+    file`` in the thread; and a ``close`` waits for a ``readline`` under way, which lasts
+    as long as anything holds the pipe's other end (a process the engine started in a
+    session of its own, out of reach of the kill)."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 class Refusal(Exception):
@@ -194,7 +210,10 @@ class EngineProcess:
 
     def close(self) -> None:
         """Say ``quit`` if the engine still listens, then end the process (and its
-        process group) and reap it.  Safe to call twice."""
+        process group) and reap it.  Safe to call twice.  The engine's output pipes
+        are closed by the threads reading them, once they read their end (at once: the
+        process is gone); a process the engine started in a session of its own still
+        holds them open until it exits, and ``close`` waits at most a second for it."""
         process = self._process
         if self.running:
             try:
@@ -207,12 +226,12 @@ class EngineProcess:
                 self.timeout = saved
         self._closing.set()
         self._kill()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if process.stdin is not None:  # written by this thread alone
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        deadline = time.monotonic() + 1.0
         for thread in self._threads:
-            thread.join(timeout=1.0)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _kill(self) -> None:
         process = self._process
@@ -249,17 +268,19 @@ class EngineProcess:
     def _read_replies(self, stream: IO[bytes]) -> None:
         """Queue the engine's lines, at most a few ahead of the requests: an engine that
         writes lines nobody asked for fills its pipe and waits, instead of filling the
-        referee's memory (a reply is one line per request)."""
-        while True:
-            line = stream.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                self._queue(("eof", b""))
-                return
-            if len(line) > MAX_LINE_BYTES:
-                self._queue(("long", line[:_SHOWN]))
-                return
-            if not self._queue(("line", line)):
-                return
+        referee's memory (a reply is one line per request).  The thread owns ``stream``
+        and closes it when it ends (see :meth:`close`)."""
+        with _owned(stream):
+            while True:
+                line = stream.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    self._queue(("eof", b""))
+                    return
+                if len(line) > MAX_LINE_BYTES:
+                    self._queue(("long", line[:_SHOWN]))
+                    return
+                if not self._queue(("line", line)):
+                    return
 
     def _queue(self, item: tuple[str, bytes]) -> bool:
         """Put ``item`` in the queue of replies, waiting while it is full; False when
@@ -273,11 +294,13 @@ class EngineProcess:
         return False
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
-        while True:
-            line = stream.readline(8192)
-            if not line:
-                return
-            self._stderr.append(line.decode("utf-8", "replace").rstrip("\n")[:_SHOWN])
+        """Keep the last lines of the engine's standard error; owns ``stream``."""
+        with _owned(stream):
+            while True:
+                line = stream.readline(8192)
+                if not line:
+                    return
+                self._stderr.append(line.decode("utf-8", "replace").rstrip("\n")[:_SHOWN])
 
     def _reply(self, kind: str, expected_id: int) -> dict[str, Any]:
         try:

@@ -132,6 +132,51 @@ def test_lang_given_twice_in_the_address_is_400(client: TestClient, query: str) 
     assert problem_of(client.get(f"/nothing?{query}"), 404, "not-found")["title"] == "Not found"
 
 
+def _api_addresses() -> list[tuple[str, str]]:
+    """Every API route of the application as (method, address), its path parameters
+    filled in: a route added later is covered without being listed here."""
+    from starlette.routing import Route
+
+    filled = {"{rule_id}": "P3", "{name}": "position"}
+    addresses = []
+    for route in create_app().routes:
+        if isinstance(route, Route) and route.path.startswith("/api/"):
+            path = route.path
+            for parameter, value in filled.items():
+                path = path.replace(parameter, value)
+            assert "{" not in path, f"fill in the parameter of {route.path}"
+            addresses.append(("POST" if "POST" in (route.methods or ()) else "GET", path))
+    return addresses
+
+
+@pytest.mark.parametrize(("method", "path"), _api_addresses(), ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("query", "problem"),
+    [
+        ("lang=de", 'expected en or fr, got "de"'),
+        ("lang=", 'expected en or fr, got ""'),
+        ("lang=FR", 'expected en or fr, got "FR"'),
+        ("lang=fr&lang=en", "given twice"),
+        ("lang=en&lang=en", "given twice"),
+    ],
+)
+def test_web_every_route_refuses_a_wrong_lang_in_its_address(
+    client: TestClient, method: str, path: str, query: str, problem: str
+) -> None:
+    """docs/web.md: every endpoint takes ``?lang=en`` or ``?lang=fr``, anything else is a
+    400 in English.  ``/api/v1/health``, ``/api/v1/openapi.json`` and
+    ``/api/v1/schemas/…`` used to answer 200 whatever ``?lang=`` said."""
+    body = BODY if method == "POST" else None
+    reply = client.request(method, f"{path}?{query}", content=body, headers=[JSON])
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert doc["errors"] == [{"path": "?lang", "problem": problem}]
+    assert doc["title"] == "Unreadable input"
+    assert reply.headers["cache-control"] == "no-store"
+    if method == "GET":  # the two languages are answered as before
+        for lang in ("en", "fr"):
+            assert client.get(f"{path}?lang={lang}").status_code == 200
+
+
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_trailing_slash_is_404_not_a_redirect_built_from_the_host_header(
     client: TestClient, method: str
