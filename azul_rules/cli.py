@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, NoReturn, TextIO, TypeVar
 
 from azul_rules import __version__
+from azul_rules._arguments import integer, seconds
 from azul_rules._documents import Kind, wrong_kind
 from azul_rules.auditing import audit, claim_from_dict, position_from_dict
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
@@ -32,7 +33,7 @@ from azul_rules.rulebook import SECTIONS, Rule, id_ranges, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
-from azul_rules.shown import number
+from azul_rules.shown import number, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
@@ -62,8 +63,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     play = commands.add_parser("play", help="referee a whole game between built-in bots")
-    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
-    play.add_argument("--seed", type=int, default=0, help="the seed of the draws (default 0)")
+    play.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    play.add_argument("--seed", type=integer, default=0, help="the seed of the draws (default 0)")
     play.add_argument("--variant", choices=("colored", "grey"), default="colored",
                       help=_VARIANT_HELP)  # fmt: skip
     play.add_argument(
@@ -99,7 +100,7 @@ def _parser() -> argparse.ArgumentParser:
         "record", metavar="RECORD.json",
         help="a game record, or a tournament's JSON-lines file (- reads standard input)",
     )  # fmt: skip
-    replay.add_argument("--game", type=int, metavar="N", help="the game of a tournament file")
+    replay.add_argument("--game", type=integer, metavar="N", help="the game of a tournament file")
     replay.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
     replay.add_argument(
@@ -168,10 +169,10 @@ def _differential_parser(commands: Any) -> None:
     diff.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4 (default)")
     diff.add_argument("--variant", help="colored, grey or colored,grey (default: the engine's)")
     budget = diff.add_mutually_exclusive_group()
-    budget.add_argument("--games", type=int, help="games to play (default 100)")
+    budget.add_argument("--games", type=integer, help="games to play (default 100)")
     budget.add_argument("--time", help="play for this long instead, e.g. 60s or 5m")
-    diff.add_argument("--seed", type=int, help="the run's seed (printed in every report)")
-    diff.add_argument("--timeout", type=float, default=10.0, help="seconds per reply (10)")
+    diff.add_argument("--seed", type=integer, help="the run's seed (printed in every report)")
+    diff.add_argument("--timeout", type=seconds, default=10.0, help="seconds per reply (10)")
     diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
     diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
     diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
@@ -184,22 +185,22 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
                      help="comma-separated bots: random, greedy or package.module:Factory")
-    add.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
-    add.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    add.add_argument("--games", type=integer, required=True, metavar="N", help="games to play")
+    add.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     add.add_argument("--variant", choices=("colored", "grey"), default="colored",
                      help=_VARIANT_HELP)  # fmt: skip
-    add.add_argument("--seed", type=int, default=0, help="the tournament's seed (the deals)")
+    add.add_argument("--seed", type=integer, default=0, help="the tournament's seed (the deals)")
     add.add_argument("--backend", choices=("local", "process", "ray"), default="local",
                      help="where the games run (default local: this process)")
-    add.add_argument("--workers", type=int, metavar="W", help="processes, or Ray tasks at once")
-    add.add_argument("--batch", type=int, metavar="B", help="games a task")
-    add.add_argument("--time-limit", type=float, metavar="SECONDS", help="per move")
-    add.add_argument("--max-rounds", type=int, default=100, metavar="R",
+    add.add_argument("--workers", type=integer, metavar="W", help="processes, or Ray tasks at once")
+    add.add_argument("--batch", type=integer, metavar="B", help="games a task")
+    add.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="per move")
+    add.add_argument("--max-rounds", type=integer, default=100, metavar="R",
                      help="a longer game ends unfinished (default 100)")
     add.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line a game")
     add.add_argument("--resume", action="store_true", help="continue FILE.jsonl")
     add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
-    add.add_argument("--retries", type=int, default=2, help="for a batch whose worker died")
+    add.add_argument("--retries", type=integer, default=2, help="for a batch whose worker died")
     add.add_argument("--json", action="store_true", help="the results as JSON")
     add.add_argument("--lang", choices=LANGUAGES, default="en",
                      help="the language of the referee's messages in recorded forfeits")
@@ -215,7 +216,7 @@ def _add_serve_command(commands: Any) -> None:
     serve = commands.add_parser("serve", help="the web judge: a page and a JSON API")
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 for a free one")
+    serve.add_argument("--port", type=integer, default=8000, help="default 8000; 0 for a free one")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
     serve.add_argument("--log-level", default="info",
@@ -231,7 +232,7 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"serve needs the web extra ({error.name or error} is missing): "
                          "pip install 'azul_rules[web]'") from None
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: expected 0 to 65535")
+        raise UsageError(f"--port {shown(args.port)}: expected 0 to 65535")
     try:
         sock = app.bind(args.host, args.port)
     except (OSError, UnicodeError) as error:
@@ -240,8 +241,8 @@ def _serve(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot listen on {where} port {args.port}: "
                          f"{reason}") from None
     host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"azul-rules: the web judge is at http://{shown}:{port}/ (Ctrl+C stops it)",
+    address = f"[{host}]" if ":" in host else host
+    print(f"azul-rules: the web judge is at http://{address}:{port}/ (Ctrl+C stops it)",
           flush=True)
     app.serve(sock, allow_origins=args.allow_origin, log_level=args.log_level)
     return 0

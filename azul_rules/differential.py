@@ -32,6 +32,7 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from azul_rules._arguments import MAX_SECONDS, integer_value
 from azul_rules.colors import CENTER, Color
 from azul_rules.conformance import (
     RULE_TITLES,
@@ -839,7 +840,7 @@ def report_dict(report: Report) -> dict[str, Any]:
 
 # -- the command --------------------------------------------------------------------------------
 
-_DURATION: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?")
+_DURATION: Final = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|min|h)?", re.ASCII)
 _UNITS: Final = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -848,21 +849,23 @@ class UsageError(ValueError):
 
 
 def parse_duration(text: str, option: str) -> float:
-    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds."""
+    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds: ASCII digits, above
+    0 and at most :data:`~azul_rules._arguments.MAX_SECONDS` (as every option giving
+    seconds)."""
     match = _DURATION.fullmatch(text.strip())
-    if match is None or float(match.group(1)) <= 0:
+    length = float(match.group(1)) * _UNITS[match.group(2)] if match else 0.0
+    if not 0 < length <= MAX_SECONDS:
         raise UsageError(
-            f"{option}: expected a duration such as 60s, 2m or 500ms, got {shown(text)}"
+            f"{option}: expected a duration above 0 and at most {MAX_SECONDS:.0f} seconds, "
+            f"such as 60s, 2m or 500ms, got {shown(text)}"
         )
-    return float(match.group(1)) * _UNITS[match.group(2)]
+    return length
 
 
 def parse_players(text: str) -> tuple[int, ...]:
     """``"2,3,4"`` as player counts (S1)."""
-    try:
-        counts = tuple(dict.fromkeys(int(part) for part in text.split(",")))
-    except ValueError:
-        counts = ()
+    read = [integer_value(part) for part in text.split(",")]
+    counts = tuple(dict.fromkeys(n for n in read if n is not None)) if None not in read else ()
     if not counts or any(n not in (2, 3, 4) for n in counts):
         raise UsageError(
             f"--players: expected player counts from 2, 3, 4 such as 2,3; got {shown(text)}"
@@ -890,10 +893,9 @@ def command(args: Any, out: TextIO | None = None) -> int:
         shrink = parse_duration(args.shrink_time, "--shrink-time")
         if args.games is not None and args.games < 1:
             raise UsageError(f"--games: expected at least 1, got {args.games}")
-        if args.timeout <= 0:
-            raise UsageError(
-                f"--timeout: expected a positive number of seconds, got {args.timeout}"
-            )
+        if not 0 < args.timeout <= MAX_SECONDS:  # NaN and infinity fail this too
+            raise UsageError(f"--timeout: expected a number of seconds above 0 and at most "
+                             f"{MAX_SECONDS:.0f}, got {shown(args.timeout)}")  # fmt: skip
     except UsageError as error:
         print(f"azul-rules differential: {error}", file=sys.stderr)
         return 2
