@@ -8,16 +8,19 @@ Errors are reported in words, never as a traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO, TypeVar
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any, NoReturn, TextIO, TypeVar
 
 from azul_rules import __version__
 from azul_rules._arguments import integer, seconds
 from azul_rules._documents import Kind, wrong_kind
+from azul_rules._files import open_input, open_output, write_all
 from azul_rules.auditing import audit, claim_from_dict, position_from_dict
 from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.colors import Color, Marker
@@ -38,7 +41,7 @@ from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
 from azul_rules.tournament.command import main as tournament_main
-from azul_rules.tournament.lines import load_record
+from azul_rules.tournament.lines import read_record
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -324,7 +327,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = _bots(names, args.seed)
     if args.record:
         _not_stdin("--record", args.record)
-        _check_writable(args.record)
+    record_to = _Destination(args.record) if args.record else None  # refused before the game
     played: list[Move] = []
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
@@ -333,6 +336,7 @@ def _play(args: argparse.Namespace) -> int:
     while not state.is_over:
         if state.round > MAX_ROUNDS:
             print(phrase("stuck", lang, round=state.round))
+            _save(record_to, GameRecord(tuple(played), args.players, args.seed, variant), lang)
             return 0
         if state.round != shown_round:
             shown_round = state.round
@@ -353,20 +357,50 @@ def _play(args: argparse.Namespace) -> int:
     assert outcome is not None
     print(phrase("game_end", lang, round=state.round))
     print("\n".join(_scores_and_winners(outcome, lang)))
-    if args.record:
-        record = GameRecord(tuple(played), args.players, args.seed, variant)
-        _write(args.record, record.to_json() + "\n")
-        print(phrase("record_saved", lang, path=args.record))
+    _save(record_to, GameRecord(tuple(played), args.players, args.seed, variant), lang)
     return 0
 
 
+def _save(destination: _Destination | None, record: GameRecord, lang: str) -> None:
+    """``play --record``: the game's record, the moves played so far when it stopped."""
+    if destination is not None:
+        destination.write(record.to_json() + "\n")
+        print(phrase("record_saved", lang, path=_printable(destination.path)))
+
+
+class _Destination:
+    """A file a command writes, opened for writing (and emptied) when it is named, so
+    that one that cannot be written -- a missing folder, a directory, a named pipe that
+    no process reads (``_files.open_output``) -- is refused at once, in one line, before
+    the work; a pipe's reader then waits for the text, whenever it comes."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            fd = open_output(path)
+        except (OSError, ValueError) as error:  # ValueError: a name with a null character
+            raise _cannot_write(path, error) from None
+        self._close = weakref.finalize(self, os.close, fd)  # also when the command fails
+        self._fd = fd
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (UTF-8) and close the file."""
+        try:
+            write_all(self._fd, text.encode("utf-8"))
+        except OSError as error:  # a full disk, a pipe whose reader has gone...
+            raise _cannot_write(self.path, error) from None
+        finally:
+            self._close()
+
+
+def _cannot_write(path: str, error: OSError | ValueError) -> UsageError:
+    reason = error.strerror if isinstance(error, OSError) else None
+    return UsageError(f"cannot write {_printable(path)}: {reason or error}")
+
+
 def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) else None
-        raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
+    """``path`` holding ``text`` (``_Destination``: a FIFO nobody reads is refused)."""
+    _Destination(path).write(text)
 
 
 def _not_stdin(option: str, path: str, what: str = "file") -> None:
@@ -376,23 +410,6 @@ def _not_stdin(option: str, path: str, what: str = "file") -> None:
     if path == STDIN:
         raise UsageError(f"{option} -: '-' stands for standard input, and standard output "
                          f"carries the command's text: name a {what} to write into")  # fmt: skip
-
-
-def _check_writable(path: str) -> None:
-    """``UsageError`` now, rather than after a whole game, when ``path`` cannot be
-    written: a directory, or a folder that does not exist or cannot be written to."""
-    folder = os.path.dirname(path) or os.curdir
-    if os.path.isdir(path):
-        reason = "Is a directory"
-    elif not os.path.isdir(folder):
-        reason = "No such file or directory"
-    elif not os.access(folder, os.W_OK) or (
-        os.path.exists(path) and not os.access(path, os.W_OK)
-    ):
-        reason = "Permission denied"
-    else:
-        return
-    raise UsageError(f"cannot write {_printable(path)}: {reason}")
 
 
 def _draw(
@@ -448,18 +465,46 @@ def _one_stdin(*paths: str) -> None:
 def _read(path: str) -> str:
     """A file's text (``-``: standard input's): at most ``MAX_INPUT_BYTES`` of UTF-8 (a
     byte order mark allowed), read without holding more than that in memory."""
-    name = _printable(path)
+    with _input(path) as source:
+        return _text_of(path, _reading_bytes(path, lambda: source.read(MAX_INPUT_BYTES + 1)))
+
+
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[IO[bytes]]:
+    """An input file opened for reading (``-``: standard input, left open): a named pipe
+    that no process writes is refused at once (``_files.open_input``), as any file
+    that cannot be opened, in one line."""
+    if path == STDIN:
+        if sys.stdin is None:  # closed by the caller (``<&-``)
+            raise InputError([f"{STDIN}: cannot read: standard input is closed"])
+        yield sys.stdin.buffer
+        return
     try:
-        if path == STDIN:
-            if sys.stdin is None:  # closed by the caller (``<&-``)
-                raise InputError([f"{name}: cannot read: standard input is closed"])
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        else:
-            with open(path, "rb") as source:
-                data = source.read(MAX_INPUT_BYTES + 1)
+        stream = open_input(path)
     except (OSError, ValueError) as error:  # ValueError: a name with a null character
-        reason = error.strerror if isinstance(error, OSError) else None
-        raise InputError([f"{name}: cannot read: {reason or error}"]) from None
+        raise _cannot_read(path, error) from None
+    with stream:
+        yield stream
+
+
+def _reading_bytes(path: str, read: Callable[[], T]) -> T:
+    """``read()``, an ``OSError`` (a directory, a device failing) told as the file that
+    cannot be read, in one line."""
+    try:
+        return read()
+    except OSError as error:
+        raise _cannot_read(path, error) from None
+
+
+def _cannot_read(path: str, error: OSError | ValueError) -> InputError:
+    reason = error.strerror if isinstance(error, OSError) else None
+    return InputError([f"{_printable(path)}: cannot read: {reason or error}"])
+
+
+def _text_of(path: str, data: bytes) -> str:
+    """A file's bytes as text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark
+    allowed)."""
+    name = _printable(path)
     if len(data) > MAX_INPUT_BYTES:
         raise InputError([f"{name}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
     try:
@@ -481,7 +526,12 @@ def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
     document of another kind than ``kind`` (a record given for a position) is told so,
     in one line.  The text is parsed once (``jsontext.load``, as ``from_json`` does),
     so a refused file costs no more than a read one."""
-    text = _read(path)
+    return _from_text(path, _read(path), read, lang, kind)
+
+
+def _from_text(path: str, text: str, read: Callable[[object], T], lang: str = "en",
+               kind: Kind | None = None) -> T:  # fmt: skip
+    """:func:`_from_file` once the file is read."""
     data = _reading(path, lambda: load(text), lang)
     try:
         return _reading(path, lambda: read(data), lang)
@@ -730,12 +780,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    if args.record == STDIN and sys.stdin is None:  # closed by the caller (``<&-``)
-        raise InputError([f"{STDIN}: cannot read: standard input is closed"])
-    if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
-        record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
-    else:
-        record = _from_file(args.record, GameRecord.from_dict, args.lang, "record")
+    record = _load_game(args.record, args.game, args.lang)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -787,14 +832,19 @@ def _differential(args: argparse.Namespace) -> int:
     return differential.command(args)
 
 
-def _starts_with_game_line(path: str) -> bool:
-    """True when the file's first line is a tournament game line (docs/tournament.md)."""
-    try:
-        with open(path, "rb") as source:
-            start = source.read(16)
-    except (OSError, ValueError):  # not readable: _read says why
-        return False
-    return start.startswith(b'{"tournament":')
+def _load_game(path: str, game: int | None, lang: str) -> GameRecord:
+    """RECORD of ``replay``: a game record, or a tournament's JSON-lines file (read line
+    by line, ``game`` picking the game, docs/tournament.md).  The file is opened once
+    and read once: it may be a pipe."""
+
+    def plain(data: bytes) -> GameRecord:
+        return _from_text(path, _text_of(path, data), GameRecord.from_dict, lang, "record")
+
+    name = _printable(path)
+    with _input(path) as stream:
+        return _reading_bytes(
+            path, lambda: _reading(path, lambda: read_record(stream, name, game, plain), lang)
+        )
 
 
 def _tiles(tiles: Sequence[object]) -> str:

@@ -19,6 +19,7 @@ Needs Hypothesis (``pip install 'azul_rules[testing]'``).
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -33,6 +34,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from azul_rules._arguments import MAX_SECONDS, integer_value
+from azul_rules._files import open_output, write_all
 from azul_rules.colors import CENTER, Color
 from azul_rules.conformance import (
     RULE_TITLES,
@@ -883,6 +885,21 @@ def parse_variants(text: str | None) -> tuple[Variant, ...] | None:
     return tuple(Variant(n) for n in dict.fromkeys(names))
 
 
+def _write(path: str, text: str) -> None:
+    """``--record``: ``path`` holding ``text``; a named pipe that no process reads is
+    refused at once (``_files.open_output``) rather than waited for."""
+    fd = open_output(path)
+    try:
+        write_all(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _printable(text: str) -> str:
+    """One line, control characters escaped (a file name may hold any)."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def command(args: Any, out: TextIO | None = None) -> int:
     """The ``azul-rules differential`` command: print the report, return its status."""
     out = out or sys.stdout
@@ -905,10 +922,10 @@ def command(args: Any, out: TextIO | None = None) -> int:
                  shrink_time=shrink, lang=lang)  # fmt: skip
     if report.disagreement is not None and args.record:
         try:
-            with open(args.record, "w", encoding="utf-8") as saved:
-                saved.write(record_json(report.disagreement.record) + "\n")
-        except OSError as error:
-            print(f"azul-rules differential: cannot write {args.record}: {error.strerror}",
+            _write(args.record, record_json(report.disagreement.record) + "\n")
+        except (OSError, ValueError) as error:  # ValueError: a name with a null character
+            reason = error.strerror if isinstance(error, OSError) else error
+            print(f"azul-rules differential: cannot write {_printable(args.record)}: {reason}",
                   file=sys.stderr)  # fmt: skip
             return 2
     if args.json:

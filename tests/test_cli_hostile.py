@@ -6,10 +6,14 @@ answer is one line on standard error, exit 2, at once."""
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+import azul_rules as az
 from azul_rules.cli import main
 
 EXAMPLES = Path("examples")
@@ -99,3 +103,131 @@ def test_cli_differential_durations_are_ascii_finite_and_bounded(
     assert err.startswith(f"azul-rules differential: {option}: expected a duration above 0 "
                           "and at most 1000000000 seconds, such as 60s, 2m or 500ms, got ")
     assert len(err) < 250
+
+
+# -- item 5: named pipes and devices -------------------------------------------------------
+
+AUDIT = EXAMPLES / "audits" / "correct-claim"
+SHEET = EXAMPLES / "audits" / "scoresheet-one-wrong-round"
+RECORD = str(EXAMPLES / "recorded-game.json")
+
+
+@pytest.fixture
+def no_hang() -> Iterator[None]:
+    """These commands used to wait for ever: past 60 s, the test fails instead."""
+
+    def hung(signum: int, frame: object) -> None:
+        raise AssertionError("the command is waiting for ever")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(60)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _reading_commands(fifo: str) -> list[list[str]]:
+    """Every command line reading ``fifo`` as one of its files."""
+    claim, position = str(AUDIT / "claim.json"), str(AUDIT / "position.json")
+    record, sheet = str(SHEET / "record.json"), str(SHEET / "scoresheet.json")
+    return [
+        ["show", fifo], ["check", fifo, "2B3"], ["check", POSITION, fifo],
+        ["audit", fifo, claim], ["audit", position, fifo], ["audit-game", fifo, sheet],
+        ["audit-game", record, fifo], ["replay", fifo], ["replay", fifo, "--game", "0"],
+    ]  # fmt: skip
+
+
+@POSIX
+def test_cli_a_named_pipe_nobody_writes_is_refused_at_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_hang: None
+) -> None:
+    """``mkfifo f; azul-rules show f`` (also ``replay``, ``check``, ``audit``,
+    ``audit-game``, either file) waited for a writer for ever."""
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    for args in _reading_commands(str(fifo)):
+        err = _refused(capsys, *args)
+        assert err == f"azul-rules: {fifo}: cannot read: it is a named pipe (FIFO) that no " \
+                      "process writes", args
+
+
+def _send(fd: int, data: bytes) -> None:
+    os.write(fd, data)
+    os.close(fd)
+
+
+@POSIX
+def test_cli_a_named_pipe_being_written_is_read_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_hang: None
+) -> None:
+    """A pipe a process writes (a shell's ``<(...)``) is read, before or after it
+    writes: the first bytes read to look at it are not lost."""
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    for args, data, status in (
+        (["show", str(fifo)], Path(POSITION).read_bytes(), 0),
+        (["replay", str(fifo)], Path(RECORD).read_bytes(), 0),
+        (["check", POSITION, str(fifo)], b'{"type": "take", "source": 1, "color": "blue", '
+                                         b'"line": 2}', 0),
+    ):  # fmt: skip
+        keeper = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # holds the pipe's buffer
+        writer = os.open(fifo, os.O_WRONLY)
+        sender = threading.Thread(target=_send, args=(writer, data))
+        sender.start()
+        try:
+            assert main(args) == status, capsys.readouterr().err
+        finally:
+            sender.join()
+            os.close(keeper)
+        assert capsys.readouterr().err == ""
+
+
+@POSIX
+def test_cli_a_named_pipe_nobody_reads_is_refused_before_the_game(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_hang: None
+) -> None:
+    """``play --record f`` played the game, then waited for a reader for ever; so did
+    ``--svg`` and ``--svg-dir`` (a pipe among the pictures' names)."""
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    pictures = tmp_path / "pictures"
+    pictures.mkdir()
+    os.mkfifo(pictures / "round-01-start.svg")
+    reason = "it is a named pipe (FIFO) that no process reads"
+    for args, path in ((["play", "--record", str(fifo)], fifo),
+                       (["show", POSITION, "--svg", str(fifo)], fifo),
+                       (["check", POSITION, "2B3", "--svg", str(fifo)], fifo),
+                       (["replay", RECORD, "--svg-dir", str(pictures)],
+                        pictures / "round-01-start.svg")):  # fmt: skip
+        assert main(args) == 2
+        assert capsys.readouterr().err == f"azul-rules: cannot write {path}: {reason}\n", args
+
+
+@POSIX
+def test_cli_a_named_pipe_being_read_gets_the_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], no_hang: None
+) -> None:
+    fifo = tmp_path / "f"
+    os.mkfifo(fifo)
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        assert main(["play", "--seed", "1", "--record", str(fifo)]) == 0
+        sent = os.read(reader, 1 << 16)
+    finally:
+        os.close(reader)
+    assert capsys.readouterr().out.endswith(f"record saved to {fifo}\n")
+    assert az.GameRecord.from_json(sent).replay().final.is_over
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_cli_a_device_is_read_no_further_than_a_file_too_long(
+    device: str, capsys: pytest.CaptureFixture[str], no_hang: None
+) -> None:
+    for args in _reading_commands(device):
+        err = _refused(capsys, *args)
+        assert err in (f"azul-rules: {device}: more than 1048576 bytes: not a file this reads",
+                       f"azul-rules: {device}: unreadable: --game picks a game of a "
+                       f"tournament's JSON-lines file; {device} is not one"), args  # fmt: skip
