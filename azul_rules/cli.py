@@ -15,7 +15,7 @@ import sys
 import textwrap
 import weakref
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any, NoReturn, TextIO, TypeVar
+from typing import IO, Any, Final, NoReturn, TextIO, TypeVar
 
 from azul_rules import __version__
 from azul_rules._arguments import integer, seconds
@@ -36,7 +36,7 @@ from azul_rules.rulebook import SECTIONS, Rule, id_ranges, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
-from azul_rules.shown import number, shown
+from azul_rules.shown import clipped, listed, number, printable, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
@@ -51,14 +51,26 @@ MAX_ROUNDS = 100
 """``play`` stops a game still going after this many rounds (a starved grey game)."""
 
 
+_MAX_USAGE: Final = 500
+"""The longest message about a wrong command line (its values are quoted cut)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, reporting a wrong command line in one line (``--help`` for more)."""
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("azul-rules").strip()
         where = f"{command}: " if command else ""
-        text = message if message.isprintable() else repr(message)[1:-1]
+        text = clipped(message, _MAX_USAGE)  # its values are cut already: a last guard
         self.exit(2, f"azul-rules: {where}{text} (see {self.prog} --help)\n")
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        """argparse's, quoting a wrong value cut (``--lang`` given a megabyte)."""
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {shown(value)} (choose from {choices})"
+            )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -240,7 +252,7 @@ def _serve(args: argparse.Namespace) -> int:
         sock = app.bind(args.host, args.port)
     except (OSError, UnicodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        where = _printable(args.host) or '""'
+        where = _name(args.host) or '""'
         raise UsageError(f"cannot listen on {where} port {args.port}: "
                          f"{reason}") from None
     host, port = sock.getsockname()[:2]
@@ -365,7 +377,7 @@ def _save(destination: _Destination | None, record: GameRecord, lang: str) -> No
     """``play --record``: the game's record, the moves played so far when it stopped."""
     if destination is not None:
         destination.write(record.to_json() + "\n")
-        print(phrase("record_saved", lang, path=_printable(destination.path)))
+        print(phrase("record_saved", lang, path=_name(destination.path)))
 
 
 class _Destination:
@@ -395,7 +407,7 @@ class _Destination:
 
 def _cannot_write(path: str, error: OSError | ValueError) -> UsageError:
     reason = error.strerror if isinstance(error, OSError) else None
-    return UsageError(f"cannot write {_printable(path)}: {reason or error}")
+    return UsageError(f"cannot write {_name(path)}: {reason or error}")
 
 
 def _write(path: str, text: str) -> None:
@@ -427,12 +439,12 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
         return 0
     _not_stdin("--svg-dir", directory, "folder")
     if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
+        raise UsageError(f"cannot write pictures to {_name(directory)}: not a directory")
     try:
         os.makedirs(directory, exist_ok=True)
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) else None
-        raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
+        raise UsageError(f"cannot write {_name(directory)}: {reason or error}") from None
     written = 0
     for name, picture in iter_record_pictures(record, lang=lang):  # one in memory at a time
         _write(os.path.join(directory, name), picture)
@@ -442,7 +454,7 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
-        where = _printable(args.svg_dir)
+        where = _name(args.svg_dir)
         print(f"{_count(drawn, 'picture')} in {where}" if args.lang == "en"
               else f"{_count(drawn, 'image')} dans {where}")  # fmt: skip
 
@@ -498,13 +510,13 @@ def _reading_bytes(path: str, read: Callable[[], T]) -> T:
 
 def _cannot_read(path: str, error: OSError | ValueError) -> InputError:
     reason = error.strerror if isinstance(error, OSError) else None
-    return InputError([f"{_printable(path)}: cannot read: {reason or error}"])
+    return InputError([f"{_name(path)}: cannot read: {reason or error}"])
 
 
 def _text_of(path: str, data: bytes) -> str:
     """A file's bytes as text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark
     allowed)."""
-    name = _printable(path)
+    name = _name(path)
     if len(data) > MAX_INPUT_BYTES:
         raise InputError([f"{name}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
     try:
@@ -514,9 +526,13 @@ def _text_of(path: str, data: bytes) -> str:
 
 
 def _printable(text: str) -> str:
-    """A file name, an argument or a message as it can be shown on one line (control
-    characters escaped)."""
-    return text if text.isprintable() else repr(text)[1:-1]
+    """A message as it can be shown on one line (control characters escaped)."""
+    return printable(text)
+
+
+def _name(text: str) -> str:
+    """A file name or an argument as a message quotes it: on one line, cut."""
+    return clipped(text)
 
 
 def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
@@ -539,13 +555,13 @@ def _from_text(path: str, text: str, read: Callable[[object], T], lang: str = "e
         wrong = None if kind is None else wrong_kind(data, kind)
         if wrong is None:
             raise
-        raise InputError([f"{_printable(path)}: {wrong}"]) from None
+        raise InputError([f"{_name(path)}: {wrong}"]) from None
 
 
 def _reading(source: str, read: Callable[[], T], lang: str = "en") -> T:
     """``read()``, its ``FormatError`` told line by line (in English: the readers word
     them so), its ``InvalidStateError`` problem by problem in ``lang``."""
-    source = _printable(source)
+    source = _name(source)
     try:
         return read()
     except FormatError as error:
@@ -568,7 +584,7 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
     try:
         return judge()
     except FormatError as error:
-        claim, base = _printable(claim), _printable(base)
+        claim, base = _name(claim), _name(base)
         raise InputError(
             [_printable(f"{base}: cannot be audited at {path}: {what}"
              if base_path is not None and path.startswith(base_path)
@@ -752,7 +768,7 @@ def _rules(args: argparse.Namespace) -> int:
         try:
             entry = rule(args.rule_id)
         except ValueError:
-            raise UsageError(phrase("no_rule", lang, id=_printable(repr(args.rule_id)),
+            raise UsageError(phrase("no_rule", lang, id=shown(args.rule_id),
                                     ids=id_ranges())) from None  # fmt: skip
         print(f"{entry.id} {entry.title_in(lang)}")
         print(_text(entry, lang))
@@ -840,7 +856,7 @@ def _load_game(path: str, game: int | None, lang: str) -> GameRecord:
     def plain(data: bytes) -> GameRecord:
         return _from_text(path, _text_of(path, data), GameRecord.from_dict, lang, "record")
 
-    name = _printable(path)
+    name = _name(path)
     with _input(path) as stream:
         return _reading_bytes(
             path, lambda: _reading(path, lambda: read_record(stream, name, game, plain), lang)
@@ -867,7 +883,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:  # told by the command's own parser: its name and its --help
             _command_parser(parser, args.command).error(
-                f"unrecognized arguments: {' '.join(extra)}"
+                f"unrecognized arguments: {listed(extra, show=_name)}"
             )
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2

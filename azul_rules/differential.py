@@ -53,7 +53,7 @@ from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
 from azul_rules.rulebook import rule
-from azul_rules.shown import shown
+from azul_rules.shown import clipped, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.testing import fill_factories
 
@@ -764,7 +764,7 @@ def report_text(report: Report, lang: str = "en") -> str:
             lines.extend(f"    {line}" for line in failure.stderr.splitlines())
         return "\n".join(lines)
     info = report.engine
-    name = info.name if info is not None else report.command
+    name = info.name if info is not None else clipped(report.command)
     replayed = report.shrink_games
     shrinking = _say("shrinking", lang, games=_number(replayed, lang)) if replayed else ""
     seconds = f"{report.elapsed:.1f}" if lang == "en" else f"{report.elapsed:.1f}".replace(".", ",")

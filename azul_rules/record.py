@@ -35,7 +35,7 @@ from azul_rules.serialization import (
     unwritable,
     written_text,
 )
-from azul_rules.shown import shown
+from azul_rules.shown import listed, shown
 from azul_rules.state import GameState, new_game
 
 __all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
@@ -184,8 +184,7 @@ class GameRecord:
         allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
         errors: list[tuple[str, str]] = []
         if repeated := repeated_keys(data):  # the settings above are a copy: not seen there
-            keys = ", ".join(shown(k, None) for k in repeated)
-            errors.append(("$", f"the same key given twice: {keys}"))
+            errors.append(("$", f"the same key given twice: {listed(repeated)}"))
         for key in sorted(set(data) - allowed, key=_key_order)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
         if type(data.get("format_version")) is not int or data["format_version"] != 1:

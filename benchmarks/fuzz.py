@@ -27,6 +27,7 @@ import azul_rules as az
 from azul_rules.cli import main
 from tests.fuzz_inputs import (
     ODD_VALUES,
+    check_lines,
     dumps,
     mutate,
     mutate_text,
@@ -103,6 +104,11 @@ def cli_round(rng: random.Random, counts: collections.Counter[str], failures: li
         counts[f"cli {args[0]}: exit {status}"] += 1
         errors = err.getvalue()
         clean = all(line.startswith("azul-rules: ") for line in errors.splitlines())
+        try:
+            check_lines(args, out.getvalue(), errors)
+        except AssertionError as error:
+            clean = False
+            errors = f"{error}"[:400]
         if status not in (0, 1, 2) or "internal error" in errors or not clean:
             failures.append(f"cli {args}: exit {status}: {errors[:400]}\n{text[:400]}")
 

@@ -6,6 +6,7 @@ answer is one line on standard error, exit 2, at once."""
 from __future__ import annotations
 
 import os
+import random
 import signal
 import threading
 from collections.abc import Iterator
@@ -15,6 +16,8 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import main
+from tests.fuzz_inputs import HOSTILE_TEXT, _nodes, check_lines, dumps, seed_document
+from tests.test_fuzz import COMMANDS
 
 EXAMPLES = Path("examples")
 POSITION = str(EXAMPLES / "round-2-position.json")
@@ -231,3 +234,57 @@ def test_cli_a_device_is_read_no_further_than_a_file_too_long(
         assert err in (f"azul-rules: {device}: more than 1048576 bytes: not a file this reads",
                        f"azul-rules: {device}: unreadable: --game picks a game of a "
                        f"tournament's JSON-lines file; {device} is not one"), args  # fmt: skip
+
+
+# -- item 6: values quoted cut and printable, through every command ------------------------
+
+
+def _hostile_documents(kind: str, rng: random.Random, count: int) -> list[str]:
+    """``count`` documents of ``kind``, each with one value, or one key, made hostile: text
+    of 3,000 characters with a terminal's escape, or a number of 50 digits."""
+    found = []
+    for _ in range(count):
+        doc = seed_document(kind, rng.randrange(5))
+        container, key = rng.choice(_nodes(doc))
+        if isinstance(container, dict) and rng.random() < 0.3:
+            container[HOSTILE_TEXT] = container.pop(key)
+        else:
+            container[key] = rng.choice([HOSTILE_TEXT, 10**50, [HOSTILE_TEXT]])
+        found.append(dumps(doc))
+    return found
+
+
+@pytest.mark.parametrize("kind", sorted(COMMANDS))
+def test_cli_hostile_values_are_quoted_cut_and_printable(
+    kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 100,000-character ``variant`` gave a 200,128-character message, a bag key
+    300,147, with the control characters as they were: every line a command writes is
+    now printable and at most 2,000 characters, whatever value is hostile."""
+    path = tmp_path / "input.json"
+    for text in _hostile_documents(kind, random.Random(kind), 25):
+        path.write_text(text, encoding="utf-8")
+        for template in COMMANDS[kind]:
+            args = [part.format(path=path) for part in template]
+            status = main(args)
+            out, err = capsys.readouterr()
+            assert status in (0, 1, 2) and "internal error" not in err, (args, err[:300])
+            check_lines(args, out, err)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["play", "--variant", HOSTILE_TEXT], ["show", HOSTILE_TEXT], ["rules", HOSTILE_TEXT],
+     ["check", POSITION, HOSTILE_TEXT], ["show", POSITION, "--svg", f"no/{HOSTILE_TEXT}"],
+     ["play", "--bots", f"{HOSTILE_TEXT},random"], ["tournament", "--bots", "random,random",
+     "--games", "1", "--out", f"no/{HOSTILE_TEXT}"], [HOSTILE_TEXT],
+     ["show", POSITION, HOSTILE_TEXT], ["differential", "--engine", f"{HOSTILE_TEXT}\x00"]],
+)  # fmt: skip
+def test_cli_a_hostile_argument_is_quoted_cut_and_printable(
+    args: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Arguments are quoted in one printable line of at most a few hundred characters,
+    exit 2 (``--engine`` with a null character was an internal error)."""
+    err = _refused(capsys, *args)
+    assert err.isprintable() and len(err) <= 1100, err[:300]
+    assert "internal error" not in err

@@ -27,7 +27,7 @@ from azul_rules._files import kind_of, open_input, open_output, write_all
 from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
 from azul_rules.record import GameRecord
-from azul_rules.shown import shown
+from azul_rules.shown import listed, shown
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
 
@@ -365,5 +365,5 @@ def _game_line(doc: object, where: str) -> dict[str, Any]:
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
     if repeated := repeated_keys(doc):
-        raise FormatError(f"{where}: the same key given twice: {', '.join(map(repr, repeated))}")
+        raise FormatError(f"{where}: the same key given twice: {listed(repeated)}")
     return doc
