@@ -733,9 +733,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
-        rounds = len(verdict.rounds)
-        print(phrase("sheet_correct_one" if rounds == 1 else "sheet_correct", lang,
-                     rounds=rounds))  # fmt: skip
+        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
@@ -883,7 +881,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:  # told by the command's own parser: its name and its --help
             _command_parser(parser, args.command).error(
-                f"unrecognized arguments: {listed(extra, show=_name)}"
+                f"unrecognized arguments: {listed(extra, show=_name, sep=' ')}"
             )
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2

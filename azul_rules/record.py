@@ -187,8 +187,7 @@ class GameRecord:
             errors.append(("$", f"the same key given twice: {listed(repeated)}"))
         for key in sorted(set(data) - allowed, key=_key_order)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
-        if type(data.get("format_version")) is not int or data["format_version"] != 1:
-            errors.append(("$.format_version", "expected 1"))
+        errors.extend(_version_errors(data))
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):
             errors.append(("$.moves", "expected a JSON array of moves"))
@@ -365,6 +364,16 @@ def _start_settings(data: dict[str, Any], errors: list[tuple[str, str]]) -> dict
     else:
         settings["external_draws"] = external
     return settings
+
+
+def _version_errors(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """A record's ``format_version``: required, and 1 (``true`` is not 1)."""
+    if "format_version" not in data:
+        return [("$.format_version", "required field missing")]
+    version = data["format_version"]
+    if type(version) is not int or version != 1:
+        return [("$.format_version", f"expected 1, got {shown(version)}")]
+    return []
 
 
 def _key_order(key: object) -> str:

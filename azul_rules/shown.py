@@ -8,13 +8,14 @@ said to be one) and printable.  No dependency: every layer may use it.
 
 from __future__ import annotations
 
+import string
 import sys
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 __all__ = [
-    "MAX_FIGURE_DIGITS", "MAX_NAME", "MAX_SHOWN", "clipped", "listed", "name", "number",
-    "printable", "shown", "too_long",
+    "MAX_FIGURE_DIGITS", "MAX_NAME", "MAX_SHOWN", "clipped", "fill", "listed", "name", "number",
+    "printable", "shown", "singular", "too_long",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -52,6 +53,40 @@ def number(value: int, lang: str = "en") -> str:
     except ValueError:
         return too_long(lang)
     return _LONG.get(lang, _LONG["en"]).format(digits=digits)
+
+
+def singular(count: object, lang: str = "en") -> bool:
+    """Whether ``count`` takes the singular: 1 in English (``1 tile``, ``0 tiles``); 0
+    and 1 in French (``0 carreau``, ``1 carreau``, ``2 carreaux``); a ``float`` of
+    seconds likewise.  What is not a number (hostile input) takes the plural."""
+    if type(count) not in (int, float):
+        return False
+    assert isinstance(count, (int, float))
+    return abs(count) < 2 if lang == "fr" else abs(count) == 1
+
+
+class _Words(string.Formatter):
+    """``str.format`` for messages: an ``int`` is written by :func:`number`, and a
+    field whose format is ``singular|plural`` is the word its count takes:
+    ``{count} {count:tile|tiles} {count:was|were} taken``."""
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+
+    def format_field(self, value: object, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, other = format_spec.split("|", 1)
+            return one if singular(value, self.lang) else other
+        if type(value) is int:
+            return format(number(value, self.lang), format_spec)
+        return format(value, format_spec)
+
+
+def fill(template: str, lang: str, /, **params: object) -> str:
+    """``template`` with its ``params`` in ``lang``: numbers written (:func:`number`), each
+    counted word in the singular or the plural its count takes (``{n:tile|tiles}``)."""
+    return _Words(lang).vformat(template, (), params)
 
 
 def printable(text: str) -> str:
@@ -93,8 +128,9 @@ def name(key: object) -> str:
     return shown(key)
 
 
-def listed(values: Sequence[T], most: int = 5, show: Callable[[T], str] = shown) -> str:
+def listed(values: Sequence[T], most: int = 5, show: Callable[[T], str] = shown,
+           sep: str = ", ") -> str:  # fmt: skip
     """Values as a message lists them (each ``show``-n: :func:`shown`, or :func:`name`
     for keys), the first ``most`` of them and how many more (``'a', 'b' and 12 more``)."""
-    items = ", ".join(show(v) for v in values[:most])
+    items = sep.join(show(v) for v in values[:most])
     return items if len(values) <= most else f"{items} and {len(values) - most} more"

@@ -78,7 +78,7 @@ def test_replay_of_an_illegal_table_take_in_french_T2(
     assert capsys.readouterr().out.splitlines() == [
         "coup 1 (1 carreau de couleur rouge pris de la fabrique 1 : 1 vers la ligne 2), "
         "joueur 2 : illégal",
-        "  PARTIAL_TAKE (T2) : 1 des 2 carreaux de couleur rouge de la fabrique 1 ont été pris "
+        "  PARTIAL_TAKE (T2) : 1 des 2 carreaux de couleur rouge de la fabrique 1 a été pris "
         ": il faut prendre tous les carreaux de la couleur choisie",
     ]
 

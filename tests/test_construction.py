@@ -102,7 +102,7 @@ def test_replace_changes_any_part_by_name_and_checks_it() -> None:
     [
         (("red", 1, 1), "PatternLine.color must be a Color or None"),
         ((az.Color.RED, "1", 1), "PatternLine.count must be an int from 0 to 5"),
-        ((az.Color.RED, 2, 1), "holds 2 tiles in 1 spaces"),
+        ((az.Color.RED, 2, 1), "holds 2 tiles in 1 space:"),
         ((None, 0, 0), "PatternLine.capacity must be an int from 1 to 5, got 0"),
         ((None, 0, 6), "PatternLine.capacity must be an int from 1 to 5, got 6"),
         ((None, 6, 5), "PatternLine.count must be an int from 0 to 5, got 6"),

@@ -312,7 +312,7 @@ def test_the_report_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[2].startswith("la plus courte partie en désaccord : 1 coup (la première "
                                "trouvée en avait 1) ; 1 partie (et ")  # fmt: skip
     assert lines[3] == "à la première distribution : refill 1:BBBB 2:BBBB 3:BBBB 4:BBBB 5:BBBB"
-    assert "(P5): FLOOR_WHILE_ROOM: 3 carreau(x) sont allés au plancher" in lines[5]
+    assert "(P5): FLOOR_WHILE_ROOM: 3 carreaux sont allés au plancher" in lines[5]
     with pytest.raises(ValueError, match="unknown language 'de'"):
         differential.run(REFERENCE, games=1, lang="de")
 

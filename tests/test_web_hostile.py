@@ -275,7 +275,7 @@ def test_a_body_trickled_in_is_408_and_the_connection_closed() -> None:
     assert doc["type"] == "urn:azul-rules:problem:request-timeout"
     assert doc["title"] == "Délai de la requête dépassé"
     assert doc["detail"] == (
-        "le corps n'est pas arrivé dans les 1 secondes qui suivent les en-têtes : "
+        "le corps n'est pas arrivé dans le délai de 1 seconde après les en-têtes : "
         "envoyez-le d'un seul coup"
     )
 
