@@ -245,7 +245,7 @@ def _serve(args: argparse.Namespace) -> int:
         from azul_rules.web import app
     except ImportError as error:
         raise UsageError(f"serve needs the web extra ({error.name or error} is missing): "
-                         "pip install 'azul_rules[web]'") from None
+                         "pip install -e '.[web]' in the project's checkout") from None
     if not 0 <= args.port <= 65535:
         raise UsageError(f"--port {shown(args.port)}: expected 0 to 65535")
     try:
@@ -840,8 +840,8 @@ def _differential(args: argparse.Namespace) -> int:
     except ImportError as error:
         if error.name != "hypothesis":
             raise
-        print("azul-rules differential: needs the hypothesis package: "
-              "pip install 'azul_rules[testing]'", file=sys.stderr)  # fmt: skip
+        print("azul-rules differential: needs the hypothesis package, the testing extra: "
+              "pip install -e '.[testing]' in the project's checkout", file=sys.stderr)  # fmt: skip
         return 2
     return differential.command(args)
 

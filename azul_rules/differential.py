@@ -13,7 +13,8 @@ Every game of the search is played to its end (or to ``MAX_MOVES``, or to a
 disagreement): each one makes the same number of Hypothesis choices (``CHOICES``), so
 that no choice sequence Hypothesis derives from one game runs out before its game ends.
 
-Needs Hypothesis (``pip install 'azul_rules[testing]'``).
+Needs Hypothesis, the ``testing`` extra (``pip install -e '.[testing]'`` in the project's
+checkout).
 """
 
 from __future__ import annotations

@@ -356,7 +356,8 @@ def test_without_hypothesis_the_command_says_so_in_one_line() -> None:
                           timeout=60, check=False)  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "azul-rules differential: needs the hypothesis package: pip install 'azul_rules[testing]'"
+        "azul-rules differential: needs the hypothesis package, the testing extra: "
+        "pip install -e '.[testing]' in the project's checkout"
     ]
 
 
