@@ -128,8 +128,10 @@ HOSTILE_ARGS = (
 """Arguments no command should take whole, or as a number: megabytes, control
 characters, Unicode and underscore digits, NaN and infinity, lone surrogates."""
 
-_POS, _REC = "examples/round-2-position.json", "examples/recorded-game.json"
-_AUD, _SH = "examples/audits/correct-claim", "examples/audits/scoresheet-one-wrong-round"
+_EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+_POS, _REC = str(_EXAMPLES / "round-2-position.json"), str(_EXAMPLES / "recorded-game.json")
+_AUD = _EXAMPLES / "audits" / "correct-claim"
+_SH = _EXAMPLES / "audits" / "scoresheet-one-wrong-round"
 _T = ["tournament", "--bots", "random,random", "--no-progress"]
 _COMMANDS = ("play", "check", "show", "audit", "audit-game", "replay", "rules", "tournament",
              "differential", "serve")  # fmt: skip
@@ -187,7 +189,7 @@ def args_round(rng: random.Random, counts: collections.Counter[str], failures: l
                folder: Path) -> None:  # fmt: skip
     """One command line with a hostile argument or file: exit 0, 1 or 2, never an
     internal error, each line printable and cut (``check_lines``), and no wait for ever
-    (a minute at most)."""
+    (a minute at most).  Run in ``folder``: what a command writes lands there."""
     hostile = rng.choice(HOSTILE_ARGS)
     if rng.random() < 0.3:
         hostile += rng.choice(HOSTILE_ARGS)
@@ -233,6 +235,7 @@ def run(minutes: float, seed: int) -> int:
     deadline = start + 60 * minutes
     api_until, files_until = start + 36 * minutes, start + 48 * minutes
     signal.signal(signal.SIGALRM, _hung)
+    here = os.getcwd()
     with tempfile.TemporaryDirectory() as folder:
         while time.monotonic() < deadline:
             if time.monotonic() < api_until:
@@ -240,7 +243,9 @@ def run(minutes: float, seed: int) -> int:
             elif time.monotonic() < files_until:
                 cli_round(rng, counts, failures, Path(folder))
             else:
+                os.chdir(folder)  # --record, --svg, --out of hostile names land there
                 args_round(rng, counts, failures, Path(folder))
+        os.chdir(here)
     for key in sorted(counts):
         print(f"{counts[key]:>9,}  {key}")
     print(f"{len(failures):>9,}  failures")
