@@ -38,7 +38,7 @@ from azul_rules.protocol import (
     read_moves,
     read_view,
 )
-from azul_rules.shown import shown
+from azul_rules.shown import clipped, shown
 
 __all__ = ["DEFAULT_TIMEOUT", "EngineProcess", "Refusal", "check_timeout"]
 
@@ -48,6 +48,8 @@ DEFAULT_TIMEOUT: Final = 10.0
 _STDERR_LINES: Final = 20
 _QUEUED_LINES: Final = 4  # reply lines read ahead of the requests, each at most 1 MiB
 _SHOWN: Final = 2000  # characters of an offending line shown in a report
+_STDERR_SHOWN: Final = 500  # characters of a line of the engine's standard error shown
+_MAX_CODE: Final = 60  # characters of a refusal's code (ILLEGAL_MOVE...) shown
 
 
 def check_timeout(timeout: object) -> float:
@@ -109,7 +111,7 @@ class EngineProcess:
             self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         except ValueError as error:  # an unclosed quotation, a trailing escape
             raise ProtocolError(
-                f"cannot read the engine command {command!r}: {error} (it is split as a "
+                f"cannot read the engine command {shown(command, None)}: {error} (it is split as a "
                 "POSIX shell would)"
             ) from None
         if not self.argv:
@@ -130,9 +132,10 @@ class EngineProcess:
                 stderr=subprocess.PIPE,
                 start_new_session=os.name == "posix",
             )
-        except OSError as error:
+        except (OSError, ValueError) as error:  # ValueError: a null character in it
+            reason = error.strerror if isinstance(error, OSError) else None
             raise ProtocolError(
-                f"cannot start {self.argv[0]!r}: {error.strerror or error}"
+                f"cannot start {shown(self.argv[0], None)}: {reason or error}"
             ) from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._threads = [
@@ -294,13 +297,18 @@ class EngineProcess:
         return False
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
-        """Keep the last lines of the engine's standard error; owns ``stream``."""
+        """Keep the engine's last lines of standard error, each cut (the rest of a long
+        one is read and dropped) and printable; owns ``stream``."""
         with _owned(stream):
             while True:
                 line = stream.readline(8192)
                 if not line:
                     return
-                self._stderr.append(line.decode("utf-8", "replace").rstrip("\n")[:_SHOWN])
+                if not line.endswith(b"\n"):
+                    while (rest := stream.readline(8192)) and not rest.endswith(b"\n"):
+                        pass
+                text = line.decode("utf-8", "replace").rstrip("\r\n")
+                self._stderr.append(clipped(text, _STDERR_SHOWN))
 
     def _reply(self, kind: str, expected_id: int) -> dict[str, Any]:
         try:
@@ -349,10 +357,11 @@ class EngineProcess:
             return reply
         refusal = reply["error"]
         message = refusal.get("message", "")
-        message = message if isinstance(message, str) else repr(message)
+        message = clipped(message) if isinstance(message, str) else shown(message, None)
+        code = clipped(refusal["code"], _MAX_CODE)
         if refusable:
-            raise Refusal(refusal["code"], message[:_SHOWN])
-        raise self._error(f"the engine refused {kind}: {refusal['code']}: {message}", kind, reply)
+            raise Refusal(code, message)
+        raise self._error(f"the engine refused {kind}: {code}: {message}", kind, reply)
 
     # -- errors --------------------------------------------------------------------------
 
@@ -375,8 +384,8 @@ class EngineProcess:
     ) -> ProtocolError:
         if line is not None and not isinstance(line, str):
             line = self._last_line
-        if isinstance(line, str) and len(line) > _SHOWN:
-            line = line[: _SHOWN - 3] + "..."
+        if isinstance(line, str):
+            line = clipped(line, _SHOWN)
         self._broken = True
         for thread in self._threads[1:]:  # let the last words on stderr arrive
             thread.join(timeout=0.2 if status is not None else 0.0)

@@ -163,3 +163,27 @@ def test_a_reply_starting_with_a_byte_order_mark_is_named_as_such() -> None:
         "a reply that is not JSON: it starts with a byte order mark (U+FEFF); write UTF-8 "
         "without one"
     )
+
+
+# -- hostile words (issue 24): an engine's refusal, name, line or standard error ----------
+
+HOSTILE_ENGINE = [sys.executable, "tests/engines/hostile_engine.py", "--mode"]
+
+
+@pytest.mark.parametrize("mode", ["refuse", "name", "garbage", "stderr"])
+def test_differential_quotes_an_engine_s_hostile_words_cut_and_printable(
+    mode: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``differential`` printed an engine's 200,000-character refusal (its code and
+    message) with the raw ESC byte; so its name, its offending line, its standard error.
+    Every line of the report is now printable and at most some 2,000 characters."""
+    from azul_rules.cli import main
+
+    engine = " ".join([*HOSTILE_ENGINE, mode])
+    status = main(["differential", "--engine", engine, "--games", "2", "--seed", "1",
+                   "--shrink-time", "1s"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert status == {"refuse": 1, "name": 0}.get(mode, 2)
+    lines = (out + err).splitlines()
+    assert lines and all(line.isprintable() and len(line) <= 2100 for line in lines)
+    assert "\\x1b[31mred\\r\\x07xxx" in out + err

@@ -684,7 +684,7 @@ def test_a_number_no_game_line_can_hold_is_a_tournament_error(kwargs: Any, says:
         ({"games": 1, "time_limit": HUGE}, "time_limit must be a positive number of "
          "seconds, not an integer of more than 4300 digits"),
         ({"games": 1, "time_limit": 10**400}, "time_limit must be a positive number of "
-         f"seconds, not {str(10**400)[:57]}..."),
+         "seconds, not an integer of 401 digits"),
         ({"games": HUGE, "seeds": [1]}, "an integer of more than 4300 digits games need an "
          "integer of more than 4300 digits deal seeds (2 games a deal), but seeds= gives 1"),
     ],

@@ -201,6 +201,24 @@ def test_a_very_long_address_is_not_echoed_whole(client: TestClient) -> None:
     assert problem_of(client.get("/" + "a" * 199), 404, "not-found")["instance"] == "/" + "a" * 199
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_web_a_hostile_value_is_quoted_cut_and_printable(client: TestClient, lang: str) -> None:
+    """A 100,000-character variant and bag key, with a terminal's escape, came back
+    whole in ``detail`` and in each problem, raw: answers of 200 to 500 KB.  Each value
+    is now quoted cut, control characters escaped."""
+    hostile = "\x1b[31m\r" + "x" * 100_000
+    state = json.loads(json.dumps(ROUND_TWO))
+    state["variant"] = hostile
+    state["bag"][hostile] = 1
+    body = json.dumps({"state": state, "move": "2B3", "lang": lang}).encode()
+    reply = client.post("/api/v1/check", content=body, headers=[JSON])
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert len(reply.content) < 3000
+    words = [doc["detail"], *(e[k] for e in doc["errors"] for k in ("path", "problem"))]
+    assert all(word.isprintable() for word in words), words
+    assert "\\x1b[31m\\rxxx" in doc["detail"]
+
+
 # -- what the answers say about themselves -----------------------------------------------------
 
 
@@ -302,7 +320,7 @@ def test_a_body_trickled_in_is_408_and_the_connection_closed() -> None:
     assert doc["type"] == "urn:azul-rules:problem:request-timeout"
     assert doc["title"] == "Délai de la requête dépassé"
     assert doc["detail"] == (
-        "le corps n'est pas arrivé dans les 1 secondes qui suivent les en-têtes : "
+        "le corps n'est pas arrivé dans le délai de 1 seconde après les en-têtes : "
         "envoyez-le d'un seul coup"
     )
 

@@ -229,7 +229,7 @@ async def _body_in_time(request: Request, lang: str, seconds: float) -> bytes:
         return await _body(request, lang)
     raise ApiProblem(
         "request-timeout",
-        say("body_timeout", lang, seconds=f"{seconds:g}"),
+        say("body_timeout", lang, seconds=seconds),
         lang=lang,
         headers={"Connection": "close"},
     )
