@@ -721,23 +721,24 @@ PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "ligne de préparation {row}",
     },
     "TOO_MANY_WALL_TILES/waiting": {
-        "en": "player {player}'s wall holds {wall_tiles}, but at most {allowed} can be "
-        "placed by round {round} ({phase}): 5 per tiling, less one per complete pattern "
-        "line still waiting to be tiled this round ({waiting} here)",
-        "fr": "le mur du joueur {player} contient {wall_tiles}, mais {allowed} au plus "
-        "peuvent y être posés à la manche {round} ({phase}) : 5 par décoration, moins un "
-        "par ligne de préparation complète qui attend encore d'être décorée à cette "
-        "manche ({waiting} ici)",
+        "en": "player {player}'s wall holds {wall_tiles} {wall_tiles:tile|tiles}, but at most "
+        "{allowed} can be placed by round {round} ({phase}): 5 per tiling, less one per "
+        "complete pattern line still waiting to be tiled this round ({waiting} here)",
+        "fr": "le mur du joueur {player} contient {wall_tiles} {wall_tiles:carreau|carreaux}, "
+        "mais {allowed} au plus {allowed:peut y être posé|peuvent y être posés} à la manche "
+        "{round} ({phase}) : 5 par décoration, moins un par ligne de préparation complète "
+        "qui attend encore d'être décorée à cette manche ({waiting} ici)",
     },
     "TOO_MANY_WALL_TILES/row_waiting": {
-        "en": "row {row} of player {player}'s wall holds {wall_tiles}, but at most {allowed} "
-        "can be there by round {round} ({phase}): pattern line {row} is complete and still "
-        "waits to be tiled, so this round's tile of the row is not on the wall yet (one "
-        "per tiling)",
-        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles}, mais "
-        "{allowed} au plus peuvent y être à la manche {round} ({phase}) : la ligne de "
-        "préparation {row} est complète et attend encore d'être décorée, donc le carreau "
-        "de cette manche n'est pas encore posé dans la rangée (un par décoration)",
+        "en": "row {row} of player {player}'s wall holds {wall_tiles} "
+        "{wall_tiles:tile|tiles}, but at most {allowed} can be there by round {round} "
+        "({phase}): pattern line {row} is complete and still waits to be tiled, so this "
+        "round's tile of the row is not on the wall yet (one per tiling)",
+        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles} "
+        "{wall_tiles:carreau|carreaux}, mais {allowed} au plus {allowed:peut y être|peuvent "
+        "y être} à la manche {round} ({phase}) : la ligne de préparation {row} est complète "
+        "et attend encore d'être décorée, donc le carreau de cette manche n'est pas encore "
+        "posé dans la rangée (un par décoration)",
     },
 }
 
