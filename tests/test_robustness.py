@@ -183,7 +183,8 @@ def test_v3_a_grey_tiling_whose_player_to_decide_has_nothing_to_decide_cannot_ex
 def test_v4_a_grey_tiling_waiting_on_a_line_with_no_legal_space_cannot_exist() -> None:
     rows = wall(["...R.", "BYK.W"])
     data = grey_tiling_of([board(pattern=["", "RR"], wall_rows=rows), board()], current=0)
-    data["round"] = 4  # four tiles in row 2: four tilings (W1)
+    # Four tiles in row 2, and its line still to tile: four tilings before this one (W1).
+    data["round"] = 5
     with pytest.raises(az.InvalidStateError) as caught:
         az.from_dict(data, az.GameState)
     assert [(p.code, p.rule) for p in caught.value.problems] == [(P.PHASE_MISMATCH, "V4")]
