@@ -17,8 +17,8 @@ __all__ = ["extra"]
 def extra(name: str, module: str) -> Iterator[None]:
     """Run the imports of ``module`` that need the extra ``name``: one that fails for a
     package outside azul_rules raises the same kind of ``ImportError``, naming the extra
-    and how to install it (``pip install 'azul_rules[name]'``, or ``pip install -e
-    '.[name]'`` in a checkout).  A module of azul_rules itself that cannot be imported is
+    and how to install it from the project's checkout (``pip install -e '.[name]'``, as
+    the command line's messages say: the project is on no package index).  A module of azul_rules itself that cannot be imported is
     a bug, not a missing extra: its error goes through unchanged."""
     try:
         yield
@@ -28,8 +28,7 @@ def extra(name: str, module: str) -> Iterator[None]:
             raise
         raise type(error)(
             f"{module} needs the {name} extra, and {missing} cannot be imported ({error}): "
-            f"pip install 'azul_rules[{name}]', or from a checkout of azul_rules: "
-            f"pip install -e '.[{name}]'",
+            f"pip install -e '.[{name}]' in the project's checkout",
             name=missing,
             path=error.path,
         ) from error

@@ -14,10 +14,8 @@ import pytest
 from tests.extras import needs
 
 INSTALL = {
-    "pettingzoo": "pip install 'azul_rules[pettingzoo]', or from a checkout of azul_rules: "
-    "pip install -e '.[pettingzoo]'",
-    "openspiel": "pip install 'azul_rules[openspiel]', or from a checkout of azul_rules: "
-    "pip install -e '.[openspiel]'",
+    "pettingzoo": "pip install -e '.[pettingzoo]' in the project's checkout",
+    "openspiel": "pip install -e '.[openspiel]' in the project's checkout",
 }
 
 
