@@ -1,7 +1,8 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
-Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
-impossible position, whether or not the reader of the output stays to the end (``| head``).
+Exit status: 0 success (or a legal move), 1 an illegal move (``play``: a bot that
+forfeits), 2 unreadable input or an impossible position, whether or not the reader of the
+output stays to the end (``| head``).
 Errors are reported in words, never as a traceback.
 """
 
@@ -18,7 +19,7 @@ from typing import Any, NoReturn, TextIO, TypeVar
 from azul_rules import __version__
 from azul_rules._documents import Kind, wrong_kind
 from azul_rules.auditing import audit, claim_from_dict, position_from_dict
-from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.bots import BotSpecError, bot_factory, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.jsonio import from_dict, move_from_dict, move_from_json, to_dict
@@ -33,11 +34,14 @@ from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
 from azul_rules.shown import number
-from azul_rules.state import GameState, new_game
+from azul_rules.state import GameState
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
 from azul_rules.tournament.command import main as tournament_main
 from azul_rules.tournament.lines import load_record
+from azul_rules.tournament.referee import Forfeit, RefereedGame
+from azul_rules.tournament.schedule import GameSpec
+from azul_rules.tournament.settings import Settings, entrants
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -61,7 +65,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
     parser.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    play = commands.add_parser("play", help="referee a whole game between built-in bots")
+    play = commands.add_parser("play", help="referee a whole game between bots")
     play.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     play.add_argument("--seed", type=int, default=0, help="the seed of the draws (default 0)")
     play.add_argument("--variant", choices=("colored", "grey"), default="colored",
@@ -250,22 +254,32 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bot_names(spec: str | None, players: int) -> list[str]:
-    names = (
-        spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
-    )
+    """The bot of each seat: ``--bots`` split at commas, each spec resolved first (an
+    unknown bot is named, whatever the count), then one a seat (S1)."""
+    if not spec:
+        return ["greedy" if i % 2 == 0 else "random" for i in range(players)]
+    names = spec.split(",")
+    _import_from_cwd()
+    for name in names:
+        try:
+            bot_factory(name)
+        except BotSpecError as error:
+            raise UsageError(f"--bots: {error}") from None
     if len(names) != players:
         raise UsageError(f"--bots names {_count(len(names), 'bot')} for {players} players")
     return names
 
 
-def _bots(names: list[str], seed: int) -> list[Bot]:
-    """One bot per seat, each seeded with ``seat_seed(seed, seat)`` (as in tournaments)."""
-    _import_from_cwd()
-    try:
-        factories = [bot_factory(name) for name in names]
-    except BotSpecError as error:
-        raise UsageError(f"--bots: {error}") from None
-    return [build_bot(factory, seat_seed(seed, s)) for s, factory in enumerate(factories)]
+def _refereed_game(names: list[str], players: int, seed: int, variant: Variant,
+                   lang: str) -> RefereedGame:  # fmt: skip
+    """The game ``play`` referees: the tournament's referee (every forfeit of
+    docs/tournament.md), on the deal ``seed`` itself, seat ``k``'s bot seeded with
+    ``seat_seed(seed, k)`` (as in tournaments), stopped after :data:`MAX_ROUNDS`."""
+    settings = Settings(entrants(names), players, variant, seed, max_rounds=MAX_ROUNDS,
+                        lang=lang)  # fmt: skip
+    seats = tuple(range(players))
+    spec = GameSpec(0, 0, seed, seats, tuple(seat_seed(seed, s) for s in seats))
+    return RefereedGame(settings, spec, tuple(e.factory() for e in settings.entrants))
 
 
 def _import_from_cwd() -> None:
@@ -316,47 +330,72 @@ def _scores_and_winners(outcome: Outcome, lang: str) -> list[str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    """``play``: a whole game between bots, every move refereed as in a tournament (a
+    misbehaving bot forfeits: exit 1), printed as it goes."""
     lang = args.lang
     variant = Variant(args.variant)
-    state = new_game(args.players, seed=args.seed, variant=variant)
     names = _bot_names(args.bots, args.players)
-    bots = _bots(names, args.seed)
     if args.record:
         _not_stdin("--record", args.record)
         _check_writable(args.record)
-    played: list[Move] = []
+    game = _refereed_game(names, args.players, args.seed, variant, lang)
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
-    shown_round = 0
-    while not state.is_over:
-        if state.round > MAX_ROUNDS:
-            print(phrase("stuck", lang, round=state.round))
-            return 0
-        if state.round != shown_round:
-            shown_round = state.round
-            print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
-            print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
-        player = state.current_player
-        move = bots[player].choose(state)
-        before = state
-        state = state.apply(move)
-        played.append(move)
-        tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
-        print(phrase("played", lang, player=player + 1, move=move_text(move, lang),
-                     tiling=tiling))  # fmt: skip
-        settled = state.phase is not Phase.WALL_TILING
-        if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
-            print("\n".join(describe_scoring(state.last_scoring, lang)))
-    outcome = state.outcome
-    assert outcome is not None
-    print(phrase("game_end", lang, round=state.round))
-    print("\n".join(_scores_and_winners(outcome, lang)))
+    _print_round(game.state, lang)
+    for before, move in game.moves():
+        _print_move(before, move, game.state, lang)
+    state, forfeit = game.state, game.forfeit
+    if forfeit is not None:
+        _print_forfeit(forfeit, state, names, lang)
+    elif state.outcome is not None:
+        print(phrase("game_end", lang, round=state.round))
+        print("\n".join(_scores_and_winners(state.outcome, lang)))
+    else:
+        print(phrase("stuck", lang, round=state.round))
     if args.record:
-        record = GameRecord(tuple(played), args.players, args.seed, variant)
-        _write(args.record, record.to_json() + "\n")
+        _write(args.record, game.record().to_json() + "\n")
         print(phrase("record_saved", lang, path=args.record))
-    return 0
+    return 0 if forfeit is None else 1
+
+
+def _print_round(state: GameState, lang: str) -> None:
+    """The start of a round: who starts, and the factories."""
+    print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
+    print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
+
+
+def _print_move(before: GameState, move: Move, after: GameState, lang: str) -> None:
+    """A move played; the wall tiling it ended (W1-W5, F1-F3), the next round's start."""
+    tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
+    print(phrase("played", lang, player=before.current_player + 1, move=move_text(move, lang),
+                 tiling=tiling))  # fmt: skip
+    settled = after.phase is not Phase.WALL_TILING
+    if settled and after.last_scoring is not before.last_scoring and after.last_scoring:
+        print("\n".join(describe_scoring(after.last_scoring, lang)))
+    if not after.is_over and after.round != before.round and after.round <= MAX_ROUNDS:
+        _print_round(after, lang)
+
+
+def _print_forfeit(forfeit: Forfeit, state: GameState, names: list[str], lang: str) -> None:
+    """A forfeit (docs/tournament.md, Refereeing): the seat, its bot, the move and why
+    (an illegal move's violations as ``replay`` prints them); the scores when the game
+    stopped; every other seat wins."""
+    seat = forfeit.seat
+    if forfeit.move is not None:
+        why = phrase("forfeit_illegal", lang, move=move_text(forfeit.move, lang))
+    else:
+        why = _printable(forfeit.error or forfeit.reason)
+    print(phrase("forfeit", lang, player=seat + 1, bot=names[seat], number=forfeit.move_number,
+                 reason=why))  # fmt: skip
+    _print_violations(forfeit.violations, lang, explain=False)
+    scores = ", ".join(phrase("player_score", lang, player=i + 1, score=board.score)
+                       for i, board in enumerate(state.players))  # fmt: skip
+    print(phrase("stopped_scores", lang, scores=scores))
+    winners = [phrase("player", lang, player=w + 1) for w in range(len(state.players))
+               if w != seat]  # fmt: skip
+    result = phrase("shared" if len(winners) > 1 else "winner", lang)
+    print(phrase("result", lang, result=result, winners=phrase("and", lang).join(winners)))
 
 
 def _write(path: str, text: str) -> None:
