@@ -115,6 +115,24 @@ def test_a_type_name_of_megabytes_is_cut_and_the_file_can_be_continued(tmp_path:
                resume=True).resumed == 2  # fmt: skip
 
 
+def test_tournament_an_illegal_move_no_json_can_hold_is_recorded_as_text_S2(
+    tmp_path: Path,
+) -> None:
+    """A take from factory 10**5000 (S2): forfeited as an illegal move, written as text
+    (it stopped the run with a bare ValueError from ``json.dumps``), left out of the
+    record, and the file can be continued."""
+    out = tmp_path / "games.jsonl"
+    results = run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out))
+    assert results.ends["forfeit"] == 2
+    for game, forfeit in zip(lines(out), forfeits(out), strict=True):
+        assert forfeit["reason"] == "illegal_move"
+        assert forfeit["move"] == "a Take holding an integer of more than 4300 digits"
+        assert [v["code"] for v in forfeit["violations"]] == ["NO_SUCH_SOURCE"]
+        assert len(game["record"]["moves"]) == game["result"]["moves"]
+    again = run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out), resume=True)
+    assert (again.resumed, again.played) == (2, 0)
+
+
 # -- a bot changing the state it is given -----------------------------------------------
 
 

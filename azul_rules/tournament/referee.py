@@ -27,6 +27,7 @@ from azul_rules.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
 from azul_rules.errors import FormatError, IllegalMoveError, Violation
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.record import MAX_RECORD_MOVES, GameRecord
+from azul_rules.shown import shown
 from azul_rules.state import GameState, new_game
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings
@@ -478,13 +479,22 @@ def _record(
     doc = GameRecord((), settings.players, spec.seed, settings.variant).to_dict()
     doc["moves"] = [_move_doc(move) for move in moves]
     if forfeit is not None and forfeit.move is not None:
-        try:
-            last = GameRecord((forfeit.move,)).to_dict()["moves"][0]
-            if GameRecord.from_dict({**doc, "moves": [last]}).moves == (forfeit.move,):
-                doc["moves"].append(last)
-        except (FormatError, TypeError, ValueError):
-            pass
+        last = _written(forfeit.move)
+        if last is not None:
+            doc["moves"].append(last)
     return doc
+
+
+def _written(move: Move) -> object:
+    """An illegal move as a record writes it, when JSON text can hold it (no number past
+    4,300 digits) and a record reads it back as the same move; ``None`` otherwise."""
+    try:
+        doc = GameRecord((move,)).to_dict()["moves"][0]
+        json.dumps(doc)  # ValueError for an integer past 4,300 digits
+        back = GameRecord.from_dict({**GameRecord().to_dict(), "moves": [doc]}).moves
+        return doc if back == (move,) else None
+    except (FormatError, TypeError, ValueError):
+        return None
 
 
 _MOVE_DOCS: dict[Move, object] = {}
@@ -503,11 +513,10 @@ def _move_doc(move: Move) -> object:
 
 def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[str, Any]:
     move: object = None
-    if forfeit.move is not None:  # as in a record: notation when it says it all, else JSON
-        try:
-            move = GameRecord((forfeit.move,)).to_dict()["moves"][0]
-        except (FormatError, TypeError, ValueError):
-            move = repr(forfeit.move)[:_ERROR_TEXT_LIMIT]
+    if forfeit.move is not None:  # as in its record (notation, else JSON), or as text
+        move = _written(forfeit.move)
+        if move is None:
+            move = shown(forfeit.move, _ERROR_TEXT_LIMIT)
     return {
         "seat": forfeit.seat,
         "bot": settings.names[spec.seats[forfeit.seat]],
