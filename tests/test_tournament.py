@@ -426,7 +426,8 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
         (lambda ls: [ls[0], "", ls[1]], "line 2: an empty line"),
         (lambda ls: [re.sub(r'"deal":0,"seed":\d+', '"deal":0,"seed":1', ls[1])],
          "line 1: game 1 has seed 1 and lineup"),
-        (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')], "is not a game result"),
+        (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')],
+         "line 1: \\$\\.result\\.end: 'won', but its record replays to 'finished'$"),
         (lambda ls: ['{"game": 0}'], 'line 1: not a tournament game line'),
         (lambda ls: [ls[0], '{"game": ' + "9" * 5000 + "}"],
          "line 2: not acceptable JSON: an integer of more than 4300 digits$"),
@@ -449,6 +450,116 @@ def test_a_damaged_complete_line_is_an_error_naming_it(
     with pytest.raises(TournamentError, match=says):
         run(["greedy", "random"], games=4, out=str(out), resume=True)
     assert out.read_bytes() == before
+
+
+def _forfeit_by_seat_0(doc: dict[str, Any]) -> None:
+    """An invented forfeit on a game its record plays to the end."""
+    doc["result"].update(end="forfeit", winners=[1], forfeit={
+        "seat": 0, "bot": "greedy", "reason": "error", "move_number": 50, "move": None,
+        "violations": [], "error": "RuntimeError: boom"})  # fmt: skip
+
+
+def _set(path: str, value: object) -> Any:
+    """A change to game 0's line (greedy beats random 60-0 in 49 moves, 5 rounds)."""
+    keys = path.split(".")
+
+    def change(doc: dict[str, Any]) -> None:
+        for key in keys[:-1]:
+            doc = doc[key]
+        doc[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (_set("result.scores", [10**400, 0]),
+         r"\$\.result\.scores: \[1000.*\.\.\., but its record replays to \[60, 0\]"),
+        (_set("result.scores", [10**20, 0]),
+         r"\$\.result\.scores: \[100000000000000000000, 0\], but its record replays to "
+         r"\[60, 0\]"),
+        (lambda doc: doc.update(result={**doc["result"], "scores": [999, 0], "winners": [1]}),
+         r"\$\.result\.winners: \[1\], but its record replays to \[0\]"),
+        (_set("result.rounds", -5), r"\$\.result\.rounds: -5, but its record replays to 5"),
+        (_set("result.moves", "x"), r"\$\.result\.moves: 'x', but its record replays to 49"),
+        (lambda doc: doc.pop("record"), r"\$\.record: required field missing"),
+        (lambda doc: doc["record"].update(initial_state=az.to_dict(az.new_game(2))),
+         r"\$\.record: give either initial_state or new_game settings, not both"),
+        (lambda doc: doc["record"].update(moves=doc["record"]["moves"][:20]),
+         r"\$\.result\.end: 'finished', but its record stops in round 2 with the game going "
+         r"on \(not over, the round cap 100 not reached\) and no forfeit"),
+        (_forfeit_by_seat_0, r"\$\.result\.end: 'forfeit', but its record replays to "
+                             r"'finished'"),
+    ],
+)  # fmt: skip
+def test_tournament_resume_believes_a_line_only_as_far_as_its_record_replays(
+    tmp_path: Path, change: Any, says: str
+) -> None:
+    """``--resume`` reads each line as strictly as ``replay --game N`` reads its record,
+    and checks its result against the record's replay (end, winners, scores, rounds,
+    moves, forfeit): a score of 400 digits (a bare ``OverflowError`` in the statistics),
+    a flipped winner, a cut record still ``finished``, an invented forfeit... are a
+    ``TournamentError`` naming the line and the JSON path, the file left untouched."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    assert doc["result"]["scores"] == [60, 0]  # what the cases above were written for
+    change(doc)
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    before = out.read_bytes()
+    with pytest.raises(TournamentError, match=f"^{re.escape(str(out))} line 1: {says}$"):
+        run(["greedy", "random"], games=4, out=str(out), resume=True)
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "kwargs"),
+    [
+        (["greedy", "random", f"{BOTS}:IllegalBot", f"{BOTS}:RaisingBot", f"{BOTS}:TextBot",
+          f"{BOTS}:broken_factory", "tests.hostile_bots:CheatingBot",
+          "tests.hostile_bots:HugeSourceBot"], 2, {}),
+        (["random", "greedy", "tests.hostile_bots:WrappedRandomBot", f"{BOTS}:broken_factory"],
+         3, {"max_rounds": 1}),
+        (["random", f"{BOTS}:SleepyBot"], 2, {"time_limit": 0.05}),
+    ],
+)  # fmt: skip
+def test_tournament_resume_reads_back_every_ending_the_referee_writes(
+    tmp_path: Path, bots: list[str], players: int, kwargs: dict[str, Any]
+) -> None:
+    """Every line the referee writes is believed: finished, unfinished (the round cap),
+    forfeits of every reason (an illegal move held by the record or not, a raise, a
+    factory failing for any seat, an answer that is no move, a changed state, the time
+    limit); the table read back is the table played."""
+    out = tmp_path / "games.jsonl"
+    games = cycle_length(len(bots), players)
+    played = run(bots, players=players, games=games, out=str(out), **kwargs)
+    ends = {game["result"]["end"] for game in lines(out)}
+    assert ends == ({"forfeit", "unfinished"} if "max_rounds" in kwargs
+                    else {"forfeit"} if "time_limit" in kwargs else {"finished", "forfeit"})
+    again = run(bots, players=players, games=games, out=str(out), resume=True, **kwargs)
+    assert (again.resumed, again.played) == (games, 0)
+    assert again.bots == played.bots and again.ends == played.ends
+
+
+def test_tournament_resume_on_the_command_line_refuses_a_line_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command: exit 2, one line naming the line and its path, no internal error."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    doc["result"]["scores"] = [10**400, 0]
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    argv = ["tournament", "--bots", "greedy,random", "--games", "4", "--out", str(out),
+            "--resume", "--no-progress"]  # fmt: skip
+    assert main(argv) == 2
+    out_text, err = capsys.readouterr()
+    assert out_text == ""
+    assert re.fullmatch(f"azul-rules: {re.escape(str(out))} line 1: \\$\\.result\\.scores: "
+                        r"\[1000[^\n]*, but its record replays to \[60, 0\]\n", err), err
 
 
 def test_two_runs_cannot_write_one_file_at_once(tmp_path: Path) -> None:

@@ -20,15 +20,16 @@ import os
 import stat
 import sys
 from collections.abc import Iterator
-from typing import IO, Any, Final, cast
+from typing import IO, Any, Final
 
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
+from azul_rules.jsontext import load, load_unique, repeated_keys
 from azul_rules.record import GameRecord
 from azul_rules.shown import shown
-from azul_rules.tournament.referee import Ending, GameSummary
+from azul_rules.tournament.readback import checked_summary, record_of
+from azul_rules.tournament.referee import GameSummary
 from azul_rules.tournament.settings import Settings, TournamentError
 
 __all__ = [
@@ -42,8 +43,6 @@ __all__ = [
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest line read back (1 MiB; a 100-round grey game takes about 20 KB)."""
-
-_ENDS: Final = ("finished", "forfeit", "unfinished")
 
 try:
     import fcntl
@@ -127,7 +126,7 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
             where = f"{path} line {number}"
             doc = _parse(raw, where)
             _check_header(doc["tournament"], header, where)
-            summary = _summary(doc, settings, where)
+            summary = checked_summary(doc, settings, where)
             if summary.index in where_seen:
                 raise TournamentError(
                     f"{where} repeats game {summary.index} (first on line "
@@ -175,47 +174,6 @@ def _key_name(key: str) -> str:
     """A settings key as written, or quoted and cut when the file's own key is odd (control
     characters, or a key of a megabyte)."""
     return key if key.isidentifier() and len(key) <= 40 else shown(key)
-
-
-def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
-    """The game's summary, after checking that it is the schedule's game at its index."""
-    index = doc.get("game")
-    limit = settings.max_games()
-    if type(index) is not int or not 0 <= index < (limit if limit is not None else 1 << 63):
-        raise TournamentError(f"{where}: \"game\" is not a game number of this schedule")
-    spec = settings.spec(index)
-    names = settings.names
-    expected_lineup = [names[b] for b in spec.seats]
-    if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
-        raise TournamentError(
-            f"{where}: game {index} has seed {shown(doc.get('seed'))} and lineup "
-            f"{shown(doc.get('lineup'))}, but these settings give seed {spec.seed} and lineup "
-            f"{expected_lineup}"
-        )
-    result = doc.get("result")
-    if not isinstance(result, dict):
-        raise TournamentError(f"{where}: \"result\" must be an object")
-    end = result.get("end")
-    winners = result.get("winners")
-    scores = result.get("scores")
-    forfeit = result.get("forfeit")
-    seats = range(settings.players)
-    if not (
-        end in _ENDS
-        and isinstance(winners, list) and _ints(winners, settings.players)
-        and isinstance(scores, list) and _ints(scores, None)
-        and len(scores) == settings.players
-        and (forfeit is None or (isinstance(forfeit, dict) and forfeit.get("seat") in seats))
-        and (end == "forfeit") == (forfeit is not None)
-    ):  # fmt: skip
-        raise TournamentError(f"{where}: \"result\" is not a game result")
-    ending = cast(Ending, end)  # one of _ENDS, checked above
-    forfeiter = None if forfeit is None else int(forfeit["seat"])
-    return GameSummary(index, spec.seats, ending, tuple(winners), tuple(scores), forfeiter)
-
-
-def _ints(values: list[Any], below: int | None) -> bool:
-    return all(type(v) is int and (below is None or 0 <= v < below) for v in values)
 
 
 class OutFile:
@@ -376,8 +334,7 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None,
     if found is None:
         held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no numbered game"
         raise FormatError(f"no game {game} in {source} (it holds {held})")
-    with paths_under("$.record"):  # the record's places, as places of its game line
-        return GameRecord.from_dict(found["record"])
+    return record_of(found)  # the record's places, as places of its game line
 
 
 def _game_line(doc: object, where: str) -> dict[str, Any]:
