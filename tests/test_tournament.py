@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 import types
 from collections import Counter
@@ -759,6 +760,37 @@ def test_worker_processes_that_cannot_build_the_bots_stop_the_run_with_one_error
     monkeypatch.setitem(sys.modules, "ghost_bots_x", ghost)
     with pytest.raises(TournamentError, match="the worker processes could not start"):
         run([Ghost, "greedy"], games=2, backend="process", workers=1)
+
+
+def test_tournament_process_backend_in_a_script_without_the_main_guard_says_so(
+    tmp_path: Path,
+) -> None:
+    """A script calling ``run(..., backend="process")`` at its top level: each worker
+    imports it again (spawn).  The workers end with one line each, and the error names
+    the missing ``if __name__ == "__main__":`` guard; it advised giving the bots "as a
+    spec", which they were, after two tracebacks."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from azul_rules.tournament import run\n"
+        "results = run(['greedy', 'random'], games=20, backend='process', workers=1,\n"
+        "              out='results.jsonl')\n"
+        "print(results.table())\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    guard = "if __name__ == '__main__':"
+    assert done.stderr.count("Traceback") == 1, done.stderr  # the script's own, not the workers'
+    assert done.stderr.splitlines()[-1] == (
+        "azul_rules.tournament.settings.TournamentError: the worker processes could not start "
+        "(their error is above): each imports the main script again (the process backend "
+        f"starts them with spawn), so a script must call run(..., backend='process') under {guard}"
+    )
+    assert (
+        "azul-rules: run() was called while a worker process was importing the main script "
+        f"again (spawn): call it under {guard}"
+    ) in done.stderr.splitlines()
+    assert "give it as a spec" not in done.stderr
 
 
 # -- what a game line can hold -------------------------------------------------------------

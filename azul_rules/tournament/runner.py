@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -226,6 +227,7 @@ def run(
     ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
     Games a backend could not play are in ``Results.lost``, not raised.
     """
+    _not_in_a_starting_worker()
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)
     total = _game_count(games, settings)
     _check_run(settings, backend, batch, workers, retries, out, resume, ray_address)
@@ -273,6 +275,20 @@ def run(
         resumed=len(existing.summaries), ends=dict(tally.ends), lost=tuple(lost),
         elapsed=time.perf_counter() - start, out=out, cut_bytes=existing.cut_bytes,
     )  # fmt: skip
+
+
+def _not_in_a_starting_worker() -> None:
+    """End a process started with ``spawn`` (the process backend's workers) that calls
+    ``run`` while it imports the main script again, as each such process does before
+    it works: a script calling ``run`` at its top level, without the ``if __name__ ==
+    "__main__":`` guard.  One line, and the worker exits (1) -- where multiprocessing
+    would raise its own error for the process backend, and every worker would play
+    the whole tournament again for the others."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(
+            "azul-rules: run() was called while a worker process was importing the main "
+            "script again (spawn): call it under if __name__ == '__main__':"
+        )
 
 
 def _existing(out: str | None, resume: bool, settings: Settings, total: int) -> Existing:
