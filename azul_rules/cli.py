@@ -188,7 +188,7 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
                      help="comma-separated bots: random, greedy or package.module:Factory")
-    add.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
+    add.add_argument("--games", type=_games, required=True, metavar="N", help="games to play")
     add.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     add.add_argument("--variant", choices=("colored", "grey"), default="colored",
                      help=_VARIANT_HELP)  # fmt: skip
@@ -208,6 +208,18 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add.add_argument("--lang", choices=LANGUAGES, default="en",
                      help="the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def _games(text: str) -> int:
+    """``tournament --games``: a number of games, 1 or more (0 would print a table of no
+    game)."""
+    try:
+        games = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"invalid int value: {text!r}") from None
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of games, 1 or more, not {games}")
+    return games
 
 
 def _tournament(args: argparse.Namespace) -> int:

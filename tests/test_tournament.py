@@ -282,10 +282,10 @@ def test_python_factories_run_locally_but_the_process_backend_needs_picklable_on
          r"5 games need 3 deal seeds \(2 games a deal\), but seeds= gives 1"),
         ({"games": 2, "backend": "gpu"}, "unknown backend 'gpu'"),
         ({"games": 2, "time_limit": 0}, "time_limit must be a positive number"),
-        ({"games": 2, "resume": True}, "resume needs the file"),
+        ({"games": 2, "resume": True}, r"resume=True needs the file to continue \(out=\.\.\.\)"),
         ({"games": 2, "batch": 0}, "batch must be a positive integer"),
         ({"games": 2, "ray_address": "auto"},
-         r"ray_address \(--ray-address\) is for the ray backend, not local"),
+         r"ray_address is for the ray backend, not local \(backend='ray'\)"),
         ({"games": 2, "backend": "process", "ray_address": "127.0.0.1:6379"},
          "is for the ray backend, not process"),
     ],
@@ -415,7 +415,7 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match=r"bots \['greedy', 'random'\] there, "
                        r"\['random', 'greedy'\] here"):  # fmt: skip
         run(["random", "greedy"], games=2, out=str(out), resume=True)
-    with pytest.raises(TournamentError, match="already holds games: continue it with --resume"):
+    with pytest.raises(TournamentError, match="already holds games: continue it with resume=True"):
         run(["greedy", "random"], games=2, out=str(out))
 
 
@@ -648,12 +648,12 @@ def test_tournament_command_prints_the_table_and_writes_the_file(
          "azul-rules: --bots: unknown bot 'smart': choose random, greedy or "
          "package.module:Factory"),
         (["--bots", "greedy,random", "--games", "2", "--resume"],
-         "azul-rules: resume needs the file to continue (out=..., --out FILE)"),
+         "azul-rules: --resume needs the file to continue (--out FILE)"),
         (["--bots", "greedy,random", "--games", "-2"],
-         "azul-rules: games must be a number of games (0 or more), not -2"),
+         "azul-rules: tournament: argument --games: expected a number of games, 1 or more, "
+         "not -2 (see azul-rules tournament --help)"),
         (["--bots", "greedy,random", "--games", "2", "--ray-address", "auto"],
-         "azul-rules: ray_address (--ray-address) is for the ray backend, not local "
-         "(backend='ray', --backend ray)"),
+         "azul-rules: --ray-address is for the ray backend, not local (--backend ray)"),
     ],
 )  # fmt: skip
 def test_tournament_command_errors_are_one_line_exit_2(
@@ -662,6 +662,63 @@ def test_tournament_command_errors_are_one_line_exit_2(
     assert main(["tournament", *args]) == 2
     err = capsys.readouterr().err
     assert err == says + "\n"
+
+
+def test_tournament_games_0_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--games 0`` printed a results table of no game, exit 0."""
+    assert main(["tournament", "--bots", "greedy,random", "--games", "0"]) == 2
+    assert capsys.readouterr() == ("", (
+        "azul-rules: tournament: argument --games: expected a number of games, 1 or more, "
+        "not 0 (see azul-rules tournament --help)\n"))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "command", "python"),
+    [
+        (["--out", "{out}"], {"out": "{out}"},
+         "{out} already holds games: continue it with --resume, or choose another file",
+         "{out} already holds games: continue it with resume=True, or choose another file"),
+        (["--resume"], {"resume": True},
+         "--resume needs the file to continue (--out FILE)",
+         "resume=True needs the file to continue (out=...)"),
+        (["--ray-address", "auto"], {"ray_address": "auto"},
+         "--ray-address is for the ray backend, not local (--backend ray)",
+         "ray_address is for the ray backend, not local (backend='ray')"),
+        (["--time-limit", "0"], {"time_limit": 0.0},
+         "--time-limit must be a positive number of seconds, not 0.0",
+         "time_limit must be a positive number of seconds, not 0.0"),
+        (["--max-rounds", "0"], {"max_rounds": 0},
+         "--max-rounds must be a positive integer, not 0",
+         "max_rounds must be a positive integer, not 0"),
+        (["--batch", "0"], {"batch": 0},
+         "--batch must be a positive integer, not 0", "batch must be a positive integer, not 0"),
+        (["--workers", "-1"], {"workers": -1},
+         "--workers must be a positive integer, not -1",
+         "workers must be a positive integer, not -1"),
+        (["--retries", "-1"], {"retries": -1},
+         "--retries must be 0 or more, not -1", "retries must be 0 or more, not -1"),
+        (["--out", os.devnull, "--resume"], {"out": os.devnull, "resume": True},
+         f"cannot continue {os.devnull}: --resume reads back a regular file, and this is a "
+         "device",
+         f"cannot continue {os.devnull}: resume=True reads back a regular file, and this is a "
+         "device"),
+    ],
+)  # fmt: skip
+def test_tournament_command_speaks_in_options_and_run_in_parameters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+    kwargs: dict[str, Any], command: str, python: str,
+) -> None:  # fmt: skip
+    """The command names its options (``--resume``), ``run`` its parameters
+    (``resume=True``): ``continue it with --resume (resume=True)`` spoke both at once."""
+    out = tmp_path / "games.jsonl"
+    out.write_text("x\n")  # a file holding something
+    args = [arg.format(out=out) for arg in args]
+    kwargs = {k: v.format(out=out) if isinstance(v, str) else v for k, v in kwargs.items()}
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", *args]) == 2
+    assert capsys.readouterr().err == f"azul-rules: {command.format(out=out)}\n"
+    with pytest.raises(TournamentError) as raised:
+        run(["greedy", "random"], games=2, **kwargs)
+    assert str(raised.value) == python.format(out=out)
 
 
 def test_lang_fr_records_the_forfeits_verdicts_in_french(

@@ -30,7 +30,7 @@ from azul_rules.record import GameRecord
 from azul_rules.shown import shown
 from azul_rules.tournament.readback import checked_summary, record_of
 from azul_rules.tournament.referee import GameSummary
-from azul_rules.tournament.settings import Settings, TournamentError
+from azul_rules.tournament.settings import RESUME, Settings, TournamentError
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -102,8 +102,8 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
         raise TournamentError(f"cannot read {path}: {getattr(error, 'strerror', error)}") from None
     if not stat.S_ISREG(mode):  # a FIFO would be drained, a device read for ever
         raise TournamentError(
-            f"cannot continue {path}: --resume reads back a regular file, and this is "
-            f"{_kind_of(mode)}"
+            "cannot continue {path}: {resume} reads back a regular file, and this is {kind}",
+            path=path, resume=RESUME, kind=_kind_of(mode),
         )
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
@@ -247,8 +247,8 @@ def check_new_file(path: str) -> None:
         return
     if size:
         raise TournamentError(
-            f"{path} already holds games: continue it with --resume (resume=True), or "
-            "choose another file"
+            "{path} already holds games: continue it with {resume}, or choose another file",
+            path=path, resume=RESUME,
         )
 
 

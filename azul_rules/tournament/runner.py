@@ -19,7 +19,15 @@ from azul_rules.shown import number, shown, too_long
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
-from azul_rules.tournament.settings import Settings, TournamentError, entrants
+from azul_rules.tournament.settings import (
+    OUT,
+    RAY_BACKEND,
+    RESUME,
+    Option,
+    Settings,
+    TournamentError,
+    entrants,
+)
 from azul_rules.tournament.stats import ENDS, Z95, BotStats, Tally
 
 __all__ = ["Results", "run"]
@@ -324,11 +332,11 @@ def _settings(
     if time_limit is not None and (
         not isinstance(time_limit, int | float) or not 0 < time_limit < _MAX_SECONDS
     ):
-        raise TournamentError(
-            f"time_limit must be a positive number of seconds, not {shown(time_limit)}"
-        )
+        raise TournamentError("{time_limit} must be a positive number of seconds, not {value}",
+                              time_limit=Option.named("time_limit"), value=shown(time_limit))
     if type(max_rounds) is not int or max_rounds < 1:
-        raise TournamentError(f"max_rounds must be a positive integer, not {shown(max_rounds)}")
+        raise TournamentError("{max_rounds} must be a positive integer, not {value}",
+                              max_rounds=Option.named("max_rounds"), value=shown(max_rounds))
     _check_written("max_rounds", max_rounds)
     if lang not in LANGUAGES:
         raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {shown(lang)}")
@@ -385,15 +393,18 @@ def _check_run(
         raise TournamentError(f"unknown backend {shown(backend)}: choose local, process or ray")
     for name, value in (("batch", batch), ("workers", workers)):
         if value is not None and (type(value) is not int or value < 1):
-            raise TournamentError(f"{name} must be a positive integer, not {shown(value)}")
+            raise TournamentError("{name} must be a positive integer, not {value}",
+                                  name=Option.named(name), value=shown(value))
     if type(retries) is not int or retries < 0:
-        raise TournamentError(f"retries must be 0 or more, not {shown(retries)}")
+        raise TournamentError("{retries} must be 0 or more, not {value}",
+                              retries=Option.named("retries"), value=shown(retries))
     if resume and out is None:
-        raise TournamentError("resume needs the file to continue (out=..., --out FILE)")
+        raise TournamentError("{resume} needs the file to continue ({out})", resume=RESUME,
+                              out=OUT)
     if ray_address is not None and backend != "ray":
         raise TournamentError(
-            f"ray_address (--ray-address) is for the ray backend, not {backend} "
-            "(backend='ray', --backend ray)"
+            "{ray_address} is for the ray backend, not {backend} ({ray})",
+            ray_address=Option.named("ray_address"), backend=backend, ray=RAY_BACKEND,
         )
     if backend == "process":
         settings.check_picklable("process")
