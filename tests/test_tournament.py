@@ -439,6 +439,12 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
         (lambda ls: [ls[0][:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}"],
          "line 1: not acceptable JSON: nested too deeply$"),
         (lambda ls: [ls[0].replace('"game":0', '"game":-3')], "not a game number"),
+        (lambda ls: [ls[0].replace('"time_limit":null,', '')],
+         "line 1 was written with other settings: time_limit missing there, None here"),
+        (lambda ls: [ls[0].replace('"seed":0,', '"seed":false,', 1)],
+         "line 1 was written with other settings: seed False there, 0 here"),
+        (lambda ls: [ls[0].replace('"max_rounds":100}', '"max_rounds":100,"extra":null}')],
+         "line 1 was written with other settings: extra None there, missing here"),
     ],
 )  # fmt: skip
 def test_a_damaged_complete_line_is_an_error_naming_it(

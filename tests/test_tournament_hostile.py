@@ -131,6 +131,14 @@ def test_tournament_an_illegal_move_no_json_can_hold_is_recorded_as_text_S2(
         assert len(game["record"]["moves"]) == game["result"]["moves"]
     again = run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out), resume=True)
     assert (again.resumed, again.played) == (2, 0)
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    doc["result"]["forfeit"]["violations"][0]["code"] = ["NO_SUCH_SOURCE"]  # no error code
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    with pytest.raises(TournamentError, match=r"line 1: \$\.result\.forfeit: an illegal move "
+                       r"its record does not hold is written as text, with the referee's "
+                       r"violations \(code, rule, message\)$"):  # fmt: skip
+        run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out), resume=True)
 
 
 # -- a bot changing the state it is given -----------------------------------------------

@@ -28,7 +28,7 @@ from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import load, load_unique, repeated_keys
 from azul_rules.record import GameRecord
 from azul_rules.shown import shown
-from azul_rules.tournament.readback import checked_summary, record_of
+from azul_rules.tournament.readback import checked_summary, record_of, same_json
 from azul_rules.tournament.referee import GameSummary
 from azul_rules.tournament.settings import RESUME, Settings, TournamentError
 
@@ -161,13 +161,19 @@ def _truncate(path: str, size: int) -> None:
 
 
 def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -> None:
+    """The line's settings are these settings: the same keys, the same JSON values
+    (``false`` is no seed 0, a missing ``time_limit`` no ``null``)."""
     for key in [*expected, *sorted(set(found) - set(expected))]:
-        if found.get(key) != expected.get(key):
+        if key not in found or key not in expected or not same_json(found[key], expected[key]):
             raise TournamentError(
                 f"{where} was written with other settings: {_key_name(key)} "
-                f"{shown(found.get(key))} there, {shown(expected.get(key))} here; continue it "
+                f"{_setting(found, key)} there, {_setting(expected, key)} here; continue it "
                 "with the same settings or write to another file"
             )
+
+
+def _setting(settings: dict[str, Any], key: str) -> str:
+    return shown(settings[key]) if key in settings else "missing"
 
 
 def _key_name(key: str) -> str:

@@ -8,8 +8,9 @@ that game: how it ended (E1: ``finished`` when the record plays to the end; ``fo
 at a seat's failure; ``unfinished`` at the round cap), the winners and scores (E4, or
 the boards' scores when it stopped), the round reached and the legal moves played; a
 forfeit's seat (the seat to move), bot, move number and, after an illegal move, the move
-and the referee's verdict (G1).  What cannot be replayed -- the text of a bot's error --
-is taken as written.  Anything else is refused with its JSON path, so that a hand-edited
+and the referee's verdict (G1).  What cannot be replayed -- the text of a bot's error, an
+illegal move no record can hold (a number past 4,300 digits) and its verdict's messages
+-- is taken as written.  Anything else is refused with its JSON path, so that a hand-edited
 or corrupted line never counts in the results table.
 
 Replaying costs what the game cost to referee, once per line (a record holds at most
@@ -21,16 +22,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
+from azul_rules.codes import ErrorCode
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.jsontext import paths_under
 from azul_rules.messages import LANGUAGES
 from azul_rules.record import MAX_RECORD_MOVES, GameRecord, Replay
+from azul_rules.rulebook import rules
 from azul_rules.shown import shown
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings, TournamentError
 
-__all__ = ["checked_summary", "record_of"]
+__all__ = ["checked_summary", "record_of", "same_json"]
 
 LINE_FIELDS: Final = ("tournament", "game", "deal", "seed", "lineup", "bot_seeds", "result",
                       "record")  # fmt: skip
@@ -104,7 +107,7 @@ def _scheduled(line: dict[str, Any], settings: Settings, where: str) -> GameSpec
     spec = settings.spec(index)
     names = settings.names
     lineup = [names[b] for b in spec.seats]
-    if not (_same(line["seed"], spec.seed) and _same(line["lineup"], lineup)):
+    if not (same_json(line["seed"], spec.seed) and same_json(line["lineup"], lineup)):
         raise TournamentError(
             f"{where}: game {index} has seed {shown(line['seed'])} and lineup "
             f"{shown(line['lineup'])}, but these settings give seed {spec.seed} and lineup "
@@ -252,12 +255,18 @@ def _unreplayed(claimed: dict[str, Any], expected: dict[str, Any], settings: Set
 
 
 def _violations(found: object) -> bool:
-    """A non-empty list of ``{"code", "rule", "message"}`` objects of text."""
+    """A non-empty list of ``{"code", "rule", "message"}`` objects: an error code, a rule
+    of the book, a message."""
     return isinstance(found, list) and bool(found) and all(
         isinstance(v, dict) and set(v) == {"code", "rule", "message"}
         and all(isinstance(text, str) for text in v.values())
+        and v["code"] in _CODES and v["rule"] in _RULE_IDS
         for v in found
     )  # fmt: skip
+
+
+_CODES: Final = frozenset(code.value for code in ErrorCode)
+_RULE_IDS: Final = frozenset(entry.id for entry in rules())
 
 
 def _verdict(violations: Sequence[Violation], claimed: dict[str, Any],
@@ -290,18 +299,18 @@ def _expect(found: object, expected: object, path: str,
         for key, value in expected.items():
             _expect(found[key], value, f"{path}.{key}", source)
         return
-    if not _same(found, expected):
+    if not same_json(found, expected):
         raise _Refused(path, f"{shown(found)}, {source} {shown(expected)}")
 
 
-def _same(a: object, b: object) -> bool:
+def same_json(a: object, b: object) -> bool:
     """Equal as JSON values: objects (of any ``dict`` class: the strict reader's own)
     with the same keys, arrays of the same length, and values of one type all the way
     down (``true`` is not ``1``, nor ``1.0``)."""
     if isinstance(a, dict) or isinstance(b, dict):
         return (isinstance(a, dict) and isinstance(b, dict) and a.keys() == b.keys()
-                and all(_same(a[k], b[k]) for k in a))  # fmt: skip
+                and all(same_json(a[k], b[k]) for k in a))  # fmt: skip
     if isinstance(a, list) or isinstance(b, list):
         return (isinstance(a, list) and isinstance(b, list) and len(a) == len(b)
-                and all(_same(x, y) for x, y in zip(a, b, strict=True)))  # fmt: skip
+                and all(same_json(x, y) for x, y in zip(a, b, strict=True)))  # fmt: skip
     return type(a) is type(b) and a == b
