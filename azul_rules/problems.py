@@ -18,7 +18,10 @@ from azul_rules.grey import legal_columns, next_line, walls_can_end
 from azul_rules.phases import Phase, Variant
 from azul_rules.position import Position, structure_problems
 
-__all__ = ["Problem", "StateProblem", "finished_rounds", "least_round", "state_problems"]
+__all__ = [
+    "Problem", "StateProblem", "finished_rounds", "least_round", "state_problems",
+    "waiting_lines",
+]  # fmt: skip
 
 
 class _Add(Protocol):
@@ -199,39 +202,63 @@ def finished_rounds(phase: Phase, round: int) -> int:
 
 def least_round(phase: Phase, boards: Sequence[PlayerBoard]) -> int:
     """The least round a position in ``phase`` with these walls can be in: each tiling
-    adds at most one tile to a wall row and 5 to a wall (W1).  Used when a position
-    gives no round."""
-    tilings = max((_tilings_needed(board) for board in boards), default=0)
+    adds at most one tile to a wall row and 5 to a wall (W1), and during the wall
+    tiling a complete pattern line still waits for this round's tile of its row.  Used
+    when a position gives no round."""
+    tiling = phase is Phase.WALL_TILING
+    tilings = max((_tilings_needed(board, tiling) for board in boards), default=0)
     if phase in (Phase.WALL_TILING, Phase.GAME_OVER):
         return max(1, tilings)
     return tilings + 1
 
 
-def _tilings_needed(board: PlayerBoard) -> int:
+def waiting_lines(board: PlayerBoard) -> tuple[int, ...]:
+    """During the (grey) wall tiling, the complete pattern lines still to be tiled this
+    round (W1, V3): a line is emptied when tiled, so every complete one is waiting, and
+    its wall row has not had this round's tile yet."""
+    return tuple(
+        row for row, line in enumerate(board.pattern_lines)
+        if line.color is not None and line.count == line.capacity
+    )  # fmt: skip
+
+
+def _tilings_needed(board: PlayerBoard, tiling: bool) -> int:
     """The fewest wall tilings that can have laid ``board``'s wall (W1): one tile per
-    row, 5 per wall, each time."""
+    row, 5 per wall, each time.  During the wall tiling (``tiling``), each complete
+    line's row is owed a tile of the tiling under way, so it counts as laid."""
     rows = [sum(t is not None for t in row) for row in board.wall]
+    if tiling:
+        for row in waiting_lines(board):
+            rows[row] += 1
     return max(-(-sum(rows) // 5), *rows)
 
 
 def _check_wall_growth(state: Position, add: _Add) -> None:
     """W1: a tiling puts at most one tile per pattern line on its wall row, so at most
-    one per row and 5 per wall."""
+    one per row and 5 per wall.  During the wall tiling, a complete line still waiting
+    (V3) means its row has not had this round's tile: that row holds at most one tile
+    per earlier tiling, and the wall 5 per tiling less one per waiting line."""
     tilings = max(0, finished_rounds(state.phase, state.round))
+    tiling = state.phase is Phase.WALL_TILING
     for index, board in enumerate(state.players):
+        waiting = waiting_lines(board) if tiling else ()
         rows = [sum(t is not None for t in row) for row in board.wall]
-        if sum(rows) > 5 * tilings:
+        allowed = 5 * tilings - len(waiting)
+        if sum(rows) > allowed:
             add(
                 StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall",
-                player=index, wall_tiles=sum(rows), allowed=5 * tilings, round=state.round,
-                phase=state.phase.value,
+                player=index, wall_tiles=sum(rows), allowed=allowed,
+                round=state.round, phase=state.phase.value,
+                **({"reason": "waiting", "waiting": len(waiting)} if waiting else {}),
             )  # fmt: skip
         for row, tiles in enumerate(rows):
-            if tiles > tilings:
+            allowed = tilings - (row in waiting)
+            if tiles > allowed:
                 add(
                     StateProblem.TOO_MANY_WALL_TILES, "W1", f"$.players[{index}].wall[{row}]",
-                    player=index, row=row, wall_tiles=tiles, allowed=tilings,
-                    round=state.round, phase=state.phase.value, reason="row",
+                    player=index, row=row, wall_tiles=tiles, allowed=allowed,
+                    round=state.round, phase=state.phase.value,
+                    reason="row_waiting" if row in waiting else "row",
                 )  # fmt: skip
 
 

@@ -32,6 +32,7 @@ from azul_rules.tournament.runner import _settings
 from tests.fuzz_inputs import (
     TOURNAMENT_BOTS,
     TOURNAMENT_GAMES,
+    check_lines,
     dumps,
     mutate,
     mutate_text,
@@ -154,6 +155,7 @@ def run_command(args: list[str]) -> None:
     assert status in (0, 1, 2), args
     assert "Traceback" not in out + err
     assert "internal error" not in err, err
+    check_lines(args, out, err)
     if status == 2:
         assert err and all(line.startswith("azul-rules: ") for line in err.splitlines()), err
 

@@ -690,9 +690,6 @@ def test_tournament_games_0_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         (["--ray-address", "auto"], {"ray_address": "auto"},
          "--ray-address is for the ray backend, not local (--backend ray)",
          "ray_address is for the ray backend, not local (backend='ray')"),
-        (["--time-limit", "0"], {"time_limit": 0.0},
-         "--time-limit must be a positive number of seconds, not 0.0",
-         "time_limit must be a positive number of seconds, not 0.0"),
         (["--max-rounds", "0"], {"max_rounds": 0},
          "--max-rounds must be a positive integer, not 0",
          "max_rounds must be a positive integer, not 0"),
@@ -890,7 +887,7 @@ def test_a_number_no_game_line_can_hold_is_a_tournament_error(kwargs: Any, says:
         ({"games": 1, "time_limit": HUGE}, "time_limit must be a positive number of "
          "seconds, not an integer of more than 4300 digits"),
         ({"games": 1, "time_limit": 10**400}, "time_limit must be a positive number of "
-         f"seconds, not {str(10**400)[:57]}..."),
+         "seconds, not an integer of 401 digits"),
         ({"games": HUGE, "seeds": [1]}, "an integer of more than 4300 digits games need an "
          "integer of more than 4300 digits deal seeds (2 games a deal), but seeds= gives 1"),
     ],

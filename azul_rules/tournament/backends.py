@@ -230,7 +230,8 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise TournamentError(
-            "the ray backend needs Ray: pip install 'azul_rules[ray]'"
+            "the ray backend needs Ray, the ray extra: pip install -e '.[ray]' in the "
+            "project's checkout"
         ) from None
     return ray
 

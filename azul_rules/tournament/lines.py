@@ -15,19 +15,19 @@ by dropping complete lines.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Final
 
 import attrs
 
+from azul_rules._files import kind_of, open_input, open_output, write_all
 from azul_rules.errors import FormatError, InvalidStateError
 from azul_rules.jsontext import load, load_unique, repeated_keys
 from azul_rules.record import GameRecord
-from azul_rules.shown import shown
+from azul_rules.shown import listed, shown
 from azul_rules.tournament.readback import checked_summary, record_of, same_json
 from azul_rules.tournament.referee import GameSummary
 from azul_rules.tournament.settings import RESUME, Settings, TournamentError
@@ -39,6 +39,7 @@ __all__ = [
     "check_new_file",
     "load_record",
     "read_existing",
+    "read_record",
 ]
 
 MAX_LINE_BYTES: Final = 1 << 20
@@ -103,7 +104,7 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
     if not stat.S_ISREG(mode):  # a FIFO would be drained, a device read for ever
         raise TournamentError(
             "cannot continue {path}: {resume} reads back a regular file, and this is {kind}",
-            path=path, resume=RESUME, kind=_kind_of(mode),
+            path=path, resume=RESUME, kind=kind_of(mode),
         )
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
@@ -138,17 +139,6 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
     if cut_at is not None:
         _truncate(path, cut_at)
     return Existing(tuple(summaries), frozenset(where_seen), cut_bytes)
-
-
-def _kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
 
 
 def _truncate(path: str, size: int) -> None:
@@ -200,11 +190,9 @@ class OutFile:
                 f"as {os.path.join(path, 'games.jsonl')})"
             )
         try:
-            self._fd = _open_for_appending(path)
+            self._fd = open_output(path, append=True)
         except (OSError, ValueError) as error:  # ValueError: a null character in the name
             reason = error.strerror if isinstance(error, OSError) else None
-            if isinstance(error, OSError) and error.errno == errno.ENXIO:
-                reason = "it is a named pipe (FIFO) that no process reads"
             raise TournamentError(f"cannot write {path}: {reason or error}") from None
         if fcntl is not None:
             try:
@@ -219,10 +207,8 @@ class OutFile:
         """Append ``lines`` (each gets its newline); :class:`TournamentError` when the
         file cannot take them (a full disk, a pipe whose reader has gone...).  A write
         cut short leaves a last line without its newline, which ``--resume`` cuts off."""
-        data = memoryview("".join(line + "\n" for line in lines).encode())
         try:
-            while data:
-                data = data[os.write(self._fd, data) :]
+            write_all(self._fd, "".join(line + "\n" for line in lines).encode())
         except OSError as error:
             raise TournamentError(f"cannot write {self.path}: {error.strerror}") from None
 
@@ -232,17 +218,6 @@ class OutFile:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = -1
-
-
-def _open_for_appending(path: str) -> int:
-    """A descriptor appending to ``path`` (created if need be).  Non-blocking at first,
-    so that a FIFO without a reader fails (``ENXIO``) instead of waiting; blocking
-    again once open, so that writes to a slow reader wait rather than fail."""
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
-    return fd
 
 
 def check_new_file(path: str) -> None:
@@ -267,9 +242,9 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     state that cannot exist (its paths under ``$.record`` in a game line)."""
     try:
         if path == "-":
-            return _load_from(sys.stdin.buffer, "standard input", game)
-        with open(path, "rb") as stream:
-            return _load_from(stream, path, game)
+            return read_record(sys.stdin.buffer, "standard input", game)
+        with open_input(path) as stream:  # a FIFO nobody writes: refused, not waited for
+            return read_record(stream, path, game)
     except (OSError, ValueError) as error:  # ValueError: a file name with a null character
         if isinstance(error, (FormatError, InvalidStateError)):
             raise
@@ -278,13 +253,23 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
         raise FormatError(f"cannot read {where}: {reason}") from None
 
 
-def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
+def read_record(
+    stream: IO[bytes], source: str, game: int | None = None,
+    plain: Callable[[bytes], GameRecord] = GameRecord.from_json,
+) -> GameRecord:  # fmt: skip
+    """:func:`load_record` from an open ``stream`` named ``source`` in messages; a file
+    that is no tournament file is read by ``plain`` (at most 2 MiB of it: ``plain``
+    refuses what is over its own limit)."""
     first = stream.readline(MAX_LINE_BYTES + 1)
     parsed = _parsed(first)  # once: a line of 1 MiB is not read twice
     is_game_line = isinstance(parsed, dict) and "tournament" in parsed and "record" in parsed
     if is_game_line or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
         return _pick(_chain(first, stream), source, game, parsed)
-    return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
+    if game is not None:
+        raise FormatError(
+            f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
+        )
+    return plain(first + stream.read(MAX_LINE_BYTES + 1))
 
 
 def _parsed(raw: bytes) -> object:
@@ -293,14 +278,6 @@ def _parsed(raw: bytes) -> object:
         return load(raw)
     except FormatError as error:
         return error
-
-
-def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
-    if game is not None:
-        raise FormatError(
-            f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
-        )
-    return GameRecord.from_json(data)
 
 
 def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
@@ -351,5 +328,5 @@ def _game_line(doc: object, where: str) -> dict[str, Any]:
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
     if repeated := repeated_keys(doc):
-        raise FormatError(f"{where}: the same key given twice: {', '.join(map(repr, repeated))}")
+        raise FormatError(f"{where}: the same key given twice: {listed(repeated)}")
     return doc
