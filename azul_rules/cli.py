@@ -1,7 +1,8 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
-Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
-impossible position, whether or not the reader of the output stays to the end (``| head``).
+Exit status: 0 success (or a legal move), 1 an illegal move (``play``: a bot that
+forfeits), 2 unreadable input or an impossible position, whether or not the reader of the
+output stays to the end (``| head``).
 Errors are reported in words, never as a traceback.
 """
 
@@ -22,7 +23,7 @@ from azul_rules._arguments import integer, seconds
 from azul_rules._documents import Kind, wrong_kind
 from azul_rules._files import open_input, open_output, write_all
 from azul_rules.auditing import audit, claim_from_dict, position_from_dict
-from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.bots import BotSpecError, bot_factory, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.jsonio import from_dict, move_from_dict, move_from_json, to_dict
@@ -37,11 +38,14 @@ from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
 from azul_rules.shown import clipped, listed, number, printable, shown
-from azul_rules.state import GameState, new_game
+from azul_rules.state import GameState
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
 from azul_rules.tournament.command import main as tournament_main
 from azul_rules.tournament.lines import read_record
+from azul_rules.tournament.referee import Forfeit, RefereedGame
+from azul_rules.tournament.schedule import GameSpec
+from azul_rules.tournament.settings import Settings, entrants
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -77,7 +81,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
     parser.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    play = commands.add_parser("play", help="referee a whole game between built-in bots")
+    play = commands.add_parser("play", help="referee a whole game between bots")
     play.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     play.add_argument("--seed", type=integer, default=0, help="the seed of the draws (default 0)")
     play.add_argument("--variant", choices=("colored", "grey"), default="colored",
@@ -200,7 +204,7 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
                      help="comma-separated bots: random, greedy or package.module:Factory")
-    add.add_argument("--games", type=integer, required=True, metavar="N", help="games to play")
+    add.add_argument("--games", type=_games, required=True, metavar="N", help="games to play")
     add.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     add.add_argument("--variant", choices=("colored", "grey"), default="colored",
                      help=_VARIANT_HELP)  # fmt: skip
@@ -220,6 +224,15 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add.add_argument("--lang", choices=LANGUAGES, default="en",
                      help="the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def _games(text: str) -> int:
+    """``tournament --games``: a number of games, 1 or more (0 would print a table of no
+    game)."""
+    games = integer(text)
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of games, 1 or more, not {games}")
+    return games
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -266,22 +279,32 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bot_names(spec: str | None, players: int) -> list[str]:
-    names = (
-        spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
-    )
+    """The bot of each seat: ``--bots`` split at commas, each spec resolved first (an
+    unknown bot is named, whatever the count), then one a seat (S1)."""
+    if not spec:
+        return ["greedy" if i % 2 == 0 else "random" for i in range(players)]
+    names = spec.split(",")
+    _import_from_cwd()
+    for name in names:
+        try:
+            bot_factory(name)
+        except BotSpecError as error:
+            raise UsageError(f"--bots: {error}") from None
     if len(names) != players:
         raise UsageError(f"--bots names {_count(len(names), 'bot')} for {players} players")
     return names
 
 
-def _bots(names: list[str], seed: int) -> list[Bot]:
-    """One bot per seat, each seeded with ``seat_seed(seed, seat)`` (as in tournaments)."""
-    _import_from_cwd()
-    try:
-        factories = [bot_factory(name) for name in names]
-    except BotSpecError as error:
-        raise UsageError(f"--bots: {error}") from None
-    return [build_bot(factory, seat_seed(seed, s)) for s, factory in enumerate(factories)]
+def _refereed_game(names: list[str], players: int, seed: int, variant: Variant,
+                   lang: str) -> RefereedGame:  # fmt: skip
+    """The game ``play`` referees: the tournament's referee (every forfeit of
+    docs/tournament.md), on the deal ``seed`` itself, seat ``k``'s bot seeded with
+    ``seat_seed(seed, k)`` (as in tournaments), stopped after :data:`MAX_ROUNDS`."""
+    settings = Settings(entrants(names), players, variant, seed, max_rounds=MAX_ROUNDS,
+                        lang=lang)  # fmt: skip
+    seats = tuple(range(players))
+    spec = GameSpec(0, 0, seed, seats, tuple(seat_seed(seed, s) for s in seats))
+    return RefereedGame(settings, spec, tuple(e.factory() for e in settings.entrants))
 
 
 def _import_from_cwd() -> None:
@@ -332,45 +355,70 @@ def _scores_and_winners(outcome: Outcome, lang: str) -> list[str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    """``play``: a whole game between bots, every move refereed as in a tournament (a
+    misbehaving bot forfeits: exit 1), printed as it goes."""
     lang = args.lang
     variant = Variant(args.variant)
-    state = new_game(args.players, seed=args.seed, variant=variant)
     names = _bot_names(args.bots, args.players)
-    bots = _bots(names, args.seed)
     if args.record:
         _not_stdin("--record", args.record)
     record_to = _Destination(args.record) if args.record else None  # refused before the game
-    played: list[Move] = []
+    game = _refereed_game(names, args.players, args.seed, variant, lang)
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
-    shown_round = 0
-    while not state.is_over:
-        if state.round > MAX_ROUNDS:
-            print(phrase("stuck", lang, round=state.round))
-            _save(record_to, GameRecord(tuple(played), args.players, args.seed, variant), lang)
-            return 0
-        if state.round != shown_round:
-            shown_round = state.round
-            print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
-            print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
-        player = state.current_player
-        move = bots[player].choose(state)
-        before = state
-        state = state.apply(move)
-        played.append(move)
-        tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
-        print(phrase("played", lang, player=player + 1, move=move_text(move, lang),
-                     tiling=tiling))  # fmt: skip
-        settled = state.phase is not Phase.WALL_TILING
-        if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
-            print("\n".join(describe_scoring(state.last_scoring, lang)))
-    outcome = state.outcome
-    assert outcome is not None
-    print(phrase("game_end", lang, round=state.round))
-    print("\n".join(_scores_and_winners(outcome, lang)))
-    _save(record_to, GameRecord(tuple(played), args.players, args.seed, variant), lang)
-    return 0
+    _print_round(game.state, lang)
+    for before, move in game.moves():
+        _print_move(before, move, game.state, lang)
+    state, forfeit = game.state, game.forfeit
+    if forfeit is not None:
+        _print_forfeit(forfeit, state, names, lang)
+    elif state.outcome is not None:
+        print(phrase("game_end", lang, round=state.round))
+        print("\n".join(_scores_and_winners(state.outcome, lang)))
+    else:
+        print(phrase("stuck", lang, round=state.round))
+    _save(record_to, game.record(), lang)
+    return 0 if forfeit is None else 1
+
+
+def _print_round(state: GameState, lang: str) -> None:
+    """The start of a round: who starts, and the factories."""
+    print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
+    print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
+
+
+def _print_move(before: GameState, move: Move, after: GameState, lang: str) -> None:
+    """A move played; the wall tiling it ended (W1-W5, F1-F3), the next round's start."""
+    tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
+    print(phrase("played", lang, player=before.current_player + 1, move=move_text(move, lang),
+                 tiling=tiling))  # fmt: skip
+    settled = after.phase is not Phase.WALL_TILING
+    if settled and after.last_scoring is not before.last_scoring and after.last_scoring:
+        print("\n".join(describe_scoring(after.last_scoring, lang)))
+    if not after.is_over and after.round != before.round and after.round <= MAX_ROUNDS:
+        _print_round(after, lang)
+
+
+def _print_forfeit(forfeit: Forfeit, state: GameState, names: list[str], lang: str) -> None:
+    """A forfeit (docs/tournament.md, Refereeing): the seat, its bot, the move and why
+    (an illegal move's violations as ``replay`` prints them); the scores when the game
+    stopped; every other seat wins."""
+    seat = forfeit.seat
+    if forfeit.move is not None:
+        why = phrase("forfeit_illegal", lang, move=move_text(forfeit.move, lang))
+    else:
+        why = _printable(forfeit.error or forfeit.reason)
+    print(phrase("forfeit", lang, player=seat + 1, bot=names[seat], number=forfeit.move_number,
+                 reason=why))  # fmt: skip
+    _print_violations(forfeit.violations, lang, explain=False)
+    scores = ", ".join(phrase("player_score", lang, player=i + 1, score=board.score)
+                       for i, board in enumerate(state.players))  # fmt: skip
+    print(phrase("stopped_scores", lang, scores=scores))
+    winners = [phrase("player", lang, player=w + 1) for w in range(len(state.players))
+               if w != seat]  # fmt: skip
+    result = phrase("shared" if len(winners) > 1 else "winner", lang)
+    print(phrase("result", lang, result=result, winners=phrase("and", lang).join(winners)))
 
 
 def _save(destination: _Destination | None, record: GameRecord, lang: str) -> None:

@@ -856,6 +856,15 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "== arrêt à la manche {round} : les robots n'ont pas fini la partie après "
         "tant de manches (au hasard, une partie sur le mur gris peut durer très longtemps) ==",
     },
+    "forfeit": {
+        "en": "player {player} ({bot}) forfeits at move {number}: {reason}",
+        "fr": "le joueur {player} ({bot}) perd par forfait au coup {number} : {reason}",
+    },
+    "forfeit_illegal": {"en": "illegal move {move}", "fr": "coup illégal {move}"},
+    "stopped_scores": {
+        "en": "scores when the game stopped: {scores}",
+        "fr": "scores à l'arrêt de la partie : {scores}",
+    },
     "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
     "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},
     "one_legal": {"en": "{moves} move, legal", "fr": "{moves} coup, légal"},

@@ -40,6 +40,7 @@ __all__ = [
     "random_refill",
     "read",
     "seed_document",
+    "tournament_lines",
 ]
 
 MAX_PLAYOUT_MOVES: Final = 5_000
@@ -187,7 +188,7 @@ TOURNAMENT_GAMES: Final = 3
 _LINES: list[str] = []
 
 
-def _tournament_lines() -> list[str]:
+def tournament_lines() -> list[str]:
     """The lines of a real tournament's file (played once)."""
     if not _LINES:
         with tempfile.TemporaryDirectory() as folder:
@@ -201,7 +202,7 @@ def _tournament_lines() -> list[str]:
 def mutated_tournament_file(rng: random.Random) -> str:
     """A tournament's JSON-lines file with one line mutated (its values, or its text) or
     the whole text mutated (cut, a byte order mark...)."""
-    lines = _tournament_lines()
+    lines = tournament_lines()
     index = rng.randrange(len(lines))
     action = rng.randrange(3)
     if action == 0:

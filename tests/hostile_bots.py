@@ -104,6 +104,14 @@ class OddPartsBot:
         return odd
 
 
+class HugeSourceBot:
+    """Takes from factory 10**5000: a ``Take`` its constructor accepts, which no JSON
+    text can hold (past 4,300 digits)."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        return az.Take(10**5000, az.Color.RED, 0)
+
+
 class LongTypeNameBot:
     """Returns an object whose type has a name of 2 MB."""
 

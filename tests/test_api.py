@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.messages import TEMPLATES
+from azul_rules.messages import PHRASES, TEMPLATES
 
 RULES_CODES = {
     # Documented mistakes.
@@ -68,6 +68,14 @@ def test_every_code_has_english_and_french_with_the_same_placeholders() -> None:
     keys = {key.split("/")[0] for key in TEMPLATES}
     assert keys == RULES_CODES
     for key, languages in TEMPLATES.items():
+        assert set(languages) == {"en", "fr"}, key
+        assert _fields(languages["en"]) == _fields(languages["fr"]), key
+
+
+def test_every_cli_phrase_has_english_and_french_with_the_same_placeholders() -> None:
+    """The command line's own words (``play``'s forfeits among them) in both languages."""
+    assert {"forfeit", "forfeit_illegal", "stopped_scores"} <= set(PHRASES)
+    for key, languages in PHRASES.items():
         assert set(languages) == {"en", "fr"}, key
         assert _fields(languages["en"]) == _fields(languages["fr"]), key
 

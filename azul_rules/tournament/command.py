@@ -49,7 +49,7 @@ def main(args: argparse.Namespace) -> int:
         print(f"azul-rules: --bots: {_printable(str(error))}", file=sys.stderr)
         return 2
     except TournamentError as error:
-        print(f"azul-rules: {_printable(str(error))}", file=sys.stderr)
+        print(f"azul-rules: {_printable(error.command_line)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interruption:
         terminated = isinstance(interruption, _Terminated)

@@ -19,17 +19,18 @@ import os
 import stat
 import sys
 from collections.abc import Callable, Iterator
-from typing import IO, Any, Final, cast
+from typing import IO, Any, Final
 
 import attrs
 
 from azul_rules._files import kind_of, open_input, open_output, write_all
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
+from azul_rules.jsontext import load, load_unique, repeated_keys
 from azul_rules.record import GameRecord
 from azul_rules.shown import listed, shown
-from azul_rules.tournament.referee import Ending, GameSummary
-from azul_rules.tournament.settings import Settings, TournamentError
+from azul_rules.tournament.readback import checked_summary, record_of, same_json
+from azul_rules.tournament.referee import GameSummary
+from azul_rules.tournament.settings import RESUME, Settings, TournamentError
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -43,8 +44,6 @@ __all__ = [
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest line read back (1 MiB; a 100-round grey game takes about 20 KB)."""
-
-_ENDS: Final = ("finished", "forfeit", "unfinished")
 
 try:
     import fcntl
@@ -104,8 +103,8 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
         raise TournamentError(f"cannot read {path}: {getattr(error, 'strerror', error)}") from None
     if not stat.S_ISREG(mode):  # a FIFO would be drained, a device read for ever
         raise TournamentError(
-            f"cannot continue {path}: --resume reads back a regular file, and this is "
-            f"{kind_of(mode)}"
+            "cannot continue {path}: {resume} reads back a regular file, and this is {kind}",
+            path=path, resume=RESUME, kind=kind_of(mode),
         )
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
@@ -128,7 +127,7 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
             where = f"{path} line {number}"
             doc = _parse(raw, where)
             _check_header(doc["tournament"], header, where)
-            summary = _summary(doc, settings, where)
+            summary = checked_summary(doc, settings, where)
             if summary.index in where_seen:
                 raise TournamentError(
                     f"{where} repeats game {summary.index} (first on line "
@@ -152,60 +151,25 @@ def _truncate(path: str, size: int) -> None:
 
 
 def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -> None:
+    """The line's settings are these settings: the same keys, the same JSON values
+    (``false`` is no seed 0, a missing ``time_limit`` no ``null``)."""
     for key in [*expected, *sorted(set(found) - set(expected))]:
-        if found.get(key) != expected.get(key):
+        if key not in found or key not in expected or not same_json(found[key], expected[key]):
             raise TournamentError(
                 f"{where} was written with other settings: {_key_name(key)} "
-                f"{shown(found.get(key))} there, {shown(expected.get(key))} here; continue it "
+                f"{_setting(found, key)} there, {_setting(expected, key)} here; continue it "
                 "with the same settings or write to another file"
             )
+
+
+def _setting(settings: dict[str, Any], key: str) -> str:
+    return shown(settings[key]) if key in settings else "missing"
 
 
 def _key_name(key: str) -> str:
     """A settings key as written, or quoted and cut when the file's own key is odd (control
     characters, or a key of a megabyte)."""
     return key if key.isidentifier() and len(key) <= 40 else shown(key)
-
-
-def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
-    """The game's summary, after checking that it is the schedule's game at its index."""
-    index = doc.get("game")
-    limit = settings.max_games()
-    if type(index) is not int or not 0 <= index < (limit if limit is not None else 1 << 63):
-        raise TournamentError(f"{where}: \"game\" is not a game number of this schedule")
-    spec = settings.spec(index)
-    names = settings.names
-    expected_lineup = [names[b] for b in spec.seats]
-    if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
-        raise TournamentError(
-            f"{where}: game {index} has seed {shown(doc.get('seed'))} and lineup "
-            f"{shown(doc.get('lineup'))}, but these settings give seed {spec.seed} and lineup "
-            f"{expected_lineup}"
-        )
-    result = doc.get("result")
-    if not isinstance(result, dict):
-        raise TournamentError(f"{where}: \"result\" must be an object")
-    end = result.get("end")
-    winners = result.get("winners")
-    scores = result.get("scores")
-    forfeit = result.get("forfeit")
-    seats = range(settings.players)
-    if not (
-        end in _ENDS
-        and isinstance(winners, list) and _ints(winners, settings.players)
-        and isinstance(scores, list) and _ints(scores, None)
-        and len(scores) == settings.players
-        and (forfeit is None or (isinstance(forfeit, dict) and forfeit.get("seat") in seats))
-        and (end == "forfeit") == (forfeit is not None)
-    ):  # fmt: skip
-        raise TournamentError(f"{where}: \"result\" is not a game result")
-    ending = cast(Ending, end)  # one of _ENDS, checked above
-    forfeiter = None if forfeit is None else int(forfeit["seat"])
-    return GameSummary(index, spec.seats, ending, tuple(winners), tuple(scores), forfeiter)
-
-
-def _ints(values: list[Any], below: int | None) -> bool:
-    return all(type(v) is int and (below is None or 0 <= v < below) for v in values)
 
 
 class OutFile:
@@ -264,8 +228,8 @@ def check_new_file(path: str) -> None:
         return
     if size:
         raise TournamentError(
-            f"{path} already holds games: continue it with --resume (resume=True), or "
-            "choose another file"
+            "{path} already holds games: continue it with {resume}, or choose another file",
+            path=path, resume=RESUME,
         )
 
 
@@ -353,8 +317,7 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None,
     if found is None:
         held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no numbered game"
         raise FormatError(f"no game {game} in {source} (it holds {held})")
-    with paths_under("$.record"):  # the record's places, as places of its game line
-        return GameRecord.from_dict(found["record"])
+    return record_of(found)  # the record's places, as places of its game line
 
 
 def _game_line(doc: object, where: str) -> dict[str, Any]:
