@@ -56,6 +56,13 @@ class UnprintableErrorBot:
         raise UnprintableError
 
 
+class EscapingErrorBot:
+    """Raises an error whose message holds a terminal's escapes and a carriage return."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        raise ValueError("\x1b[31mred\x1b[0m\rover")
+
+
 class RaisingTake(az.Take):
     """A ``Take`` whose equality and hash raise."""
 

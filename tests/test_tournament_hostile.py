@@ -48,6 +48,7 @@ def forfeits(path: Path) -> list[dict[str, Any]]:
         ("UnprintableErrorBot",
          "UnprintableError: (its message cannot be shown: str() of it raised) (at "),
         ("own_error_factory", "building the bot: OwnError: cannot load the weights (at "),
+        ("EscapingErrorBot", "ValueError: \\x1b[31mred\\x1b[0m\\rover (at hostile_bots.py:"),
     ],
 )  # fmt: skip
 def test_any_exception_but_ctrl_c_forfeits_the_bot_s_game(

@@ -27,7 +27,7 @@ from azul_rules.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
 from azul_rules.errors import FormatError, IllegalMoveError, Violation
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.record import MAX_RECORD_MOVES, GameRecord
-from azul_rules.shown import shown
+from azul_rules.shown import printable, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings
@@ -198,15 +198,17 @@ def _leave_forked_copy(parent: int) -> None:
 
 
 def _error_text(error: BaseException) -> str:
-    """``Type: message (at file.py:12 in function)``, on one line, at most 500 characters
+    """``Type: message (at file.py:12 in function)``, on one line, printable (control
+    characters escaped), at most 500 characters
     (``Type (at ...)`` without a message; a message that cannot be shown as text, its
     ``__str__`` raising, is said to be so)."""
     try:
         message = str(error)
     except Exception:  # a bot's exception whose __str__ fails
         message = "(its message cannot be shown: str() of it raised)"
+    message = message[: _ERROR_TEXT_LIMIT + 1]  # a message of megabytes is cut first
     text = f"{_type_name(error)}: {message}" if message else _type_name(error)
-    text = text.replace("\n", " ").strip()
+    text = printable(text.replace("\n", " ").strip())  # a terminal's escapes shown as text
     frames = traceback.extract_tb(error.__traceback__)
     if frames:
         last = frames[-1]
