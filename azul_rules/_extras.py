@@ -18,8 +18,9 @@ def extra(name: str, module: str) -> Iterator[None]:
     """Run the imports of ``module`` that need the extra ``name``: one that fails for a
     package outside azul_rules raises the same kind of ``ImportError``, naming the extra
     and how to install it from the project's checkout (``pip install -e '.[name]'``, as
-    the command line's messages say: the project is on no package index).  A module of azul_rules itself that cannot be imported is
-    a bug, not a missing extra: its error goes through unchanged."""
+    the command line's messages say: the project is on no package index).  A module of
+    azul_rules itself that cannot be imported is a bug, not a missing extra: its error
+    goes through unchanged."""
     try:
         yield
     except ImportError as error:
