@@ -39,7 +39,15 @@ from azul_rules.grey import (
     walls_can_end,
 )
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Variant
+from azul_rules.phases import (
+    FACTORY_OFFER,
+    GAME_OVER,
+    GREY,
+    REFILL,
+    WALL_TILING,
+    Variant,
+    variant_of,
+)
 from azul_rules.position import POSITION_SETTERS, Position, RoundContext, build, new_context
 from azul_rules.problems import Problem, state_problems
 from azul_rules.render import render_state
@@ -596,7 +604,7 @@ def new_game(
     players: int = 2,
     *,
     seed: int = 0,
-    variant: Variant = Variant.COLORED,
+    variant: Variant | str = Variant.COLORED,
     first_player: int | None = None,
     external_draws: bool = False,
 ) -> GameState:
@@ -605,6 +613,7 @@ def new_game(
     The starting player is ``first_player``, or drawn from ``seed``.  With seeded draws
     the factories are filled at once and the game is in ``Phase.FACTORY_OFFER``; with
     ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
+    ``variant`` is a ``Variant`` or its value, ``"colored"`` or ``"grey"``.
     Raises ``ValueError`` for a player count other than 2-4 or a first player out of
     range, and ``FormatError`` (a ``ValueError`` and a ``TypeError``) for an argument of
     the wrong type (``players=True``, ``seed="1"``, ``first_player=0.0``).
@@ -615,8 +624,7 @@ def new_game(
         raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
     if type(seed) is not int:
         raise FormatError(f"seed must be an int, got {shown(seed)}")
-    if not isinstance(variant, Variant):
-        raise FormatError(f"variant must be a Variant, got {shown(variant)}")
+    variant = variant_of(variant)
     if not isinstance(external_draws, bool):
         raise FormatError(f"external_draws must be True or False, got {shown(external_draws)}")
     if first_player is not None and type(first_player) is not int:
