@@ -70,7 +70,7 @@ def load_speedups() -> ModuleType | None:
         from azul_rules import _speedups
     except ImportError:
         return None
-    if _SOURCE.is_file() and source_digest() != _speedups.SOURCE_DIGEST:
+    if _SOURCE.is_file() and source_digest(_SOURCE) != _speedups.SOURCE_DIGEST:
         warnings.warn(
             "azul_rules: the compiled core was built from another version of "
             f"{_SOURCE.name}; the Python core is used.  Rebuild it with "
