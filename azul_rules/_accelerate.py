@@ -11,20 +11,23 @@ compiled twin                           Python reference (and fallback)
 ``GameState.legal_moves``               ``GameState.legal_moves`` (the takes, and the grey
                                         wall's placements)
 ``GameState._take``                     ``GameState._take`` (T2-T4, P1-P6, F1-F4)
-``GameState._end_offer``                ``GameState._end_offer`` with ``_close_round`` and
-                                        ``_next_round`` (coloured wall, seeded draws)
+``GameState._end_offer``                ``GameState._end_offer`` (the coloured tiling of
+                                        every board; the grey tiling's start)
+``GameState._close_round``              ``GameState._close_round`` with ``_next_round``
+                                        (R1-R5, seeded draws)
 ``GameState._place_tile``               ``GameState._place_tile`` with ``_place`` (V1-V3)
 ``GameState._grey_tiling``              ``GameState._grey_tiling`` (V3, V4)
 ``GameState._tilings_so_far``           ``GameState._tilings_so_far``
+``GameState._settle_grey_round``        ``GameState._settle_grey_round`` (W4, W5, E1, R7)
 ``_speedups.draw_factories``            ``rounds.draw_factories`` (R2, the seeded draws)
 ``_speedups.tile_colored``              ``rounds.tile_colored`` (W1-W5)
 ``_speedups.place_on_wall``             ``rounds.place_on_wall`` (W1, W3)
 ``_speedups.settle_floor``              ``rounds.settle_floor`` (W4, W5)
+``_speedups.walls_can_end``             ``grey.walls_can_end`` (R7)
 ======================================  ==================================================
 
-Everything else — ``validate`` and every check and message, the end of the game (E2-E4),
-the table's draws (``Refill``), the grey round's settling and R7, JSON, the views — is
-Python only.  The twins build the very same frozen attrs objects (through their slots,
+Everything else — ``validate`` and every check and message, the end of the game (E2-E4,
+R6), the table's draws (``Refill``), ``TableTake``, JSON, the views — is Python only.  The twins build the very same frozen attrs objects (through their slots,
 as ``azul_rules._slots`` does) and hand any part they do not expect (a slot replaced
 through ``object.__setattr__``, a score past 60 bits, a bag past 65,535 tiles...) back to
 the Python function, so both cores give the same games, verdicts and records, and odd

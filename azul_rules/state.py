@@ -660,6 +660,9 @@ PYTHON_TWINS: Final = {
     "legal_moves": GameState.legal_moves,
     "tilings_so_far": GameState._tilings_so_far,
     "end_offer": GameState._end_offer,
+    "close_round": GameState._close_round,
+    "settle_grey_round": GameState._settle_grey_round,
+    "walls_can_end": walls_can_end,
     "settle_floor": settle_floor,
     "take": GameState._take,
     "place_tile": GameState._place_tile,
@@ -698,9 +701,13 @@ if _speedups is not None:
         }
     )
     setattr(GameState, "legal_moves", _speedups.method("legal_moves"))  # noqa: B010
-    for _name in ("_take", "_place_tile", "_grey_tiling", "_tilings_so_far", "_end_offer"):
+    for _name in (
+        "_take", "_end_offer", "_close_round", "_place_tile", "_grey_tiling", "_tilings_so_far",
+        "_settle_grey_round",
+    ):  # fmt: skip
         setattr(GameState, _name, _speedups.method(_name))
     draw_factories = _speedups.draw_factories
     tile_colored = _speedups.tile_colored
     place_on_wall = _speedups.place_on_wall
     settle_floor = _speedups.settle_floor
+    walls_can_end = _speedups.walls_can_end

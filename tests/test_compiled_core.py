@@ -36,10 +36,11 @@ from tests.test_possible_successors import mutated_position
 compiled = pytest.mark.skipif(
     not az.accelerated, reason="the compiled core is not in use (AZUL_RULES_PURE_PYTHON=1)"
 )
-_GLOBALS = ("draw_factories", "tile_colored", "place_on_wall", "settle_floor")
+_GLOBALS = ("draw_factories", "tile_colored", "place_on_wall", "settle_floor", "walls_can_end")
 _METHODS = {
     "legal_moves": "legal_moves", "_take": "take", "_place_tile": "place_tile",
     "_grey_tiling": "grey_tiling", "_tilings_so_far": "tilings_so_far", "_end_offer": "end_offer",
+    "_close_round": "close_round", "_settle_grey_round": "settle_grey_round",
 }  # fmt: skip
 
 
