@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import sysconfig
+import tempfile
 import zlib
 from pathlib import Path
 from typing import Any
@@ -47,12 +49,15 @@ def compile_command(root: Path, output: Path) -> list[str]:
     ]  # fmt: skip
 
 
-def build_extension(root: Path) -> tuple[Path | None, str]:
-    """Compile the module in place; its path and "" or ``None`` and why not."""
+def build_extension(root: Path, output: Path | None = None) -> tuple[Path | None, str]:
+    """Compile the module to ``output`` (by default in place, beside its source, which a
+    failed build then leaves without a module); its path and "", or ``None`` and why
+    not."""
     if os.environ.get("AZUL_RULES_PURE_PYTHON", "") not in ("", "0"):
         return None, "AZUL_RULES_PURE_PYTHON is set"
-    output = extension_path(root)
-    output.unlink(missing_ok=True)  # a failed build leaves no module of another source
+    if output is None:
+        output = extension_path(root)
+        output.unlink(missing_ok=True)  # no module of another source is left behind
     try:
         done = subprocess.run(
             compile_command(root, output), capture_output=True, text=True, timeout=300
@@ -74,7 +79,10 @@ class CompiledCoreHook(BuildHookInterface):
         if self.target_name != "wheel":
             return
         root = Path(self.root)
-        built, why = build_extension(root)
+        # An editable install imports the module from the checkout: it is built there.  A
+        # wheel gets one built apart, leaving the checkout as it was.
+        output = None if version == "editable" else self._apart(root)
+        built, why = build_extension(root, output)
         if built is None:
             print(
                 f"azul_rules: the compiled core was not built: {why}; installing the "
@@ -84,5 +92,16 @@ class CompiledCoreHook(BuildHookInterface):
             return
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
-        if version != "editable":
+        if output is not None:
             build_data["force_include"][str(built)] = f"azul_rules/{built.name}"
+
+    def _apart(self, root: Path) -> Path:
+        """Where a wheel's module is built: a folder of its own, removed at the end."""
+        folder = Path(tempfile.mkdtemp(prefix="azul-rules-build-"))
+        self._folder = folder
+        return folder / extension_path(root).name
+
+    def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
+        folder = getattr(self, "_folder", None)
+        if folder is not None:
+            shutil.rmtree(folder, ignore_errors=True)

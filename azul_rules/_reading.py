@@ -15,7 +15,7 @@ from typing import Final
 from azul_rules.colors import COLORS, MARKER, Color, FloorItem
 from azul_rules.jsontext import check_shape, format_error, member_path
 from azul_rules.shown import number as _number
-from azul_rules.shown import shown, too_long
+from azul_rules.shown import shown
 
 __all__ = ["LIMIT", "Reader", "plain"]
 
@@ -187,8 +187,8 @@ def _kind(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
-        written = _number(value) if isinstance(value, int) else str(value)
-        return written if written == too_long() else f"the number {written}"
+        written = _number(value) if isinstance(value, int) else shown(value)
+        return f"the number {written}" if written[-1].isdigit() else written
     if isinstance(value, str):
         start = value if len(value) <= 20 else value[:20] + "..."
         return f"the string {start!r}"

@@ -3,17 +3,17 @@
  *
  * The Python code is the reference and the fallback.  Each function here mirrors one
  * Python function, step for step, and builds the very same frozen attrs objects
- * through their slots (as azul_rules._slots does from Python):
+ * through their slots (as azul_rules._slots does from Python).  The table of twins,
+ * and how a rule change is made in both, is azul_rules/_accelerate.py's docstring:
  *
- *   legal_moves(state)               GameState.legal_moves   (the factory offer)
- *   take(state, move)                GameState._take         (T2-T4, P1-P5, F1-F4)
- *   draw_factories(n, bag, lid, rng) rounds.draw_factories   (R2, the seeded draws)
- *   tile_colored(player, board, lid) rounds.tile_colored     (W1-W5, coloured wall)
- *   place_on_wall(board, row, col, lid) rounds.place_on_wall (W1, W3, grey wall)
+ *   GameState.legal_moves, _take, _end_offer, _close_round (seeded draws),
+ *   _place_tile, _grey_tiling, _tilings_so_far, _settle_grey_round;
+ *   rounds.draw_factories, tile_colored, place_on_wall, settle_floor;
+ *   grey.walls_can_end.
  *
  * The C code owns no rule of its own and checks nothing the Python code does not:
  * whenever it meets a part it does not expect (a slot replaced through
- * object.__setattr__, a score past 62 bits, an oversized bag, a floor past 7
+ * object.__setattr__, a score past 60 bits, an oversized bag, a floor past 7
  * spaces...), it hands the whole call to the Python function, so that odd but
  * accepted input gets exactly the Python verdict or exception.  A rule changes in the
  * Python code first, then here; tests/test_compiled_core.py holds the two together.
@@ -53,7 +53,8 @@ static PyObject *TAKE_OPTIONS[MAX_FACTORIES + 1][NCOLORS][32];
 /* LINES[line][colour][count]: the shared PatternLine objects (count 0: empty line). */
 static PyObject *LINES[NLINES][NCOLORS][NLINES + 1];
 static PyObject *PY_LEGAL_MOVES, *PY_TAKE, *PY_DRAW, *PY_TILE, *PY_PLACE, *PY_PLACE_TILE,
-    *PY_GREY_TILING, *PY_TILINGS_SO_FAR, *PY_SETTLE, *PY_END_OFFER;
+    *PY_GREY_TILING, *PY_TILINGS_SO_FAR, *PY_SETTLE, *PY_END_OFFER, *PY_CLOSE_ROUND,
+    *PY_SETTLE_GREY, *PY_WALLS_CAN_END;
 static PyObject *END_OFFER_NAME, *SETTLE_NAME, *CLOSE_ROUND_NAME, *GAME_OVER_NAME;
 /* PLACE_TILES[line][column]: the shared PlaceTile moves. */
 static PyObject *PLACE_TILES[NLINES][5];
@@ -1285,6 +1286,101 @@ has_complete_row(const int cells[5][5])
     return 0;
 }
 
+static PyObject *grey_tiling(PyObject *self, PyObject *const *args, Py_ssize_t nargs);
+static PyObject *fresh_tilings(PyObject *players);
+
+/* GameState._close_round: the round is tiled and the floors settled; with seeded draws
+ * and no end, the next round (_next_round: R1-R5).  The end of the game (E1, R6), the
+ * table's draws and anything unexpected are the Python function's. */
+static PyObject *
+close_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "_close_round(boards, tilings, lid, holder, ends)");
+        return NULL;
+    }
+    PyObject *boards = args[0], *tilings = args[1], *lid = args[2], *holder = args[3];
+    PyObject *context = SLOT(self, S_CONTEXT);
+    PyObject *factories = tuple_slot(self, S_FACTORIES);
+    long long round;
+    int fine = args[4] == Py_False && context != NULL && Py_TYPE(context) == RoundContext_T
+               && factories != NULL && PyTuple_CheckExact(boards) && PyTuple_CheckExact(tilings)
+               && PyList_CheckExact(lid) && PyList_GET_SIZE(lid) <= MAX_BAG
+               && SLOT(context, S_START) != NULL && SLOT(context, S_BAG) != NULL
+               && SLOT(context, S_VARIANT) != NULL && PyLong_CheckExact(SLOT(context, S_RNG))
+               && int_in(SLOT(context, S_ROUND), 1, LLONG_MAX - 1, &round) == 0;
+    Py_ssize_t counts[NCOLORS] = {0};
+    Py_ssize_t size = fine ? PyList_GET_SIZE(lid) : 0;
+    for (Py_ssize_t i = 0; fine && i < size; i++) {
+        int c = color_index(PyList_GET_ITEM(lid, i));
+        fine = c >= 0;
+        counts[fine ? c : 0]++;
+    }
+    if (!fine) {
+        PyObject *call[] = {self, args[0], args[1], args[2], args[3], args[4]};
+        return PyObject_Vectorcall(PY_CLOSE_ROUND, call, 6, NULL);
+    }
+    PyObject *starter = holder == Py_None ? SLOT(context, S_START) : holder;
+    PyObject *new_lid = tiles_from_counts(counts);
+    PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(factories));
+    PyObject *drawn = NULL;
+    if (new_lid != NULL && count != NULL) {
+        PyObject *call[] = {count, SLOT(context, S_BAG), new_lid, SLOT(context, S_RNG)};
+        drawn = draw_factories(NULL, call, 4);
+    }
+    Py_XDECREF(new_lid);
+    Py_XDECREF(count);
+    if (drawn == NULL) {
+        return NULL;
+    }
+    PyObject *dealt = PyTuple_GET_ITEM(drawn, 0);
+    int any = 0;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dealt); i++) {
+        any |= PyTuple_GET_SIZE(PyTuple_GET_ITEM(dealt, i)) > 0;
+    }
+    if (!any) {  /* R6: nothing could be dealt */
+        PyObject *result = PyObject_CallMethodObjArgs(
+            self, GAME_OVER_NAME, boards, tilings, PyTuple_GET_ITEM(drawn, 1),
+            PyTuple_GET_ITEM(drawn, 2), starter, PyTuple_GET_ITEM(drawn, 3), NULL);
+        Py_DECREF(drawn);
+        return result;
+    }
+    PyObject *scoring = new_instance(RoundScoring_T);
+    PyObject *next = new_instance(RoundContext_T);
+    PyObject *state = new_instance(GameState_T);
+    PyObject *next_round = PyLong_FromLongLong(round + 1);
+    if (scoring == NULL || next == NULL || state == NULL || next_round == NULL) {
+        Py_XDECREF(scoring);
+        Py_XDECREF(next);
+        Py_XDECREF(state);
+        Py_XDECREF(next_round);
+        Py_DECREF(drawn);
+        return NULL;
+    }
+    set_slot(scoring, S_SROUND, SLOT(context, S_ROUND));
+    set_slot(scoring, S_SPLAYERS, tilings);
+    set_slot(scoring, S_SGAME_OVER, Py_False);
+    set_slot(next, S_BAG, PyTuple_GET_ITEM(drawn, 1));
+    set_slot(next, S_LID, PyTuple_GET_ITEM(drawn, 2));
+    set_slot(next, S_START, starter);
+    set_slot(next, S_PHASE, FACTORY_OFFER);
+    put_slot(next, S_ROUND, next_round);
+    set_slot(next, S_VARIANT, SLOT(context, S_VARIANT));
+    set_slot(next, S_RNG, PyTuple_GET_ITEM(drawn, 3));
+    set_slot(next, S_OUTCOME, Py_None);
+    put_slot(next, S_SCORING, scoring);
+    set_slot(state, S_PLAYERS, boards);
+    set_slot(state, S_FACTORIES, dealt);
+    set_slot(state, S_CENTER, EMPTY_TUPLE);
+    set_slot(state, S_CURRENT, starter);
+    set_slot(state, S_MARKER, Py_None);
+    put_slot(state, S_CONTEXT, next);
+    Py_DECREF(drawn);
+    return state;
+}
+
+/* GameState._end_offer: the grey wall waits for the players' choices (V1-V4); the
+ * coloured wall tiles every board (W1-W5), then the round closes. */
 static PyObject *
 end_offer(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1294,19 +1390,17 @@ end_offer(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *players = args[0], *lid_tiles = args[1], *holder = args[2];
     PyObject *context = SLOT(self, S_CONTEXT);
-    PyObject *factories = tuple_slot(self, S_FACTORIES);
     Colored seats[MAX_SEATS];
-    long long round;
-    int fine = context != NULL && Py_TYPE(context) == RoundContext_T && factories != NULL
-               && SLOT(context, S_VARIANT) != GREY && PyTuple_CheckExact(players)
-               && PyTuple_GET_SIZE(players) >= 1 && PyTuple_GET_SIZE(players) <= MAX_SEATS
-               && PyTuple_CheckExact(lid_tiles) && PyTuple_GET_SIZE(lid_tiles) <= MAX_BAG
-               && SLOT(context, S_START) != NULL && SLOT(context, S_BAG) != NULL
-               && SLOT(context, S_RNG) != NULL
-               && int_in(SLOT(context, S_ROUND), 1, LLONG_MAX - 1, &round) == 0;
+    int fine = context != NULL && Py_TYPE(context) == RoundContext_T
+               && PyTuple_CheckExact(players) && PyTuple_GET_SIZE(players) >= 1
+               && PyTuple_GET_SIZE(players) <= MAX_SEATS && PyTuple_CheckExact(lid_tiles)
+               && PyTuple_GET_SIZE(lid_tiles) <= MAX_BAG && SLOT(context, S_START) != NULL;
     Py_ssize_t n = fine ? PyTuple_GET_SIZE(players) : 0;
+    int grey = fine && SLOT(context, S_VARIANT) == GREY;
     for (Py_ssize_t i = 0; fine && i < n; i++) {
-        fine = read_colored(PyTuple_GET_ITEM(players, i), &seats[i]) == 0;
+        PyObject *board = PyTuple_GET_ITEM(players, i);
+        fine = grey ? Py_TYPE(board) == PlayerBoard_T && SLOT(board, S_SCORE) != NULL
+                    : read_colored(board, &seats[i]) == 0;
     }
     Py_ssize_t unused[NCOLORS] = {0};
     if (!fine || count_tiles(lid_tiles, unused) < 0) {
@@ -1314,10 +1408,23 @@ end_offer(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return PyObject_Vectorcall(PY_END_OFFER, call, 4, NULL);
     }
     PyObject *lid = PySequence_List(lid_tiles);
-    PyObject *boards = PyTuple_New(n), *tilings = PyTuple_New(n);
+    if (lid == NULL) {
+        return NULL;
+    }
     PyObject *result = NULL;
+    if (grey) {
+        PyObject *records = fresh_tilings(players);
+        if (records != NULL) {
+            PyObject *call[] = {players, records, lid, SLOT(context, S_START), holder};
+            result = grey_tiling(self, call, 5);
+            Py_DECREF(records);
+        }
+        Py_DECREF(lid);
+        return result;
+    }
+    PyObject *boards = PyTuple_New(n), *tilings = PyTuple_New(n);
     int ends = 0;
-    if (lid == NULL || boards == NULL || tilings == NULL) {
+    if (boards == NULL || tilings == NULL) {
         goto done;
     }
     for (Py_ssize_t i = 0; i < n; i++) {
@@ -1341,78 +1448,10 @@ end_offer(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         read_wall(SLOT(board, S_WALL), cells);  /* built here: 5 tuples of 5 */
         ends |= has_complete_row(cells);
     }
-    PyObject *rng = SLOT(context, S_RNG);
-    if (ends || rng == Py_None || !PyLong_CheckExact(rng)) {
-        PyObject *flag = ends ? Py_True : Py_False;
-        result = PyObject_CallMethodObjArgs(self, CLOSE_ROUND_NAME, boards, tilings, lid, holder,
-                                            flag, NULL);
-        goto done;
-    }
-    /* _close_round, then _next_round with the seeded draws. */
-    PyObject *starter = holder == Py_None ? SLOT(context, S_START) : holder;
-    Py_ssize_t counts[NCOLORS] = {0};
-    Py_ssize_t size = PyList_GET_SIZE(lid);
-    for (Py_ssize_t i = 0; i < size; i++) {
-        counts[color_index(PyList_GET_ITEM(lid, i))]++;  /* Colors only: checked above */
-    }
-    PyObject *new_lid = tiles_from_counts(counts);
-    PyObject *count = PyLong_FromSsize_t(PyTuple_GET_SIZE(factories));
-    PyObject *drawn = NULL;
-    if (new_lid != NULL && count != NULL) {
-        PyObject *call[] = {count, SLOT(context, S_BAG), new_lid, rng};
-        drawn = draw_factories(NULL, call, 4);
-    }
-    Py_XDECREF(new_lid);
-    Py_XDECREF(count);
-    if (drawn == NULL) {
-        goto done;
-    }
-    PyObject *dealt = PyTuple_GET_ITEM(drawn, 0);
-    int any = 0;
-    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(dealt); i++) {
-        any |= PyTuple_GET_SIZE(PyTuple_GET_ITEM(dealt, i)) > 0;
-    }
-    if (!any) {  /* R6: nothing could be dealt */
-        result = PyObject_CallMethodObjArgs(self, GAME_OVER_NAME, boards, tilings,
-                                            PyTuple_GET_ITEM(drawn, 1), PyTuple_GET_ITEM(drawn, 2),
-                                            starter, PyTuple_GET_ITEM(drawn, 3), NULL);
-        Py_DECREF(drawn);
-        goto done;
-    }
-    PyObject *scoring = new_instance(RoundScoring_T);
-    PyObject *next = new_instance(RoundContext_T);
-    PyObject *state = new_instance(GameState_T);
-    PyObject *next_round = PyLong_FromLongLong(round + 1);
-    if (scoring == NULL || next == NULL || state == NULL || next_round == NULL) {
-        Py_XDECREF(scoring);
-        Py_XDECREF(next);
-        Py_XDECREF(state);
-        Py_XDECREF(next_round);
-        Py_DECREF(drawn);
-        goto done;
-    }
-    set_slot(scoring, S_SROUND, SLOT(context, S_ROUND));
-    set_slot(scoring, S_SPLAYERS, tilings);
-    set_slot(scoring, S_SGAME_OVER, Py_False);
-    set_slot(next, S_BAG, PyTuple_GET_ITEM(drawn, 1));
-    set_slot(next, S_LID, PyTuple_GET_ITEM(drawn, 2));
-    set_slot(next, S_START, starter);
-    set_slot(next, S_PHASE, FACTORY_OFFER);
-    put_slot(next, S_ROUND, next_round);
-    set_slot(next, S_VARIANT, SLOT(context, S_VARIANT));
-    set_slot(next, S_RNG, PyTuple_GET_ITEM(drawn, 3));
-    set_slot(next, S_OUTCOME, Py_None);
-    put_slot(next, S_SCORING, scoring);
-    set_slot(state, S_PLAYERS, boards);
-    set_slot(state, S_FACTORIES, dealt);
-    set_slot(state, S_CENTER, EMPTY_TUPLE);
-    set_slot(state, S_CURRENT, starter);
-    set_slot(state, S_MARKER, Py_None);
-    put_slot(state, S_CONTEXT, next);
-    Py_DECREF(drawn);
-    result = state;
+    result = PyObject_CallMethodObjArgs(self, CLOSE_ROUND_NAME, boards, tilings, lid, holder,
+                                        ends ? Py_True : Py_False, NULL);
 done:
-    Py_XDECREF(lid);
+    Py_DECREF(lid);
     Py_XDECREF(boards);
     Py_XDECREF(tilings);
     return result;
@@ -1881,6 +1920,149 @@ settle_floor(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
+
+/* grey.row_can_be_completed (R7, V1, V2): whether the empty spaces ``columns`` (a list
+ * of ``count``) can each get a distinct colour of its ``allowed`` mask. */
+static int
+match_columns(const int *columns, int count, const int allowed[5], int used)
+{
+    if (count == 0) {
+        return 1;
+    }
+    int column = columns[0];
+    for (int color = 0; color < NCOLORS; color++) {
+        int bit = 1 << color;
+        if ((allowed[column] & bit) && !(used & bit)
+            && match_columns(columns + 1, count - 1, allowed, used | bit)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* grey.row_can_be_completed: the colours row ``row`` lacks can go one each to its empty
+ * spaces, with no colour twice in a column. */
+static int
+row_can_be_completed(const int cells[5][5], int row)
+{
+    int in_row = 0;
+    for (int c = 0; c < 5; c++) {
+        if (cells[row][c] >= 0) {
+            in_row |= 1 << cells[row][c];
+        }
+    }
+    int empty[5], allowed[5] = {0}, n = 0;
+    for (int c = 0; c < 5; c++) {
+        if (cells[row][c] >= 0) {
+            continue;
+        }
+        int in_column = 0;
+        for (int r = 0; r < 5; r++) {
+            if (cells[r][c] >= 0) {
+                in_column |= 1 << cells[r][c];
+            }
+        }
+        allowed[c] = 31 & ~in_row & ~in_column;
+        empty[n++] = c;
+    }
+    return match_columns(empty, n, allowed, 0);
+}
+
+/* grey.walls_can_end (R7): whether some wall row of some board can still be completed. */
+static int
+some_row_can_end(const Board *seats, Py_ssize_t n)
+{
+    for (Py_ssize_t i = 0; i < n; i++) {
+        for (int row = 0; row < 5; row++) {
+            if (row_can_be_completed(seats[i].cells, row)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static PyObject *
+walls_can_end(PyObject *Py_UNUSED(module), PyObject *boards)
+{
+    Board seats[MAX_SEATS];
+    int fine = PyTuple_CheckExact(boards) && PyTuple_GET_SIZE(boards) <= MAX_SEATS;
+    Py_ssize_t n = fine ? PyTuple_GET_SIZE(boards) : 0;
+    for (Py_ssize_t i = 0; fine && i < n; i++) {
+        PyObject *wall = Py_TYPE(PyTuple_GET_ITEM(boards, i)) == PlayerBoard_T
+                             ? SLOT(PyTuple_GET_ITEM(boards, i), S_WALL) : NULL;
+        fine = read_wall(wall, seats[i].cells) == 0;
+    }
+    if (!fine) {
+        return PyObject_CallOneArg(PY_WALLS_CAN_END, boards);
+    }
+    return PyBool_FromLong(some_row_can_end(seats, n));
+}
+
+/* GameState._settle_grey_round: after every placement of a grey round, the floors (W4,
+ * W5), then the end of the game (E1, or R7 when no wall row can be completed) or the
+ * next round (_close_round). */
+static PyObject *
+settle_grey_round(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "_settle_grey_round(boards, tilings, lid, holder)");
+        return NULL;
+    }
+    PyObject *boards = args[0], *tilings = args[1], *lid = args[2];
+    Board seats[MAX_SEATS];
+    int fine = PyTuple_CheckExact(boards) && PyTuple_CheckExact(tilings)
+               && PyList_CheckExact(lid) && PyTuple_GET_SIZE(boards) <= MAX_SEATS
+               && PyTuple_GET_SIZE(tilings) == PyTuple_GET_SIZE(boards);
+    Py_ssize_t n = fine ? PyTuple_GET_SIZE(boards) : 0;
+    for (Py_ssize_t i = 0; fine && i < n; i++) {
+        long long score;
+        PyObject *board = PyTuple_GET_ITEM(boards, i), *tiling = PyTuple_GET_ITEM(tilings, i);
+        fine = read_board(board, &seats[i]) == 0
+               && int_in(SLOT(board, S_SCORE), -SCORE_LIMIT, SCORE_LIMIT, &score) == 0
+               && Py_TYPE(tiling) == PlayerTiling_T;
+        const Py_ssize_t parts[] = {S_TPLAYER, S_TBEFORE, S_TPLACEMENTS, S_TBONUSES,
+                                    S_TFLOOR_LINES};
+        for (int k = 0; fine && k < 5; k++) {
+            fine = SLOT(tiling, parts[k]) != NULL;
+        }
+    }
+    Py_ssize_t size = fine ? PyList_GET_SIZE(lid) : 0;
+    for (Py_ssize_t i = 0; fine && i < size; i++) {
+        fine = color_index(PyList_GET_ITEM(lid, i)) >= 0;
+    }
+    if (!fine) {
+        PyObject *call[] = {self, args[0], args[1], args[2], args[3]};
+        return PyObject_Vectorcall(PY_SETTLE_GREY, call, 5, NULL);
+    }
+    PyObject *settled = PyTuple_New(n), *records = PyTuple_New(n);
+    PyObject *result = NULL;
+    int ends = 0;
+    for (Py_ssize_t i = 0; settled != NULL && records != NULL && i < n; i++) {
+        PyObject *call[] = {PyTuple_GET_ITEM(boards, i), PyTuple_GET_ITEM(tilings, i), lid};
+        PyObject *pair = settle_floor(NULL, call, 3);
+        if (pair == NULL) {
+            goto done;
+        }
+        for (int k = 0; k < 2; k++) {
+            Py_INCREF(PyTuple_GET_ITEM(pair, k));
+        }
+        PyTuple_SET_ITEM(settled, i, PyTuple_GET_ITEM(pair, 0));
+        PyTuple_SET_ITEM(records, i, PyTuple_GET_ITEM(pair, 1));
+        Py_DECREF(pair);
+        ends |= has_complete_row(seats[i].cells);  /* the floor leaves the wall as it is */
+    }
+    if (settled != NULL && records != NULL) {
+        ends = ends || !some_row_can_end(seats, n);
+        result = PyObject_CallMethodObjArgs(self, CLOSE_ROUND_NAME, settled, records, lid,
+                                            args[3], ends ? Py_True : Py_False, NULL);
+    }
+done:
+    Py_XDECREF(settled);
+    Py_XDECREF(records);
+    return result;
+}
+
 /* GameState._place_tile: the checks of a placement (G1, T1, V1-V3), then _place. */
 static PyObject *
 place_tile(PyObject *self, PyObject *move)
@@ -2170,6 +2352,9 @@ setup(PyObject *Py_UNUSED(module), PyObject *namespace)
         || (PY_TILINGS_SO_FAR = entry(namespace, "tilings_so_far")) == NULL
         || (PY_SETTLE = entry(namespace, "settle_floor")) == NULL
         || (PY_END_OFFER = entry(namespace, "end_offer")) == NULL
+        || (PY_CLOSE_ROUND = entry(namespace, "close_round")) == NULL
+        || (PY_SETTLE_GREY = entry(namespace, "settle_grey_round")) == NULL
+        || (PY_WALLS_CAN_END = entry(namespace, "walls_can_end")) == NULL
         || (GREY = entry(namespace, "GREY")) == NULL
         || (GameState_T = type_entry(namespace, "GameState")) == NULL
         || (PlayerBoard_T = type_entry(namespace, "PlayerBoard")) == NULL
@@ -2259,6 +2444,12 @@ static PyMethodDef state_methods[] = {
     {"_end_offer", (PyCFunction)(void (*)(void))end_offer, METH_FASTCALL,
      "The wall tiling and the next round once the offer is over (the compiled twin of "
      "GameState._end_offer)."},
+    {"_close_round", (PyCFunction)(void (*)(void))close_round, METH_FASTCALL,
+     "The round closed: the next round with seeded draws (the compiled twin of "
+     "GameState._close_round)."},
+    {"_settle_grey_round", (PyCFunction)(void (*)(void))settle_grey_round, METH_FASTCALL,
+     "The floors and the end check after a grey round (the compiled twin of "
+     "GameState._settle_grey_round)."},
     {"_tilings_so_far", tilings_so_far, METH_NOARGS,
      "This round's grey tiling record so far (the compiled twin of "
      "GameState._tilings_so_far)."},
@@ -2322,6 +2513,16 @@ NEEDS_SETUP(draw_factories)
 NEEDS_SETUP(tile_colored)
 NEEDS_SETUP(place_on_wall)
 NEEDS_SETUP(settle_floor)
+
+static PyObject *
+walls_can_end_checked(PyObject *module, PyObject *boards)
+{
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "azul_rules._speedups.setup() first");
+        return NULL;
+    }
+    return walls_can_end(module, boards);
+}
 
 /* =============================================================================== */
 /* The AI doors (issue 25, "doors"): what azul_rules.actions and azul_rules.deals   */
@@ -3353,6 +3554,7 @@ static PyMethodDef module_methods[] = {
      "rounds.place_on_wall, compiled."},
     {"settle_floor", (PyCFunction)(void (*)(void))settle_floor_checked, METH_FASTCALL,
      "rounds.settle_floor, compiled."},
+    {"walls_can_end", walls_can_end_checked, METH_O, "grey.walls_can_end, compiled."},
     /* The AI doors (see their section). */
     {"doors_setup", doors_setup, METH_O,
      "Reads the Python references and tables of the doors' twins."},

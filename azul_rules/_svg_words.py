@@ -18,7 +18,7 @@ from azul_rules.moves import Move, PlaceTile, TableTake, Take
 from azul_rules.position import Position
 from azul_rules.render import variant_name
 from azul_rules.scoring import RoundScoring
-from azul_rules.shown import number
+from azul_rules.shown import fill
 
 _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "title": {"en": "Azul — round {round} · {phase}", "fr": "Azul — manche {round} · {phase}"},
@@ -34,8 +34,14 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     "winners": {"en": "winner: {players}", "fr": "gagnant : {players}"},
     "shared": {"en": "shared victory: {players}", "fr": "victoire partagée : {players}"},
     "round": {"en": "Round {round}", "fr": "Manche {round}"},
-    "bag": {"en": "Bag: {count} tiles", "fr": "Sac : {count} carreaux"},
-    "lid": {"en": "Lid: {count} tiles", "fr": "Couvercle : {count} carreaux"},
+    "bag": {
+        "en": "Bag: {count} {count:tile|tiles}",
+        "fr": "Sac : {count} {count:carreau|carreaux}",
+    },
+    "lid": {
+        "en": "Lid: {count} {count:tile|tiles}",
+        "fr": "Couvercle : {count} {count:carreau|carreaux}",
+    },
     "centre": {"en": "centre", "fr": "centre"},
     "floor": {"en": "floor line", "fr": "plancher"},
     "marker": {"en": "starting player marker", "fr": "marqueur premier joueur"},
@@ -53,10 +59,10 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "table_take": {
         "en": "{count} {color} {source}: {where}",
-        "fr": "{count} carreau(x) de couleur {color} pris {source} : {where}",
+        "fr": "{count} {count:carreau|carreaux} de couleur {color} pris {source} : {where}",
     },
     "placed_in": {"en": "{count} to {line}", "fr": "{count} vers {line}"},
-    "nowhere": {"en": "placed nowhere", "fr": "posés nulle part"},
+    "nowhere": {"en": "placed nowhere", "fr": "{count:posé|posés} nulle part"},
     "place_tile": {
         "en": "pattern line {line} to wall column {column}",
         "fr": "ligne de préparation {line} vers la colonne {column} du mur",
@@ -77,10 +83,10 @@ _WORDS: Final[Mapping[str, Mapping[str, str]]] = {
 
 
 def word(key: str, lang: str, **params: object) -> str:
-    """A phrase of the picture in ``lang``, its figures filled in (a number Python
-    refuses to write, past 4,300 digits, is said to be one rather than raising)."""
-    words = {name: number(v, lang) if type(v) is int else v for name, v in params.items()}
-    return _WORDS[key][lang].format(**words)
+    """A phrase of the picture in ``lang``, its figures filled in (a number past 40
+    digits said to be one) and the words they count in the singular or the plural
+    (:func:`~azul_rules.shown.fill`)."""
+    return fill(_WORDS[key][lang], lang, **params)
 
 
 def title_of(state: Position, lang: str) -> str:
@@ -143,7 +149,7 @@ def _describe_table_take(move: TableTake, lang: str) -> str:
         count=move.count,
         color=word("and", lang).join(_color_word(c, lang) for c in colors),
         source=_source_word(move.source, lang),
-        where=where or word("nowhere", lang),
+        where=where or word("nowhere", lang, count=move.count),
     )
 
 

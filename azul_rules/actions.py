@@ -56,7 +56,7 @@ from azul_rules import (
     Take,
     Variant,
 )
-from azul_rules.shown import number, shown
+from azul_rules.shown import fill, number, shown
 from azul_rules.state import _speedups
 
 __all__ = [
@@ -397,7 +397,8 @@ def _field_specs(players: int) -> list[tuple[str, tuple[int, ...], float, float,
     factories = factory_count(players)
     specs: list[tuple[str, tuple[int, ...], float, float, str]] = []
     for seat in range(players):
-        who = "the observer" if seat == 0 else f"the player {seat} turn(s) after the observer"
+        later = fill("{seat} {seat:turn|turns}", "en", seat=seat)
+        who = "the observer" if seat == 0 else f"the player {later} after the observer"
         specs += [
             (f"board{seat}.score", (1,), 0, MAX_SCORE, f"the score of {who}"),
             (f"board{seat}.pattern_lines", (5, 5), 0, 5,

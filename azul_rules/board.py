@@ -14,7 +14,7 @@ import attrs
 from azul_rules._slots import new_instance, slot_setters
 from azul_rules.colors import COLORS, Color, FloorItem, Marker
 from azul_rules.errors import FormatError
-from azul_rules.shown import shown
+from azul_rules.shown import fill, shown
 
 __all__ = [
     "ACCEPT_EMPTY",
@@ -64,8 +64,9 @@ class PatternLine:
     def __attrs_post_init__(self) -> None:
         if not self.capacity >= 1 or self.count > self.capacity:
             raise FormatError(
-                f"PatternLine holds {self.count} tiles in {self.capacity} spaces: a line "
-                "has 1 to 5 spaces and at most that many tiles (S4)"
+                fill("PatternLine holds {count} {count:tile|tiles} in {capacity} "
+                     "{capacity:space|spaces}: a line has 1 to 5 spaces and at most that many "
+                     "tiles (S4)", "en", count=self.count, capacity=self.capacity)
             )
         if (self.color is None) != (self.count == 0):
             raise FormatError(
@@ -157,8 +158,9 @@ def _lines(value: object) -> tuple[PatternLine, ...]:
             raise FormatError(f"PlayerBoard.pattern_lines holds PatternLines, got {shown(line)}")
         if line.capacity != index + 1:
             raise FormatError(
-                f"PlayerBoard.pattern_lines[{index}] has {line.capacity} spaces: pattern line "
-                f"{index + 1} has {index + 1} (S4)"
+                fill("PlayerBoard.pattern_lines[{index}] has {capacity} {capacity:space|spaces}: "
+                     "pattern line {line} has {line} (S4)", "en", index=index,
+                     capacity=line.capacity, line=index + 1)
             )
     return lines
 

@@ -26,6 +26,7 @@ from azul_rules.board import PlayerBoard
 from azul_rules.colors import CENTER, FLOOR, Color, wall_column
 from azul_rules.moves import Move, PlaceTile, Take
 from azul_rules.scoring import floor_penalty, score_placement
+from azul_rules.shown import clipped, shown
 from azul_rules.state import GameState
 
 __all__ = [
@@ -161,13 +162,8 @@ def bot_factory(spec: str) -> BotFactory:
     if name in BUILT_IN_BOTS:
         return BUILT_IN_BOTS[name]
     if not _SPEC.match(name) or len(name) > 200:
-        raise BotSpecError(f"unknown bot {_shown(spec)}: choose {_CHOICES}")
+        raise BotSpecError(f"unknown bot {shown(spec)}: choose {_CHOICES}")
     return _import_factory(name)
-
-
-def _shown(spec: str) -> str:
-    """The spec quoted for a message, cut to 60 characters."""
-    return repr(spec) if len(spec) <= 60 else repr(spec[:60]) + "…"
 
 
 def _import_factory(spec: str) -> BotFactory:
@@ -179,7 +175,7 @@ def _import_factory(spec: str) -> BotFactory:
     except BaseException as error:  # an import runs arbitrary code, SystemExit included:
         reason = _import_failure(error)  # any failure is the spec's
         raise BotSpecError(
-            f"cannot import bot {spec!r} ({reason}): choose {_CHOICES}"
+            f"cannot import bot {shown(spec)} ({reason}): choose {_CHOICES}"
         ) from None
     owner = module_name
     for part in path.split("."):
@@ -187,16 +183,17 @@ def _import_factory(spec: str) -> BotFactory:
             target = getattr(target, part)
         except AttributeError:
             raise BotSpecError(
-                f"unknown bot {spec!r}: {owner} has no attribute {part!r}; choose {_CHOICES}"
+                f"unknown bot {shown(spec)}: {clipped(owner)} has no attribute {shown(part)}; "
+                f"choose {_CHOICES}"
             ) from None
         except Exception as error:  # a module's __getattr__, a property, may raise anything
             raise BotSpecError(
-                f"cannot read bot {spec!r} ({_import_failure(error)} reading {part!r} of "
-                f"{owner}): choose {_CHOICES}"
+                f"cannot read bot {shown(spec)} ({_import_failure(error)} reading {shown(part)} of "
+                f"{clipped(owner)}): choose {_CHOICES}"
             ) from None
         owner = f"{owner}.{part}"
     if not callable(target):
-        raise BotSpecError(f"bot {spec!r} is not callable: name a class or a function "
+        raise BotSpecError(f"bot {shown(spec)} is not callable: name a class or a function "
                            f"returning a bot ({_CHOICES})")  # fmt: skip
     factory: BotFactory = target
     return factory

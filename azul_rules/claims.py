@@ -23,6 +23,7 @@ from azul_rules.board import Wall
 from azul_rules.colors import COLORS, FLOOR_SIZE, MARKER, Color, FloorItem
 from azul_rules.errors import FormatError
 from azul_rules.jsontext import load
+from azul_rules.shown import fill
 
 __all__ = [
     "Claim",
@@ -229,7 +230,8 @@ def _lines(reader: Reader, value: object, path: str) -> Lines | None:
             continue
         colors = [reader.color(t, f"{line_path}[{k}]") for k, t in enumerate(tiles)]
         if len(tiles) > i + 1:
-            reader.fail(line_path, f"pattern line {i + 1} has {i + 1} spaces, not {len(tiles)}")
+            reader.fail(line_path, fill("pattern line {n} has {n} {n:space|spaces}, not {tiles}",
+                                        "en", n=i + 1, tiles=len(tiles)))
         elif len(set(colors)) > 1 and None not in colors:
             reader.fail(line_path, "a pattern line holds one colour (P2)")
         lines.append(tuple(c for c in colors if c is not None))

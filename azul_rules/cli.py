@@ -1,24 +1,29 @@
 """The ``azul-rules`` command (also ``python -m azul_rules``).
 
-Exit status: 0 success (or a legal move), 1 an illegal move, 2 unreadable input or an
-impossible position, whether or not the reader of the output stays to the end (``| head``).
+Exit status: 0 success (or a legal move), 1 an illegal move (``play``: a bot that
+forfeits), 2 unreadable input or an impossible position, whether or not the reader of the
+output stays to the end (``| head``).
 Errors are reported in words, never as a traceback.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
-from typing import Any, NoReturn, TextIO, TypeVar
+import weakref
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any, Final, NoReturn, TextIO, TypeVar
 
 from azul_rules import __version__
+from azul_rules._arguments import integer, seconds
 from azul_rules._documents import Kind, wrong_kind
+from azul_rules._files import open_input, open_output, write_all
 from azul_rules.auditing import audit, claim_from_dict, position_from_dict
-from azul_rules.bots import Bot, BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.bots import BotSpecError, bot_factory, seat_seed
 from azul_rules.colors import Color, Marker
 from azul_rules.errors import FormatError, InvalidStateError, Violation
 from azul_rules.jsonio import from_dict, move_from_dict, move_from_json, to_dict
@@ -32,12 +37,15 @@ from azul_rules.rulebook import SECTIONS, Rule, id_ranges, rule, rules
 from azul_rules.scoresheet import audit_game, scoresheet_from_dict
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.serialization import long_integers
-from azul_rules.shown import number
-from azul_rules.state import GameState, new_game
+from azul_rules.shown import clipped, listed, number, printable, shown
+from azul_rules.state import GameState
 from azul_rules.svg import Highlight, board
 from azul_rules.svg_game import iter_record_pictures
 from azul_rules.tournament.command import main as tournament_main
-from azul_rules.tournament.lines import load_record
+from azul_rules.tournament.lines import read_record
+from azul_rules.tournament.referee import Forfeit, RefereedGame
+from azul_rules.tournament.schedule import GameSpec
+from azul_rules.tournament.settings import Settings, entrants
 
 __all__ = ["MAX_ROUNDS", "InputError", "UsageError", "main"]
 
@@ -47,23 +55,35 @@ MAX_ROUNDS = 100
 """``play`` stops a game still going after this many rounds (a starved grey game)."""
 
 
+_MAX_USAGE: Final = 500
+"""The longest message about a wrong command line (its values are quoted cut)."""
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, reporting a wrong command line in one line (``--help`` for more)."""
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("azul-rules").strip()
         where = f"{command}: " if command else ""
-        text = message if message.isprintable() else repr(message)[1:-1]
+        text = clipped(message, _MAX_USAGE)  # its values are cut already: a last guard
         self.exit(2, f"azul-rules: {where}{text} (see {self.prog} --help)\n")
+
+    def _check_value(self, action: argparse.Action, value: object) -> None:
+        """argparse's, quoting a wrong value cut (``--lang`` given a megabyte)."""
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            raise argparse.ArgumentError(
+                action, f"invalid choice: {shown(value)} (choose from {choices})"
+            )
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
     parser.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    play = commands.add_parser("play", help="referee a whole game between built-in bots")
-    play.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
-    play.add_argument("--seed", type=int, default=0, help="the seed of the draws (default 0)")
+    play = commands.add_parser("play", help="referee a whole game between bots")
+    play.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    play.add_argument("--seed", type=integer, default=0, help="the seed of the draws (default 0)")
     play.add_argument("--variant", choices=("colored", "grey"), default="colored",
                       help=_VARIANT_HELP)  # fmt: skip
     play.add_argument(
@@ -99,7 +119,7 @@ def _parser() -> argparse.ArgumentParser:
         "record", metavar="RECORD.json",
         help="a game record, or a tournament's JSON-lines file (- reads standard input)",
     )  # fmt: skip
-    replay.add_argument("--game", type=int, metavar="N", help="the game of a tournament file")
+    replay.add_argument("--game", type=integer, metavar="N", help="the game of a tournament file")
     replay.add_argument("--lang", choices=LANGUAGES, default="en", help=_LANG_HELP)
     replay.add_argument("--json", action="store_true", help="a JSON report on standard output")
     replay.add_argument(
@@ -168,10 +188,10 @@ def _differential_parser(commands: Any) -> None:
     diff.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4 (default)")
     diff.add_argument("--variant", help="colored, grey or colored,grey (default: the engine's)")
     budget = diff.add_mutually_exclusive_group()
-    budget.add_argument("--games", type=int, help="games to play (default 100)")
+    budget.add_argument("--games", type=integer, help="games to play (default 100)")
     budget.add_argument("--time", help="play for this long instead, e.g. 60s or 5m")
-    diff.add_argument("--seed", type=int, help="the run's seed (printed in every report)")
-    diff.add_argument("--timeout", type=float, default=10.0, help="seconds per reply (10)")
+    diff.add_argument("--seed", type=integer, help="the run's seed (printed in every report)")
+    diff.add_argument("--timeout", type=seconds, default=10.0, help="seconds per reply (10)")
     diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
     diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
     diff.add_argument("--json", action="store_true", help="a JSON report on standard output")
@@ -184,26 +204,35 @@ def _tournament_parser(commands: argparse._SubParsersAction[_Parser]) -> None:
     add = commands.add_parser("tournament", help="refereed games between bots, at scale")
     add.add_argument("--bots", required=True, metavar="A,B[,…]",
                      help="comma-separated bots: random, greedy or package.module:Factory")
-    add.add_argument("--games", type=int, required=True, metavar="N", help="games to play")
-    add.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
+    add.add_argument("--games", type=_games, required=True, metavar="N", help="games to play")
+    add.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=_PLAYERS_HELP)
     add.add_argument("--variant", choices=("colored", "grey"), default="colored",
                      help=_VARIANT_HELP)  # fmt: skip
-    add.add_argument("--seed", type=int, default=0, help="the tournament's seed (the deals)")
+    add.add_argument("--seed", type=integer, default=0, help="the tournament's seed (the deals)")
     add.add_argument("--backend", choices=("local", "process", "ray"), default="local",
                      help="where the games run (default local: this process)")
-    add.add_argument("--workers", type=int, metavar="W", help="processes, or Ray tasks at once")
-    add.add_argument("--batch", type=int, metavar="B", help="games a task")
-    add.add_argument("--time-limit", type=float, metavar="SECONDS", help="per move")
-    add.add_argument("--max-rounds", type=int, default=100, metavar="R",
+    add.add_argument("--workers", type=integer, metavar="W", help="processes, or Ray tasks at once")
+    add.add_argument("--batch", type=integer, metavar="B", help="games a task")
+    add.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="per move")
+    add.add_argument("--max-rounds", type=integer, default=100, metavar="R",
                      help="a longer game ends unfinished (default 100)")
     add.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line a game")
     add.add_argument("--resume", action="store_true", help="continue FILE.jsonl")
     add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
-    add.add_argument("--retries", type=int, default=2, help="for a batch whose worker died")
+    add.add_argument("--retries", type=integer, default=2, help="for a batch whose worker died")
     add.add_argument("--json", action="store_true", help="the results as JSON")
     add.add_argument("--lang", choices=LANGUAGES, default="en",
                      help="the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")  # fmt: skip
+
+
+def _games(text: str) -> int:
+    """``tournament --games``: a number of games, 1 or more (0 would print a table of no
+    game)."""
+    games = integer(text)
+    if games < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of games, 1 or more, not {games}")
+    return games
 
 
 def _tournament(args: argparse.Namespace) -> int:
@@ -215,7 +244,7 @@ def _add_serve_command(commands: Any) -> None:
     serve = commands.add_parser("serve", help="the web judge: a page and a JSON API")
     serve.add_argument("--host", default="127.0.0.1",
                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    serve.add_argument("--port", type=int, default=8000, help="default 8000; 0 for a free one")
+    serve.add_argument("--port", type=integer, default=8000, help="default 8000; 0 for a free one")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
     serve.add_argument("--log-level", default="info",
@@ -229,19 +258,19 @@ def _serve(args: argparse.Namespace) -> int:
         from azul_rules.web import app
     except ImportError as error:
         raise UsageError(f"serve needs the web extra ({error.name or error} is missing): "
-                         "pip install 'azul_rules[web]'") from None
+                         "pip install -e '.[web]' in the project's checkout") from None
     if not 0 <= args.port <= 65535:
-        raise UsageError(f"--port {args.port}: expected 0 to 65535")
+        raise UsageError(f"--port {shown(args.port)}: expected 0 to 65535")
     try:
         sock = app.bind(args.host, args.port)
     except (OSError, UnicodeError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        where = _printable(args.host) or '""'
+        where = _name(args.host) or '""'
         raise UsageError(f"cannot listen on {where} port {args.port}: "
                          f"{reason}") from None
     host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"azul-rules: the web judge is at http://{shown}:{port}/ (Ctrl+C stops it)",
+    address = f"[{host}]" if ":" in host else host
+    print(f"azul-rules: the web judge is at http://{address}:{port}/ (Ctrl+C stops it)",
           flush=True)
     app.serve(sock, allow_origins=args.allow_origin, log_level=args.log_level)
     return 0
@@ -250,22 +279,32 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _bot_names(spec: str | None, players: int) -> list[str]:
-    names = (
-        spec.split(",") if spec else ["greedy" if i % 2 == 0 else "random" for i in range(players)]
-    )
+    """The bot of each seat: ``--bots`` split at commas, each spec resolved first (an
+    unknown bot is named, whatever the count), then one a seat (S1)."""
+    if not spec:
+        return ["greedy" if i % 2 == 0 else "random" for i in range(players)]
+    names = spec.split(",")
+    _import_from_cwd()
+    for name in names:
+        try:
+            bot_factory(name)
+        except BotSpecError as error:
+            raise UsageError(f"--bots: {error}") from None
     if len(names) != players:
         raise UsageError(f"--bots names {_count(len(names), 'bot')} for {players} players")
     return names
 
 
-def _bots(names: list[str], seed: int) -> list[Bot]:
-    """One bot per seat, each seeded with ``seat_seed(seed, seat)`` (as in tournaments)."""
-    _import_from_cwd()
-    try:
-        factories = [bot_factory(name) for name in names]
-    except BotSpecError as error:
-        raise UsageError(f"--bots: {error}") from None
-    return [build_bot(factory, seat_seed(seed, s)) for s, factory in enumerate(factories)]
+def _refereed_game(names: list[str], players: int, seed: int, variant: Variant,
+                   lang: str) -> RefereedGame:  # fmt: skip
+    """The game ``play`` referees: the tournament's referee (every forfeit of
+    docs/tournament.md), on the deal ``seed`` itself, seat ``k``'s bot seeded with
+    ``seat_seed(seed, k)`` (as in tournaments), stopped after :data:`MAX_ROUNDS`."""
+    settings = Settings(entrants(names), players, variant, seed, max_rounds=MAX_ROUNDS,
+                        lang=lang)  # fmt: skip
+    seats = tuple(range(players))
+    spec = GameSpec(0, 0, seed, seats, tuple(seat_seed(seed, s) for s in seats))
+    return RefereedGame(settings, spec, tuple(e.factory() for e in settings.entrants))
 
 
 def _import_from_cwd() -> None:
@@ -316,56 +355,112 @@ def _scores_and_winners(outcome: Outcome, lang: str) -> list[str]:
 
 
 def _play(args: argparse.Namespace) -> int:
+    """``play``: a whole game between bots, every move refereed as in a tournament (a
+    misbehaving bot forfeits: exit 1), printed as it goes."""
     lang = args.lang
     variant = Variant(args.variant)
-    state = new_game(args.players, seed=args.seed, variant=variant)
     names = _bot_names(args.bots, args.players)
-    bots = _bots(names, args.seed)
     if args.record:
         _not_stdin("--record", args.record)
-        _check_writable(args.record)
-    played: list[Move] = []
+    record_to = _Destination(args.record) if args.record else None  # refused before the game
+    game = _refereed_game(names, args.players, args.seed, variant, lang)
     seats = ", ".join(phrase("seat", lang, player=i + 1, bot=n) for i, n in enumerate(names))
     print(phrase("game_intro", lang, players=args.players, seed=args.seed,
                  variant=variant_name(variant, lang), bots=seats))  # fmt: skip
-    shown_round = 0
-    while not state.is_over:
-        if state.round > MAX_ROUNDS:
-            print(phrase("stuck", lang, round=state.round))
-            return 0
-        if state.round != shown_round:
-            shown_round = state.round
-            print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
-            print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
-        player = state.current_player
-        move = bots[player].choose(state)
-        before = state
-        state = state.apply(move)
-        played.append(move)
-        tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
-        print(phrase("played", lang, player=player + 1, move=move_text(move, lang),
-                     tiling=tiling))  # fmt: skip
-        settled = state.phase is not Phase.WALL_TILING
-        if settled and state.last_scoring is not before.last_scoring and state.last_scoring:
-            print("\n".join(describe_scoring(state.last_scoring, lang)))
-    outcome = state.outcome
-    assert outcome is not None
-    print(phrase("game_end", lang, round=state.round))
-    print("\n".join(_scores_and_winners(outcome, lang)))
-    if args.record:
-        record = GameRecord(tuple(played), args.players, args.seed, variant)
-        _write(args.record, record.to_json() + "\n")
-        print(phrase("record_saved", lang, path=args.record))
-    return 0
+    _print_round(game.state, lang)
+    for before, move in game.moves():
+        _print_move(before, move, game.state, lang)
+    state, forfeit = game.state, game.forfeit
+    if forfeit is not None:
+        _print_forfeit(forfeit, state, names, lang)
+    elif state.outcome is not None:
+        print(phrase("game_end", lang, round=state.round))
+        print("\n".join(_scores_and_winners(state.outcome, lang)))
+    else:
+        print(phrase("stuck", lang, round=state.round))
+    _save(record_to, game.record(), lang)
+    return 0 if forfeit is None else 1
+
+
+def _print_round(state: GameState, lang: str) -> None:
+    """The start of a round: who starts, and the factories."""
+    print(phrase("round_start", lang, round=state.round, player=state.current_player + 1))
+    print(phrase("factories", lang, tiles=" ".join(_tiles(f) for f in state.factories)))
+
+
+def _print_move(before: GameState, move: Move, after: GameState, lang: str) -> None:
+    """A move played; the wall tiling it ended (W1-W5, F1-F3), the next round's start."""
+    tiling = "" if before.phase is Phase.FACTORY_OFFER else phrase("during_tiling", lang)
+    print(phrase("played", lang, player=before.current_player + 1, move=move_text(move, lang),
+                 tiling=tiling))  # fmt: skip
+    settled = after.phase is not Phase.WALL_TILING
+    if settled and after.last_scoring is not before.last_scoring and after.last_scoring:
+        print("\n".join(describe_scoring(after.last_scoring, lang)))
+    if not after.is_over and after.round != before.round and after.round <= MAX_ROUNDS:
+        _print_round(after, lang)
+
+
+def _print_forfeit(forfeit: Forfeit, state: GameState, names: list[str], lang: str) -> None:
+    """A forfeit (docs/tournament.md, Refereeing): the seat, its bot, the move and why
+    (an illegal move's violations as ``replay`` prints them); the scores when the game
+    stopped; every other seat wins."""
+    seat = forfeit.seat
+    if forfeit.move is not None:
+        why = phrase("forfeit_illegal", lang, move=move_text(forfeit.move, lang))
+    else:
+        why = _printable(forfeit.error or forfeit.reason)
+    print(phrase("forfeit", lang, player=seat + 1, bot=names[seat], number=forfeit.move_number,
+                 reason=why))  # fmt: skip
+    _print_violations(forfeit.violations, lang, explain=False)
+    scores = ", ".join(phrase("player_score", lang, player=i + 1, score=board.score)
+                       for i, board in enumerate(state.players))  # fmt: skip
+    print(phrase("stopped_scores", lang, scores=scores))
+    winners = [phrase("player", lang, player=w + 1) for w in range(len(state.players))
+               if w != seat]  # fmt: skip
+    result = phrase("shared" if len(winners) > 1 else "winner", lang)
+    print(phrase("result", lang, result=result, winners=phrase("and", lang).join(winners)))
+
+
+def _save(destination: _Destination | None, record: GameRecord, lang: str) -> None:
+    """``play --record``: the game's record, the moves played so far when it stopped."""
+    if destination is not None:
+        destination.write(record.to_json() + "\n")
+        print(phrase("record_saved", lang, path=_name(destination.path)))
+
+
+class _Destination:
+    """A file a command writes, opened for writing (and emptied) when it is named, so
+    that one that cannot be written -- a missing folder, a directory, a named pipe that
+    no process reads (``_files.open_output``) -- is refused at once, in one line, before
+    the work; a pipe's reader then waits for the text, whenever it comes."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            fd = open_output(path)
+        except (OSError, ValueError) as error:  # ValueError: a name with a null character
+            raise _cannot_write(path, error) from None
+        self._close = weakref.finalize(self, os.close, fd)  # also when the command fails
+        self._fd = fd
+
+    def write(self, text: str) -> None:
+        """Write ``text`` (UTF-8) and close the file."""
+        try:
+            write_all(self._fd, text.encode("utf-8"))
+        except OSError as error:  # a full disk, a pipe whose reader has gone...
+            raise _cannot_write(self.path, error) from None
+        finally:
+            self._close()
+
+
+def _cannot_write(path: str, error: OSError | ValueError) -> UsageError:
+    reason = error.strerror if isinstance(error, OSError) else None
+    return UsageError(f"cannot write {_name(path)}: {reason or error}")
 
 
 def _write(path: str, text: str) -> None:
-    try:
-        with open(path, "w", encoding="utf-8") as out:
-            out.write(text)
-    except (OSError, ValueError) as error:
-        reason = error.strerror if isinstance(error, OSError) else None
-        raise UsageError(f"cannot write {_printable(path)}: {reason or error}") from None
+    """``path`` holding ``text`` (``_Destination``: a FIFO nobody reads is refused)."""
+    _Destination(path).write(text)
 
 
 def _not_stdin(option: str, path: str, what: str = "file") -> None:
@@ -375,23 +470,6 @@ def _not_stdin(option: str, path: str, what: str = "file") -> None:
     if path == STDIN:
         raise UsageError(f"{option} -: '-' stands for standard input, and standard output "
                          f"carries the command's text: name a {what} to write into")  # fmt: skip
-
-
-def _check_writable(path: str) -> None:
-    """``UsageError`` now, rather than after a whole game, when ``path`` cannot be
-    written: a directory, or a folder that does not exist or cannot be written to."""
-    folder = os.path.dirname(path) or os.curdir
-    if os.path.isdir(path):
-        reason = "Is a directory"
-    elif not os.path.isdir(folder):
-        reason = "No such file or directory"
-    elif not os.access(folder, os.W_OK) or (
-        os.path.exists(path) and not os.access(path, os.W_OK)
-    ):
-        reason = "Permission denied"
-    else:
-        return
-    raise UsageError(f"cannot write {_printable(path)}: {reason}")
 
 
 def _draw(
@@ -409,12 +487,12 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
         return 0
     _not_stdin("--svg-dir", directory, "folder")
     if os.path.exists(directory) and not os.path.isdir(directory):
-        raise UsageError(f"cannot write pictures to {_printable(directory)}: not a directory")
+        raise UsageError(f"cannot write pictures to {_name(directory)}: not a directory")
     try:
         os.makedirs(directory, exist_ok=True)
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) else None
-        raise UsageError(f"cannot write {_printable(directory)}: {reason or error}") from None
+        raise UsageError(f"cannot write {_name(directory)}: {reason or error}") from None
     written = 0
     for name, picture in iter_record_pictures(record, lang=lang):  # one in memory at a time
         _write(os.path.join(directory, name), picture)
@@ -424,7 +502,7 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
-        where = _printable(args.svg_dir)
+        where = _name(args.svg_dir)
         print(f"{_count(drawn, 'picture')} in {where}" if args.lang == "en"
               else f"{_count(drawn, 'image')} dans {where}")  # fmt: skip
 
@@ -447,18 +525,46 @@ def _one_stdin(*paths: str) -> None:
 def _read(path: str) -> str:
     """A file's text (``-``: standard input's): at most ``MAX_INPUT_BYTES`` of UTF-8 (a
     byte order mark allowed), read without holding more than that in memory."""
-    name = _printable(path)
+    with _input(path) as source:
+        return _text_of(path, _reading_bytes(path, lambda: source.read(MAX_INPUT_BYTES + 1)))
+
+
+@contextlib.contextmanager
+def _input(path: str) -> Iterator[IO[bytes]]:
+    """An input file opened for reading (``-``: standard input, left open): a named pipe
+    that no process writes is refused at once (``_files.open_input``), as any file
+    that cannot be opened, in one line."""
+    if path == STDIN:
+        if sys.stdin is None:  # closed by the caller (``<&-``)
+            raise InputError([f"{STDIN}: cannot read: standard input is closed"])
+        yield sys.stdin.buffer
+        return
     try:
-        if path == STDIN:
-            if sys.stdin is None:  # closed by the caller (``<&-``)
-                raise InputError([f"{name}: cannot read: standard input is closed"])
-            data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
-        else:
-            with open(path, "rb") as source:
-                data = source.read(MAX_INPUT_BYTES + 1)
+        stream = open_input(path)
     except (OSError, ValueError) as error:  # ValueError: a name with a null character
-        reason = error.strerror if isinstance(error, OSError) else None
-        raise InputError([f"{name}: cannot read: {reason or error}"]) from None
+        raise _cannot_read(path, error) from None
+    with stream:
+        yield stream
+
+
+def _reading_bytes(path: str, read: Callable[[], T]) -> T:
+    """``read()``, an ``OSError`` (a directory, a device failing) told as the file that
+    cannot be read, in one line."""
+    try:
+        return read()
+    except OSError as error:
+        raise _cannot_read(path, error) from None
+
+
+def _cannot_read(path: str, error: OSError | ValueError) -> InputError:
+    reason = error.strerror if isinstance(error, OSError) else None
+    return InputError([f"{_name(path)}: cannot read: {reason or error}"])
+
+
+def _text_of(path: str, data: bytes) -> str:
+    """A file's bytes as text: at most ``MAX_INPUT_BYTES`` of UTF-8 (a byte order mark
+    allowed)."""
+    name = _name(path)
     if len(data) > MAX_INPUT_BYTES:
         raise InputError([f"{name}: more than {MAX_INPUT_BYTES} bytes: not a file this reads"])
     try:
@@ -468,9 +574,13 @@ def _read(path: str) -> str:
 
 
 def _printable(text: str) -> str:
-    """A file name, an argument or a message as it can be shown on one line (control
-    characters escaped)."""
-    return text if text.isprintable() else repr(text)[1:-1]
+    """A message as it can be shown on one line (control characters escaped)."""
+    return printable(text)
+
+
+def _name(text: str) -> str:
+    """A file name or an argument as a message quotes it: on one line, cut."""
+    return clipped(text)
 
 
 def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
@@ -480,7 +590,12 @@ def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
     document of another kind than ``kind`` (a record given for a position) is told so,
     in one line.  The text is parsed once (``jsontext.load``, as ``from_json`` does),
     so a refused file costs no more than a read one."""
-    text = _read(path)
+    return _from_text(path, _read(path), read, lang, kind)
+
+
+def _from_text(path: str, text: str, read: Callable[[object], T], lang: str = "en",
+               kind: Kind | None = None) -> T:  # fmt: skip
+    """:func:`_from_file` once the file is read."""
     data = _reading(path, lambda: load(text), lang)
     try:
         return _reading(path, lambda: read(data), lang)
@@ -488,13 +603,13 @@ def _from_file(path: str, read: Callable[[object], T], lang: str = "en",
         wrong = None if kind is None else wrong_kind(data, kind)
         if wrong is None:
             raise
-        raise InputError([f"{_printable(path)}: {wrong}"]) from None
+        raise InputError([f"{_name(path)}: {wrong}"]) from None
 
 
 def _reading(source: str, read: Callable[[], T], lang: str = "en") -> T:
     """``read()``, its ``FormatError`` told line by line (in English: the readers word
     them so), its ``InvalidStateError`` problem by problem in ``lang``."""
-    source = _printable(source)
+    source = _name(source)
     try:
         return read()
     except FormatError as error:
@@ -517,7 +632,7 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
     try:
         return judge()
     except FormatError as error:
-        claim, base = _printable(claim), _printable(base)
+        claim, base = _name(claim), _name(base)
         raise InputError(
             [_printable(f"{base}: cannot be audited at {path}: {what}"
              if base_path is not None and path.startswith(base_path)
@@ -666,9 +781,7 @@ def _audit_game(args: argparse.Namespace) -> int:
         return 0 if verdict.ok else 1
     lang = args.lang
     if verdict.ok:
-        rounds = len(verdict.rounds)
-        print(phrase("sheet_correct_one" if rounds == 1 else "sheet_correct", lang,
-                     rounds=rounds))  # fmt: skip
+        print(phrase("sheet_correct", lang, rounds=len(verdict.rounds)))
         return 0
     print(phrase("sheet_wrong", lang))
     for line in verdict.rounds:
@@ -701,7 +814,7 @@ def _rules(args: argparse.Namespace) -> int:
         try:
             entry = rule(args.rule_id)
         except ValueError:
-            raise UsageError(phrase("no_rule", lang, id=_printable(repr(args.rule_id)),
+            raise UsageError(phrase("no_rule", lang, id=shown(args.rule_id),
                                     ids=id_ranges())) from None  # fmt: skip
         print(f"{entry.id} {entry.title_in(lang)}")
         print(_text(entry, lang))
@@ -729,12 +842,7 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    if args.record == STDIN and sys.stdin is None:  # closed by the caller (``<&-``)
-        raise InputError([f"{STDIN}: cannot read: standard input is closed"])
-    if args.game is not None or args.record == "-" or _starts_with_game_line(args.record):
-        record = _reading(args.record, lambda: load_record(args.record, args.game), args.lang)
-    else:
-        record = _from_file(args.record, GameRecord.from_dict, args.lang, "record")
+    record = _load_game(args.record, args.game, args.lang)
     replay = record.replay()
     final = replay.final
     drawn = _draw_record(args.svg_dir, record, args.lang)
@@ -780,20 +888,25 @@ def _differential(args: argparse.Namespace) -> int:
     except ImportError as error:
         if error.name != "hypothesis":
             raise
-        print("azul-rules differential: needs the hypothesis package: "
-              "pip install 'azul_rules[testing]'", file=sys.stderr)  # fmt: skip
+        print("azul-rules differential: needs the hypothesis package, the testing extra: "
+              "pip install -e '.[testing]' in the project's checkout", file=sys.stderr)  # fmt: skip
         return 2
     return differential.command(args)
 
 
-def _starts_with_game_line(path: str) -> bool:
-    """True when the file's first line is a tournament game line (docs/tournament.md)."""
-    try:
-        with open(path, "rb") as source:
-            start = source.read(16)
-    except (OSError, ValueError):  # not readable: _read says why
-        return False
-    return start.startswith(b'{"tournament":')
+def _load_game(path: str, game: int | None, lang: str) -> GameRecord:
+    """RECORD of ``replay``: a game record, or a tournament's JSON-lines file (read line
+    by line, ``game`` picking the game, docs/tournament.md).  The file is opened once
+    and read once: it may be a pipe."""
+
+    def plain(data: bytes) -> GameRecord:
+        return _from_text(path, _text_of(path, data), GameRecord.from_dict, lang, "record")
+
+    name = _name(path)
+    with _input(path) as stream:
+        return _reading_bytes(
+            path, lambda: _reading(path, lambda: read_record(stream, name, game, plain), lang)
+        )
 
 
 def _tiles(tiles: Sequence[object]) -> str:
@@ -816,7 +929,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args, extra = parser.parse_known_args(argv)
         if extra:  # told by the command's own parser: its name and its --help
             _command_parser(parser, args.command).error(
-                f"unrecognized arguments: {' '.join(extra)}"
+                f"unrecognized arguments: {listed(extra, show=_name, sep=' ')}"
             )
     except SystemExit as exit_:
         return int(exit_.code or 0) and 2

@@ -24,6 +24,7 @@ from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import Phase, Variant
 from azul_rules.protocol import comparable, referee_view
 from azul_rules.scoring import WallPlacement
+from azul_rules.shown import fill
 from azul_rules.state import GameState
 
 __all__ = [
@@ -337,7 +338,8 @@ def move_set_differences(
     for (code, rule), moves in extra.items():
         verdict = state.validate(moves[0])
         found.append(Difference(
-            "legal_moves", f"refuses {_examples(moves)}", f"lists {len(moves)} such move(s)",
+            "legal_moves", f"refuses {_examples(moves)}",
+            fill("lists {n} such {n:move|moves}", "en", n=len(moves)),
             (rule,),
             f"{code}: {verdict.violations[0].message_in(lang)}" if verdict.violations else "",
         ))  # fmt: skip
@@ -347,7 +349,8 @@ def move_set_differences(
             missing.setdefault(_missing_rules(state, move), []).append(move)
     for rules, moves in missing.items():
         found.append(Difference(
-            "legal_moves", f"allows {_examples(moves)}", f"leaves out {len(moves)} such move(s)",
+            "legal_moves", f"allows {_examples(moves)}",
+            fill("leaves out {n} such {n:move|moves}", "en", n=len(moves)),
             rules,
         ))  # fmt: skip
     return found

@@ -13,12 +13,14 @@ Every game of the search is played to its end (or to ``MAX_MOVES``, or to a
 disagreement): each one makes the same number of Hypothesis choices (``CHOICES``), so
 that no choice sequence Hypothesis derives from one game runs out before its game ends.
 
-Needs Hypothesis (``pip install 'azul_rules[testing]'``).
+Needs Hypothesis, the ``testing`` extra (``pip install -e '.[testing]'`` in the project's
+checkout).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import sys
@@ -32,6 +34,8 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
+from azul_rules._arguments import MAX_SECONDS, integer_value
+from azul_rules._files import open_output, write_all
 from azul_rules.colors import CENTER, Color
 from azul_rules.conformance import (
     RULE_TITLES,
@@ -50,7 +54,7 @@ from azul_rules.phases import Variant
 from azul_rules.protocol import EngineInfo, ProtocolError
 from azul_rules.record import GameRecord
 from azul_rules.rulebook import rule
-from azul_rules.shown import shown
+from azul_rules.shown import clipped, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.testing import fill_factories
 
@@ -761,7 +765,7 @@ def report_text(report: Report, lang: str = "en") -> str:
             lines.extend(f"    {line}" for line in failure.stderr.splitlines())
         return "\n".join(lines)
     info = report.engine
-    name = info.name if info is not None else report.command
+    name = info.name if info is not None else clipped(report.command)
     replayed = report.shrink_games
     shrinking = _say("shrinking", lang, games=_number(replayed, lang)) if replayed else ""
     seconds = f"{report.elapsed:.1f}" if lang == "en" else f"{report.elapsed:.1f}".replace(".", ",")
@@ -839,7 +843,7 @@ def report_dict(report: Report) -> dict[str, Any]:
 
 # -- the command --------------------------------------------------------------------------------
 
-_DURATION: Final = re.compile(r"(\d+(?:\.\d+)?)\s*(ms|s|m|min|h)?")
+_DURATION: Final = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|min|h)?", re.ASCII)
 _UNITS: Final = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
 
 
@@ -848,21 +852,23 @@ class UsageError(ValueError):
 
 
 def parse_duration(text: str, option: str) -> float:
-    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds."""
+    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds: ASCII digits, above
+    0 and at most :data:`~azul_rules._arguments.MAX_SECONDS` (as every option giving
+    seconds)."""
     match = _DURATION.fullmatch(text.strip())
-    if match is None or float(match.group(1)) <= 0:
+    length = float(match.group(1)) * _UNITS[match.group(2)] if match else 0.0
+    if not 0 < length <= MAX_SECONDS:
         raise UsageError(
-            f"{option}: expected a duration such as 60s, 2m or 500ms, got {shown(text)}"
+            f"{option}: expected a duration above 0 and at most {MAX_SECONDS:.0f} seconds, "
+            f"such as 60s, 2m or 500ms, got {shown(text)}"
         )
-    return float(match.group(1)) * _UNITS[match.group(2)]
+    return length
 
 
 def parse_players(text: str) -> tuple[int, ...]:
     """``"2,3,4"`` as player counts (S1)."""
-    try:
-        counts = tuple(dict.fromkeys(int(part) for part in text.split(",")))
-    except ValueError:
-        counts = ()
+    read = [integer_value(part) for part in text.split(",")]
+    counts = tuple(dict.fromkeys(n for n in read if n is not None)) if None not in read else ()
     if not counts or any(n not in (2, 3, 4) for n in counts):
         raise UsageError(
             f"--players: expected player counts from 2, 3, 4 such as 2,3; got {shown(text)}"
@@ -880,6 +886,21 @@ def parse_variants(text: str | None) -> tuple[Variant, ...] | None:
     return tuple(Variant(n) for n in dict.fromkeys(names))
 
 
+def _write(path: str, text: str) -> None:
+    """``--record``: ``path`` holding ``text``; a named pipe that no process reads is
+    refused at once (``_files.open_output``) rather than waited for."""
+    fd = open_output(path)
+    try:
+        write_all(fd, text.encode("utf-8"))
+    finally:
+        os.close(fd)
+
+
+def _printable(text: str) -> str:
+    """One line, control characters escaped (a file name may hold any)."""
+    return text if text.isprintable() else repr(text)[1:-1]
+
+
 def command(args: Any, out: TextIO | None = None) -> int:
     """The ``azul-rules differential`` command: print the report, return its status."""
     out = out or sys.stdout
@@ -890,10 +911,9 @@ def command(args: Any, out: TextIO | None = None) -> int:
         shrink = parse_duration(args.shrink_time, "--shrink-time")
         if args.games is not None and args.games < 1:
             raise UsageError(f"--games: expected at least 1, got {args.games}")
-        if args.timeout <= 0:
-            raise UsageError(
-                f"--timeout: expected a positive number of seconds, got {args.timeout}"
-            )
+        if not 0 < args.timeout <= MAX_SECONDS:  # NaN and infinity fail this too
+            raise UsageError(f"--timeout: expected a number of seconds above 0 and at most "
+                             f"{MAX_SECONDS:.0f}, got {shown(args.timeout)}")  # fmt: skip
     except UsageError as error:
         print(f"azul-rules differential: {error}", file=sys.stderr)
         return 2
@@ -903,10 +923,10 @@ def command(args: Any, out: TextIO | None = None) -> int:
                  shrink_time=shrink, lang=lang)  # fmt: skip
     if report.disagreement is not None and args.record:
         try:
-            with open(args.record, "w", encoding="utf-8") as saved:
-                saved.write(record_json(report.disagreement.record) + "\n")
-        except OSError as error:
-            print(f"azul-rules differential: cannot write {args.record}: {error.strerror}",
+            _write(args.record, record_json(report.disagreement.record) + "\n")
+        except (OSError, ValueError) as error:  # ValueError: a name with a null character
+            reason = error.strerror if isinstance(error, OSError) else error
+            print(f"azul-rules differential: cannot write {_printable(args.record)}: {reason}",
                   file=sys.stderr)  # fmt: skip
             return 2
     if args.json:

@@ -19,7 +19,8 @@ import shlex
 import signal
 import subprocess
 import threading
-from collections.abc import Sequence
+import time
+from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import IO, Any, Final, TextIO
 
@@ -37,7 +38,7 @@ from azul_rules.protocol import (
     read_moves,
     read_view,
 )
-from azul_rules.shown import shown
+from azul_rules.shown import clipped, shown
 
 __all__ = ["DEFAULT_TIMEOUT", "EngineProcess", "Refusal", "check_timeout"]
 
@@ -47,6 +48,8 @@ DEFAULT_TIMEOUT: Final = 10.0
 _STDERR_LINES: Final = 20
 _QUEUED_LINES: Final = 4  # reply lines read ahead of the requests, each at most 1 MiB
 _SHOWN: Final = 2000  # characters of an offending line shown in a report
+_STDERR_SHOWN: Final = 500  # characters of a line of the engine's standard error shown
+_MAX_CODE: Final = 60  # characters of a refusal's code (ILLEGAL_MOVE...) shown
 
 
 def check_timeout(timeout: object) -> float:
@@ -59,6 +62,21 @@ def check_timeout(timeout: object) -> float:
     ):
         raise ValueError(f"timeout must be a positive number of seconds, not {shown(timeout)}")
     return float(timeout)
+
+
+@contextlib.contextmanager
+def _owned(stream: IO[bytes]) -> Iterator[None]:
+    """The reading of one of the engine's pipes by its thread, which closes it at the
+    end.  Only that thread may close it: closed by another while the reader was between
+    two lines, the reader's next ``readline`` raised ``ValueError: readline of closed
+    file`` in the thread; and a ``close`` waits for a ``readline`` under way, which lasts
+    as long as anything holds the pipe's other end (a process the engine started in a
+    session of its own, out of reach of the kill)."""
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            stream.close()
 
 
 class Refusal(Exception):
@@ -93,7 +111,7 @@ class EngineProcess:
             self.argv = shlex.split(command) if isinstance(command, str) else list(command)
         except ValueError as error:  # an unclosed quotation, a trailing escape
             raise ProtocolError(
-                f"cannot read the engine command {command!r}: {error} (it is split as a "
+                f"cannot read the engine command {shown(command, None)}: {error} (it is split as a "
                 "POSIX shell would)"
             ) from None
         if not self.argv:
@@ -114,9 +132,10 @@ class EngineProcess:
                 stderr=subprocess.PIPE,
                 start_new_session=os.name == "posix",
             )
-        except OSError as error:
+        except (OSError, ValueError) as error:  # ValueError: a null character in it
+            reason = error.strerror if isinstance(error, OSError) else None
             raise ProtocolError(
-                f"cannot start {self.argv[0]!r}: {error.strerror or error}"
+                f"cannot start {shown(self.argv[0], None)}: {reason or error}"
             ) from None
         assert self._process.stdout is not None and self._process.stderr is not None
         self._threads = [
@@ -194,7 +213,10 @@ class EngineProcess:
 
     def close(self) -> None:
         """Say ``quit`` if the engine still listens, then end the process (and its
-        process group) and reap it.  Safe to call twice."""
+        process group) and reap it.  Safe to call twice.  The engine's output pipes
+        are closed by the threads reading them, once they read their end (at once: the
+        process is gone); a process the engine started in a session of its own still
+        holds them open until it exits, and ``close`` waits at most a second for it."""
         process = self._process
         if self.running:
             try:
@@ -207,12 +229,12 @@ class EngineProcess:
                 self.timeout = saved
         self._closing.set()
         self._kill()
-        for stream in (process.stdin, process.stdout, process.stderr):
-            if stream is not None:
-                with contextlib.suppress(OSError):
-                    stream.close()
+        if process.stdin is not None:  # written by this thread alone
+            with contextlib.suppress(OSError):
+                process.stdin.close()
+        deadline = time.monotonic() + 1.0
         for thread in self._threads:
-            thread.join(timeout=1.0)
+            thread.join(timeout=max(0.0, deadline - time.monotonic()))
 
     def _kill(self) -> None:
         process = self._process
@@ -249,17 +271,19 @@ class EngineProcess:
     def _read_replies(self, stream: IO[bytes]) -> None:
         """Queue the engine's lines, at most a few ahead of the requests: an engine that
         writes lines nobody asked for fills its pipe and waits, instead of filling the
-        referee's memory (a reply is one line per request)."""
-        while True:
-            line = stream.readline(MAX_LINE_BYTES + 1)
-            if not line:
-                self._queue(("eof", b""))
-                return
-            if len(line) > MAX_LINE_BYTES:
-                self._queue(("long", line[:_SHOWN]))
-                return
-            if not self._queue(("line", line)):
-                return
+        referee's memory (a reply is one line per request).  The thread owns ``stream``
+        and closes it when it ends (see :meth:`close`)."""
+        with _owned(stream):
+            while True:
+                line = stream.readline(MAX_LINE_BYTES + 1)
+                if not line:
+                    self._queue(("eof", b""))
+                    return
+                if len(line) > MAX_LINE_BYTES:
+                    self._queue(("long", line[:_SHOWN]))
+                    return
+                if not self._queue(("line", line)):
+                    return
 
     def _queue(self, item: tuple[str, bytes]) -> bool:
         """Put ``item`` in the queue of replies, waiting while it is full; False when
@@ -273,11 +297,18 @@ class EngineProcess:
         return False
 
     def _read_stderr(self, stream: IO[bytes]) -> None:
-        while True:
-            line = stream.readline(8192)
-            if not line:
-                return
-            self._stderr.append(line.decode("utf-8", "replace").rstrip("\n")[:_SHOWN])
+        """Keep the engine's last lines of standard error, each cut (the rest of a long
+        one is read and dropped) and printable; owns ``stream``."""
+        with _owned(stream):
+            while True:
+                line = stream.readline(8192)
+                if not line:
+                    return
+                if not line.endswith(b"\n"):
+                    while (rest := stream.readline(8192)) and not rest.endswith(b"\n"):
+                        pass
+                text = line.decode("utf-8", "replace").rstrip("\r\n")
+                self._stderr.append(clipped(text, _STDERR_SHOWN))
 
     def _reply(self, kind: str, expected_id: int) -> dict[str, Any]:
         try:
@@ -326,10 +357,11 @@ class EngineProcess:
             return reply
         refusal = reply["error"]
         message = refusal.get("message", "")
-        message = message if isinstance(message, str) else repr(message)
+        message = clipped(message) if isinstance(message, str) else shown(message, None)
+        code = clipped(refusal["code"], _MAX_CODE)
         if refusable:
-            raise Refusal(refusal["code"], message[:_SHOWN])
-        raise self._error(f"the engine refused {kind}: {refusal['code']}: {message}", kind, reply)
+            raise Refusal(code, message)
+        raise self._error(f"the engine refused {kind}: {code}: {message}", kind, reply)
 
     # -- errors --------------------------------------------------------------------------
 
@@ -352,8 +384,8 @@ class EngineProcess:
     ) -> ProtocolError:
         if line is not None and not isinstance(line, str):
             line = self._last_line
-        if isinstance(line, str) and len(line) > _SHOWN:
-            line = line[: _SHOWN - 3] + "..."
+        if isinstance(line, str):
+            line = clipped(line, _SHOWN)
         self._broken = True
         for thread in self._threads[1:]:  # let the last words on stderr arrive
             thread.join(timeout=0.2 if status is not None else 0.0)

@@ -26,7 +26,7 @@ from typing import Any, Final
 import attrs
 
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.shown import number, shown
+from azul_rules.shown import listed, name, number
 
 __all__ = [
     "MAX_DIGITS",
@@ -100,7 +100,7 @@ def first_repeated(data: object) -> tuple[str, str] | None:
         value, path = stack.pop()
         if isinstance(value, dict):
             if repeated := repeated_keys(value):
-                return path, ", ".join(shown(k, None) for k in repeated)
+                return path, listed(repeated)
             stack.extend((v, member_path(path, k)) for k, v in reversed(value.items())
                          if isinstance(v, (dict, list)))  # fmt: skip
         elif isinstance(value, list):
@@ -218,9 +218,8 @@ def member_path(path: str, key: object) -> str:
     ``$.bag.blue``; ``$.bag['a b']`` for a key that is not a plain name)."""
     if isinstance(key, int):
         return f"{path}[{number(key)}]"
-    if isinstance(key, str) and key.isidentifier() and key.isascii():
-        return f"{path}.{key}"
-    return f"{path}[{shown(key, None)}]"
+    named = name(key)
+    return f"{path}.{named}" if named is key else f"{path}[{named}]"
 
 
 def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
@@ -235,8 +234,7 @@ def check_shape(data: object, path: str = "$", budget: int = 2_000) -> None:
             errors.append((path, f"more than {budget} JSON values: this is no such document"))
             break
         if isinstance(value, _Object) and value.repeated:
-            keys = ", ".join(shown(k, None) for k in value.repeated)
-            errors.append((where, f"the same key given twice: {keys}"))
+            errors.append((where, f"the same key given twice: {listed(value.repeated)}"))
         if isinstance(value, (list, dict)) and len(value) > MAX_ITEMS:
             errors.append((where, f"{len(value)} entries: at most {MAX_ITEMS}"))
     if errors:

@@ -13,7 +13,7 @@ from typing import Final
 
 from azul_rules.codes import ErrorCode, StateProblem
 from azul_rules.colors import CENTER, FLOOR, Color
-from azul_rules.shown import number, shown
+from azul_rules.shown import fill, number, shown
 
 __all__ = ["LANGUAGES", "PROBLEM_TEMPLATES", "TEMPLATES", "render", "render_problem"]
 
@@ -109,15 +109,6 @@ def _players(value: object, lang: str) -> str:
     return _join([f"{word} {int(v) + 1}" for v in value], lang) or "-"
 
 
-def _tile_count(value: object, lang: str) -> str:
-    """``1 tile``, ``3 tiles`` (``1 carreau``, ``3 carreaux``)."""
-    shown = number(value, lang) if type(value) is int else str(value)
-    one = value == 1
-    if lang == "en":
-        return f"{shown} tile" if one else f"{shown} tiles"
-    return f"{shown} carreau" if one else f"{shown} carreaux"
-
-
 def _kind(value: object, lang: str) -> str:
     return _KINDS[lang].get(str(value), str(value))
 
@@ -142,16 +133,16 @@ _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "kind": _kind,
     "factory": _source,
     "claimed_players": _players,
-    "wall_tiles": _tile_count,
     "correct_players": _players,
 }
 
 # Keys are codes, or "CODE/reason" when one code has several wordings.
 TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "PARTIAL_TAKE": {
-        "en": "{count} of the {available} {color} tiles of {source} were taken: "
+        "en": "{count} of the {available} {color} tiles of {source} {count:was|were} taken: "
         "every tile of the chosen colour must be taken",
-        "fr": "{count} des {available} carreaux de couleur {color} de {source} ont été pris : "
+        "fr": "{count} des {available} carreaux de couleur {color} de {source} {count:a|ont} "
+        "été pris : "
         "il faut prendre tous les carreaux de la couleur choisie",
     },
     "SPLIT_LOT": {
@@ -220,9 +211,10 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "{source} ne contient aucun carreau de couleur {color}",
     },
     "TOO_MANY_TAKEN": {
-        "en": "{count} {color} tiles were claimed from {source}, which holds only {available}",
-        "fr": "{count} carreaux de couleur {color} ont été annoncés pris sur {source}, qui n'en "
-        "contient que {available}",
+        "en": "{count} {color} {count:tile was|tiles were} claimed from {source}, which holds "
+        "only {available}",
+        "fr": "{count} {count:carreau|carreaux} de couleur {color} {count:a été annoncé pris|ont "
+        "été annoncés pris} sur {source}, qui n'en contient que {available}",
     },
     "TWO_COLORS": {
         "en": "tiles of {colors} were taken in one turn: a turn takes one colour",
@@ -258,22 +250,24 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "ajouter la couleur {color}",
     },
     "LINE_FULL": {
-        "en": "{line} has room for {room} more tile(s): {count} cannot be put there",
-        "fr": "{line} n'a de place que pour {room} carreau(x) de plus : on ne peut pas y en "
-        "mettre {count}",
+        "en": "{line} has room for {room} more {room:tile|tiles}: {count} cannot be put there",
+        "fr": "{line} n'a de place que pour {room} {room:carreau|carreaux} de plus : on ne peut "
+        "pas y en mettre {count}",
     },
     "LINE_FULL/complete": {
         "en": "{line} is complete: it accepts no more tiles",
         "fr": "{line} est complète : elle n'accepte plus aucun carreau",
     },
     "FLOOR_WHILE_ROOM": {
-        "en": "{floor} tile(s) went to the floor line while {line} still had room for {room}",
-        "fr": "{floor} carreau(x) sont allés au plancher alors que {line} avait encore "
-        "{room} place(s)",
+        "en": "{floor} {floor:tile|tiles} went to the floor line while {line} still had room "
+        "for {room}",
+        "fr": "{floor} {floor:carreau est allé|carreaux sont allés} au plancher alors que {line} "
+        "avait encore {room} {room:place|places}",
     },
     "TILE_COUNT_MISMATCH": {
-        "en": "{taken} tile(s) were taken but {placed} were placed",
-        "fr": "{taken} carreau(x) ont été pris mais {placed} ont été posés",
+        "en": "{taken} {taken:tile was|tiles were} taken but {placed} {placed:was|were} placed",
+        "fr": "{taken} {taken:carreau a été pris|carreaux ont été pris} mais {placed} "
+        "{placed:a été posé|ont été posés}",
     },
     "COLUMN_COLOR_CONFLICT": {
         "en": "column {column} of the wall already holds {color}",
@@ -290,23 +284,29 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "coloré, dont la case est de couleur {space_color}",
     },
     "FILL_IMPOSSIBLE/too_many": {
-        "en": "{source} shows {count} tiles: a factory holds at most 4",
-        "fr": "{source} montre {count} carreaux : une fabrique en contient au plus 4",
+        "en": "{source} shows {count} {count:tile|tiles}: a factory holds at most 4",
+        "fr": "{source} montre {count} {count:carreau|carreaux} : une fabrique en contient au "
+        "plus 4",
     },
     "FILL_IMPOSSIBLE/factory_count": {
-        "en": "{count} factories were described: this table has {factories}",
-        "fr": "{count} fabriques ont été décrites : cette table en a {factories}",
+        "en": "{count} {count:factory was|factories were} described: this table has "
+        "{factories}",
+        "fr": "{count} {count:fabrique a été décrite|fabriques ont été décrites} : cette table "
+        "en a {factories}",
     },
     "FILL_IMPOSSIBLE/short": {
-        "en": "{source} shows {count} tiles while {remaining} tiles were left to draw: "
-        "factories are filled with 4 tiles, in order, while tiles remain",
-        "fr": "{source} montre {count} carreaux alors qu'il restait {remaining} carreaux à "
-        "tirer : les fabriques se remplissent de 4 carreaux, dans l'ordre, tant qu'il en reste",
+        "en": "{source} shows {count} {count:tile|tiles} while {remaining} {remaining:tile "
+        "was|tiles were} left to draw: factories are filled with 4 tiles, in order, while "
+        "tiles remain",
+        "fr": "{source} montre {count} {count:carreau|carreaux} alors qu'il restait {remaining} "
+        "{remaining:carreau|carreaux} à tirer : les fabriques se remplissent de 4 carreaux, "
+        "dans l'ordre, tant qu'il en reste",
     },
     "FILL_IMPOSSIBLE/color": {
-        "en": "{seen} {color} tiles were drawn, but the bag and lid could only give {available}",
-        "fr": "{seen} carreaux de couleur {color} ont été tirés, mais le sac et le couvercle "
-        "ne pouvaient en donner que {available}",
+        "en": "{seen} {color} {seen:tile was|tiles were} drawn, but the bag and lid could only "
+        "give {available}",
+        "fr": "{seen} {seen:carreau|carreaux} de couleur {color} {seen:a été tiré|ont été tirés}"
+        ", mais le sac et le couvercle ne pouvaient en donner que {available}",
     },
     "FILL_IMPOSSIBLE/lid_before_bag": {
         "en": "{color} tiles from the lid were seen before the bag ran out: the lid is poured "
@@ -460,13 +460,14 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "SPACE_OCCUPIED/no_space": {
         "en": "player {player}'s {color} tile from {line} was put at row {row}, column "
         "{column}, on a space already holding a {covered} tile; no space of row {row} could "
-        "take {color}, so all {count} tiles of the line go to the floor line",
+        "take {color}, so {count:the|all} {count} {count:tile|tiles} of the line "
+        "{count:goes|go} to the floor line",
         "fr": "le carreau de couleur {color} "
         "de {line} du joueur {player} a été posé en rangée {row}, "
         "colonne {column}, sur une case qui porte déjà un carreau de couleur {covered} "
         "; aucune case de "
-        "la rangée {row} ne pouvait recevoir cette couleur, les {count} carreaux de la ligne "
-        "vont donc au plancher",
+        "la rangée {row} ne pouvait recevoir cette couleur, {count:le|les} {count} "
+        "{count:carreau|carreaux} de la ligne {count:va|vont} donc au plancher",
     },
     "COLUMN_COLOR_CONFLICT/tiling": {
         "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
@@ -478,12 +479,13 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "COLUMN_COLOR_CONFLICT/no_space": {
         "en": "player {player}'s {color} tile from {line} was put in column {column}, which "
-        "already holds {color}; no space of row {row} could take {color}, so all {count} "
-        "tiles of the line go to the floor line",
+        "already holds {color}; no space of row {row} could take {color}, so {count:the|all} "
+        "{count} {count:tile|tiles} of the line {count:goes|go} to the floor line",
         "fr": "le carreau de couleur {color} "
         "de {line} du joueur {player} a été posé dans la colonne "
         "{column}, qui contient déjà cette couleur ; aucune case de la rangée {row} ne "
-        "pouvait la recevoir, les {count} carreaux de la ligne vont donc au plancher",
+        "pouvait la recevoir, {count:le|les} {count} {count:carreau|carreaux} de la ligne "
+        "{count:va|vont} donc au plancher",
     },
     "WRONG_PHASE/untiled": {
         "en": "player {player}'s {line} is complete ({color}) but none of its tiles reached "
@@ -496,18 +498,23 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "en": "player {player}'s {line} had no legal space for {color}, yet {count} of its "
         "tiles stayed in the line: all its tiles go to the floor line",
         "fr": "{line} du joueur {player} n'avait aucune case possible pour la couleur {color}, "
-        "pourtant {count} de ses carreaux sont restés dans la ligne : tous vont au plancher",
+        "pourtant {count} de ses carreaux {count:est resté|sont restés} dans la ligne : tous "
+        "vont au plancher",
     },
     "TILE_COUNT_MISMATCH/leftovers": {
-        "en": "player {player}'s {line} still holds {count} tile(s) after the tiling: a "
+        "en": "player {player}'s {line} still holds {count} {count:tile|tiles} after the "
+        "tiling: a "
         "complete line sends one tile to the wall and the others to the lid",
-        "fr": "{line} du joueur {player} contient encore {count} carreau(x) après la "
+        "fr": "{line} du joueur {player} contient encore {count} {count:carreau|carreaux} "
+        "après la "
         "décoration : une ligne complète envoie un carreau au mur et les autres au couvercle",
     },
     "TILE_COUNT_MISMATCH/floor": {
-        "en": "player {player}'s floor line still holds {count} piece(s) after the tiling: "
+        "en": "player {player}'s floor line still holds {count} {count:piece|pieces} after the "
+        "tiling: "
         "its tiles go to the lid and the marker to its holder",
-        "fr": "le plancher du joueur {player} contient encore {count} pièce(s) après la "
+        "fr": "le plancher du joueur {player} contient encore {count} {count:pièce|pièces} "
+        "après la "
         "décoration : ses carreaux vont au couvercle et le marqueur à son détenteur",
     },
     "TILE_COUNT_MISMATCH/appeared": {
@@ -531,9 +538,11 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "décoration : la décoration ne fait que vider les lignes complètes",
     },
     "TILE_COUNT_MISMATCH/lid": {
-        "en": "the lid was counted with {claimed} tiles where the tiling leaves {correct} "
+        "en": "the lid was counted with {claimed} {claimed:tile|tiles} where the tiling leaves "
+        "{correct} "
         "there (wrong count of {colors})",
-        "fr": "le couvercle a été compté avec {claimed} carreaux alors que la décoration y en "
+        "fr": "le couvercle a été compté avec {claimed} {claimed:carreau|carreaux} alors que la "
+        "décoration y en "
         "laisse {correct} (compte faux pour : {colors})",
     },
     "GAME_OVER/continued": {
@@ -559,29 +568,32 @@ TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
 # Why a position cannot exist (``StateProblem``), keyed like TEMPLATES.
 PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
     "PLAYER_COUNT": {
-        "en": "{count} players: Azul has 2 to 4",
-        "fr": "{count} joueurs : Azul se joue à 2, 3 ou 4",
+        "en": "{count} {count:player|players}: Azul has 2 to 4",
+        "fr": "{count} {count:joueur|joueurs} : Azul se joue à 2, 3 ou 4",
     },
     "FACTORY_COUNT": {
-        "en": "{count} factories: {players} players play with {expected}",
-        "fr": "{count} fabriques : à {players} joueurs, on joue avec {expected}",
+        "en": "{count} {count:factory|factories}: {players} players play with {expected}",
+        "fr": "{count} {count:fabrique|fabriques} : à {players} joueurs, on joue avec "
+        "{expected}",
     },
     "FACTORY_OVERFULL": {
-        "en": "{factory} holds {count} tiles: at most 4",
-        "fr": "{factory} contient {count} carreaux : au plus 4",
+        "en": "{factory} holds {count} {count:tile|tiles}: at most 4",
+        "fr": "{factory} contient {count} {count:carreau|carreaux} : au plus 4",
     },
     "TILE_COUNT": {
-        "en": "{count} {color} tiles in all: the game has 20 of each colour",
-        "fr": "{count} carreaux de couleur {color} en tout : le jeu en compte 20 de chaque "
-        "couleur",
+        "en": "{count} {color} {count:tile|tiles} in all: the game has 20 of each colour",
+        "fr": "{count} {count:carreau|carreaux} de couleur {color} en tout : le jeu en compte 20 "
+        "de chaque couleur",
     },
     "NEGATIVE_SCORE": {
         "en": "score {score} < 0",
         "fr": "score {score} < 0 : un score n'est jamais négatif",
     },
     "LINE_OVER_CAPACITY": {
-        "en": "{line} holds {count} tiles: it has {capacity} spaces",
-        "fr": "{line} contient {count} carreaux : elle n'a que {capacity} place(s)",
+        "en": "{line} holds {count} {count:tile|tiles}: it has {capacity} "
+        "{capacity:space|spaces}",
+        "fr": "{line} contient {count} {count:carreau|carreaux} : elle n'a que {capacity} "
+        "{capacity:place|places}",
     },
     "LINE_MIXED_COLORS": {
         "en": "{line} mixes colours",
@@ -604,16 +616,17 @@ PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "la colonne {column} du mur contient deux fois la même couleur",
     },
     "FLOOR_TOO_LONG": {
-        "en": "{count} items on a floor line of {spaces} spaces",
-        "fr": "{count} pièces sur un plancher de {spaces} places",
+        "en": "{count} {count:item|items} on a floor line of {spaces} {spaces:space|spaces}",
+        "fr": "{count} {count:pièce|pièces} sur un plancher de {spaces} {spaces:place|places}",
     },
     "PLAYER_OUT_OF_RANGE": {
         "en": "no player {player}",
         "fr": "il n'y a pas de joueur {player}",
     },
     "MARKER_COUNT/too_many": {
-        "en": "{count} markers on the floors: one exists",
-        "fr": "{count} marqueurs premier joueur sur les planchers : il n'en existe qu'un",
+        "en": "{count} {count:marker|markers} on the floors: one exists",
+        "fr": "{count} {count:marqueur|marqueurs} premier joueur sur les planchers : il n'en "
+        "existe qu'un",
     },
     "MARKER_COUNT/not_held": {
         "en": "the marker is on a floor but marker_holder says it is in the centre",
@@ -692,37 +705,40 @@ PROBLEM_TEMPLATES: Final[Mapping[str, Mapping[str, str]]] = {
         "à la fin de la manche",
     },
     "TOO_MANY_WALL_TILES": {
-        "en": "player {player}'s wall holds {wall_tiles}, but at most {allowed} can be "
-        "placed by round {round} ({phase}): 5 per tiling",
-        "fr": "le mur du joueur {player} contient {wall_tiles}, mais {allowed} au plus "
-        "peuvent y être posés à la manche {round} ({phase}) : 5 par décoration",
+        "en": "player {player}'s wall holds {wall_tiles} {wall_tiles:tile|tiles}, but at most "
+        "{allowed} can be placed by round {round} ({phase}): 5 per tiling",
+        "fr": "le mur du joueur {player} contient {wall_tiles} {wall_tiles:carreau|carreaux}, "
+        "mais {allowed} au plus {allowed:peut y être posé|peuvent y être posés} à la manche "
+        "{round} ({phase}) : 5 par décoration",
     },
     "TOO_MANY_WALL_TILES/row": {
-        "en": "row {row} of player {player}'s wall holds {wall_tiles}, but at most {allowed} "
-        "can be placed there by round {round} ({phase}): one per tiling, from pattern "
-        "line {row}",
-        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles}, mais "
-        "{allowed} au plus peuvent y être posés à la manche {round} ({phase}) : un par "
-        "décoration, depuis la ligne de préparation {row}",
+        "en": "row {row} of player {player}'s wall holds {wall_tiles} "
+        "{wall_tiles:tile|tiles}, but at most {allowed} can be placed there by round "
+        "{round} ({phase}): one per tiling, from pattern line {row}",
+        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles} "
+        "{wall_tiles:carreau|carreaux}, mais {allowed} au plus {allowed:peut y être posé|"
+        "peuvent y être posés} à la manche {round} ({phase}) : un par décoration, depuis la "
+        "ligne de préparation {row}",
     },
     "TOO_MANY_WALL_TILES/waiting": {
-        "en": "player {player}'s wall holds {wall_tiles}, but at most {allowed} can be "
-        "placed by round {round} ({phase}): 5 per tiling, less one per complete pattern "
-        "line still waiting to be tiled this round ({waiting} here)",
-        "fr": "le mur du joueur {player} contient {wall_tiles}, mais {allowed} au plus "
-        "peuvent y être posés à la manche {round} ({phase}) : 5 par décoration, moins un "
-        "par ligne de préparation complète qui attend encore d'être décorée à cette "
-        "manche ({waiting} ici)",
+        "en": "player {player}'s wall holds {wall_tiles} {wall_tiles:tile|tiles}, but at most "
+        "{allowed} can be placed by round {round} ({phase}): 5 per tiling, less one per "
+        "complete pattern line still waiting to be tiled this round ({waiting} here)",
+        "fr": "le mur du joueur {player} contient {wall_tiles} {wall_tiles:carreau|carreaux}, "
+        "mais {allowed} au plus {allowed:peut y être posé|peuvent y être posés} à la manche "
+        "{round} ({phase}) : 5 par décoration, moins un par ligne de préparation complète "
+        "qui attend encore d'être décorée à cette manche ({waiting} ici)",
     },
     "TOO_MANY_WALL_TILES/row_waiting": {
-        "en": "row {row} of player {player}'s wall holds {wall_tiles}, but at most {allowed} "
-        "can be there by round {round} ({phase}): pattern line {row} is complete and still "
-        "waits to be tiled, so this round's tile of the row is not on the wall yet (one "
-        "per tiling)",
-        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles}, mais "
-        "{allowed} au plus peuvent y être à la manche {round} ({phase}) : la ligne de "
-        "préparation {row} est complète et attend encore d'être décorée, donc le carreau "
-        "de cette manche n'est pas encore posé dans la rangée (un par décoration)",
+        "en": "row {row} of player {player}'s wall holds {wall_tiles} "
+        "{wall_tiles:tile|tiles}, but at most {allowed} can be there by round {round} "
+        "({phase}): pattern line {row} is complete and still waits to be tiled, so this "
+        "round's tile of the row is not on the wall yet (one per tiling)",
+        "fr": "la rangée {row} du mur du joueur {player} contient {wall_tiles} "
+        "{wall_tiles:carreau|carreaux}, mais {allowed} au plus {allowed:peut y être|peuvent "
+        "y être} à la manche {round} ({phase}) : la ligne de préparation {row} est complète "
+        "et attend encore d'être décorée, donc le carreau de cette manche n'est pas encore "
+        "posé dans la rangée (un par décoration)",
     },
 }
 
@@ -735,15 +751,16 @@ def _fill(templates: Mapping[str, Mapping[str, str]], code: str, params: Mapping
     key = f"{code}/{reason}" if reason is not None else code
     template = templates[key][lang]
     words = {name: _word(name, value, lang) for name, value in params.items()}
-    return template.format(**words)
+    return fill(template, lang, **words)
 
 
 def _word(name: str, value: object, lang: str) -> object:
-    """A figure of a message as words (a number Python refuses to write, as hostile
-    input can give, is said to be one)."""
+    """A figure of a message as words (``player`` 0 is ``1``, ``source`` -1 ``the
+    centre``...); a count stays a number, for :func:`~azul_rules.shown.fill` to write and
+    to choose the words it counts by."""
     if name in _FORMATTERS:
         return _FORMATTERS[name](value, lang)
-    return number(value, lang) if type(value) is int else value
+    return value
 
 
 def render(code: ErrorCode, params: dict[str, object], lang: str) -> str:
@@ -768,8 +785,8 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     "factory": {"en": "  factory {number}: {tiles}", "fr": "  fabrique {number} : {tiles}"},
     "centre": {"en": "  centre: {tiles}", "fr": "  centre : {tiles}"},
     "supply": {
-        "en": "  bag: {bag} tiles, lid: {lid} tiles",
-        "fr": "  sac : {bag} carreaux, couvercle : {lid} carreaux",
+        "en": "  bag: {bag} {bag:tile|tiles}, lid: {lid} {lid:tile|tiles}",
+        "fr": "  sac : {bag} {bag:carreau|carreaux}, couvercle : {lid} {lid:carreau|carreaux}",
     },
     "board": {"en": "Player {player}: score {score}", "fr": "Joueur {player} : score {score}"},
     "board_to_move": {"en": "  <- to move", "fr": "  <- à jouer"},
@@ -804,9 +821,9 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     "placement": {
         "en": "  player {player}: {color} to row {row}, column {column}: runs {horizontal} "
-        "across, {vertical} down -> {points} point(s)",
+        "across, {vertical} down -> {points} {points:point|points}",
         "fr": "  joueur {player} : {color} en rangée {row}, colonne {column} : lignes de "
-        "{horizontal} en horizontale, {vertical} en verticale -> {points} point(s)",
+        "{horizontal} en horizontale, {vertical} en verticale -> {points} {points:point|points}",
     },
     "forced": {
         "en": "  player {player}: pattern line {line} goes whole to the floor (V4)",
@@ -817,10 +834,12 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "fr": "  joueur {player} : +{placed} posés, -{penalty} plancher, score {before} -> {after}",
     },
     "bonuses": {
-        "en": "  player {player}: end bonuses {rows} row(s) x2, {columns} column(s) x7, "
-        "{colors} colour(s) x10 = +{points} -> {score}",
-        "fr": "  joueur {player} : bonus de fin {rows} rangée(s) x2, {columns} colonne(s) x7, "
-        "{colors} couleur(s) x10 = +{points} -> {score}",
+        "en": "  player {player}: end bonuses {rows} {rows:row|rows} x2, {columns} "
+        "{columns:column|columns} x7, {colors} {colors:colour|colours} x10 = +{points} -> "
+        "{score}",
+        "fr": "  joueur {player} : bonus de fin {rows} {rows:rangée|rangées} x2, {columns} "
+        "{columns:colonne|colonnes} x7, {colors} {colors:couleur|couleurs} x10 = +{points} -> "
+        "{score}",
     },
     "game_end": {
         "en": "== game over after round {round} ==",
@@ -836,6 +855,15 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
         "many rounds (random play on the grey wall can last very long) ==",
         "fr": "== arrêt à la manche {round} : les robots n'ont pas fini la partie après "
         "tant de manches (au hasard, une partie sur le mur gris peut durer très longtemps) ==",
+    },
+    "forfeit": {
+        "en": "player {player} ({bot}) forfeits at move {number}: {reason}",
+        "fr": "le joueur {player} ({bot}) perd par forfait au coup {number} : {reason}",
+    },
+    "forfeit_illegal": {"en": "illegal move {move}", "fr": "coup illégal {move}"},
+    "stopped_scores": {
+        "en": "scores when the game stopped: {scores}",
+        "fr": "scores à l'arrêt de la partie : {scores}",
     },
     "record_saved": {"en": "record saved to {path}", "fr": "partie enregistrée dans {path}"},
     "all_legal": {"en": "{moves} moves, all legal", "fr": "{moves} coups, tous légaux"},
@@ -859,12 +887,8 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
     },
     # audit-game and rules (the rule book)
     "sheet_correct": {
-        "en": "the scoresheet is correct ({rounds} rounds)",
-        "fr": "la feuille de score est correcte ({rounds} manches)",
-    },
-    "sheet_correct_one": {
-        "en": "the scoresheet is correct ({rounds} round)",
-        "fr": "la feuille de score est correcte ({rounds} manche)",
+        "en": "the scoresheet is correct ({rounds} {rounds:round|rounds})",
+        "fr": "la feuille de score est correcte ({rounds} {rounds:manche|manches})",
     },
     "sheet_wrong": {"en": "the scoresheet is wrong:", "fr": "la feuille de score est fausse :"},
     "sheet_round": {
@@ -900,10 +924,10 @@ PHRASES: Final[Mapping[str, Mapping[str, str]]] = {
 
 
 def phrase(key: str, lang: str, **params: object) -> str:
-    """A phrase of the command line's output in ``lang`` (``"en"`` or ``"fr"``); a
-    number Python refuses to write is said to be one."""
-    words = {k: number(v, lang) if type(v) is int else v for k, v in params.items()}
-    return PHRASES[key][lang].format(**words)
+    """A phrase of the command line's output in ``lang`` (``"en"`` or ``"fr"``), its
+    numbers written and the words they count in the singular or the plural
+    (:func:`~azul_rules.shown.fill`)."""
+    return fill(PHRASES[key][lang], lang, **params)
 
 
 def color_name(color: Color, lang: str) -> str:

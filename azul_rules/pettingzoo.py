@@ -35,12 +35,15 @@ import operator
 import random
 from typing import Any, Final
 
-import numpy as np
-from gymnasium import spaces
-from gymnasium.utils import EzPickle
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
+from azul_rules._extras import extra
+
+with extra("pettingzoo", __name__):
+    import numpy as np
+    from gymnasium import spaces
+    from gymnasium.utils import EzPickle
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
 
 from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
 from azul_rules import actions as codec
@@ -50,8 +53,9 @@ __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
 
 _FLOAT32_MAX: Final = float(np.finfo(np.float32).max)
 
-RENDER_MODES: Final = ("ansi", "svg")
-"""``"ansi"`` (text) and ``"svg"`` (:func:`azul_rules.svg.board`)."""
+RENDER_MODES: Final = ("human", "ansi", "svg", "rgb_array")
+"""``"human"`` (the text board printed), ``"ansi"`` (the same text returned), ``"svg"``
+(:func:`azul_rules.svg.board`) and ``"rgb_array"`` (that picture rasterised)."""
 
 
 def env(
@@ -135,6 +139,10 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
             raise ValueError(
                 f"render_mode must be one of {RENDER_MODES} or None, not {shown(render_mode)}"
             )
+        if render_mode == "rgb_array":
+            with extra("pettingzoo", __name__):  # the rasteriser, only when asked for
+                from azul_rules import _raster
+            self._raster = _raster.rgb_array
         rounds = _whole(max_rounds)
         if rounds is None:
             raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
@@ -202,19 +210,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game: the referee's ``new_game(players, seed=seed, variant=...)``; with no
         seed, the game's seed is drawn from the last seed given.  A seed is an int (numpy
-        integers too); anything else raises ``FormatError`` and changes nothing."""
+        integers too); anything else raises ``FormatError`` and changes nothing.  In
+        ``"human"`` render mode the new table is printed."""
         if seed is not None:
             game_seed = _whole(seed)
             if game_seed is None:
                 raise FormatError(f"seed must be an int, not {shown(seed)}")
             game = new_game(self._players, seed=game_seed, variant=self._variant)
             self._seeds = random.Random(game_seed)
-            self._start_episode(game)
-            return
-        if self._seeds is None:
-            self._seeds = random.Random()
-        game_seed = self._seeds.getrandbits(63)
-        self._start_episode(new_game(self._players, seed=game_seed, variant=self._variant))
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(63)
+            game = new_game(self._players, seed=game_seed, variant=self._variant)
+        self._start_episode(game)
+        self._show()
 
     def _start_episode(self, game: GameState) -> None:
         self.game = game
@@ -272,10 +282,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
         An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
         others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
-        ``ValueError`` for an id outside the action space."""
+        ``ValueError`` for an id outside the action space.  In ``"human"`` render mode
+        the table is printed after the step."""
         if not self.agents:  # as OrderEnforcingWrapper: a warning, nothing done
             EnvLogger.warn_step_after_terminated_truncated()
             return
+        self._play(action)
+        self._show()
+
+    def _show(self) -> None:
+        """``"human"`` render mode: print the table, as after every reset and step."""
+        if self.render_mode == "human":
+            self.render()
+
+    def _play(self, action: Any) -> None:
+        """:meth:`step` of an episode that has agents left."""
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -319,13 +340,21 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
             return None
         return _verdict_data(number, str(move), result)
 
-    def render(self) -> str | None:
-        """The position as text (``"ansi"``) or as an SVG document (``"svg"``)."""
-        if self.render_mode is None:
+    def render(self) -> str | np.ndarray | None:
+        """The position as text (``"ansi"``), as an SVG document (``"svg"``) or as that
+        picture's pixels (``"rgb_array"``: an ``H×W×3`` ``uint8`` array); ``"human"``
+        prints the text and returns ``None``, as PettingZoo's classic games do."""
+        mode = self.render_mode
+        if mode is None:
             return None
-        if self.render_mode == "svg":
-            return str(svg.board(self.game))
-        return codec.table_string(self.game)
+        if mode in ("ansi", "human"):
+            text = codec.table_string(self.game)
+            if mode == "ansi":
+                return text
+            print(text, flush=True)
+            return None
+        picture = str(svg.board(self.game))
+        return picture if mode == "svg" else self._raster(picture)
 
     def close(self) -> None:
         """Nothing to release."""

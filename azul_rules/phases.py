@@ -5,7 +5,13 @@ from __future__ import annotations
 import enum
 from typing import Final
 
-__all__ = ["FACTORY_OFFER", "GAME_OVER", "GREY", "REFILL", "WALL_TILING", "Phase", "Variant"]
+from azul_rules.errors import FormatError
+from azul_rules.shown import shown
+
+__all__ = [
+    "FACTORY_OFFER", "GAME_OVER", "GREY", "REFILL", "WALL_TILING", "Phase", "Variant",
+    "variant_of",
+]  # fmt: skip
 
 
 class Phase(str, enum.Enum):
@@ -33,6 +39,19 @@ class Variant(str, enum.Enum):
     def __repr__(self) -> str:
         return f"Variant.{self.name}"
 
+
+def variant_of(value: object, name: str = "variant") -> Variant:
+    """The wall ``value`` names: a ``Variant``, or its value (``"colored"``, ``"grey"``)
+    as every layer takes it -- the JSON format, the engine protocol, OpenSpiel,
+    PettingZoo, tournaments.  ``FormatError`` (naming ``name``) for anything else."""
+    if isinstance(value, Variant):
+        return value
+    if isinstance(value, str) and value in _VARIANTS:
+        return _VARIANTS[value]
+    raise FormatError(f"{name} must be a Variant, 'colored' or 'grey', got {shown(value)}")
+
+
+_VARIANTS: Final = {v.value: v for v in Variant}
 
 # The members as plain module constants, for the hot paths: on CPython 3.11 reading
 # ``Phase.GAME_OVER`` goes through the enum metaclass (about 0.1 µs a time), a module

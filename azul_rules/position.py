@@ -22,7 +22,7 @@ from azul_rules.codes import StateProblem
 from azul_rules.colors import Tiles
 from azul_rules.errors import FormatError, InvalidStateError, Problem
 from azul_rules.moves import items_of, tile_multiset
-from azul_rules.phases import GAME_OVER, Phase, Variant
+from azul_rules.phases import GAME_OVER, Phase, Variant, variant_of
 from azul_rules.rng import MASK
 from azul_rules.scoring import Outcome, RoundScoring
 from azul_rules.shown import shown
@@ -53,6 +53,16 @@ def _boards(value: object) -> tuple[PlayerBoard, ...]:
         if not isinstance(board, PlayerBoard):
             raise FormatError(f"players holds PlayerBoards only, got {shown(board)}")
     return boards
+
+
+class _Required:
+    """The default of a part :meth:`Position.make` needs: told missing, by name."""
+
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+_REQUIRED: Any = _Required()
 
 
 def _of_type(kind: type, optional: bool = False) -> Callable[[Any, Any, Any], None]:
@@ -94,7 +104,7 @@ class RoundContext:
     start_player: int = attrs.field(validator=_of_type(int))
     phase: Phase = attrs.field(validator=_of_type(Phase))
     round: int = attrs.field(default=1, validator=_check_round)
-    variant: Variant = attrs.field(default=Variant.COLORED, validator=_of_type(Variant))
+    variant: Variant = attrs.field(default=Variant.COLORED, converter=variant_of)
     rng_state: int | None = attrs.field(default=None, validator=_check_rng_state)
     outcome: Outcome | None = attrs.field(default=None, validator=_of_type(Outcome, True))
     last_scoring: RoundScoring | None = attrs.field(
@@ -138,16 +148,16 @@ class Position:
     def make(
         cls,
         *,
-        players: tuple[PlayerBoard, ...],
-        factories: tuple[Tiles, ...],
-        center: Tiles,
-        bag: Tiles,
-        lid: Tiles,
-        current_player: int,
-        start_player: int,
-        phase: Phase,
+        players: tuple[PlayerBoard, ...] = _REQUIRED,
+        factories: tuple[Tiles, ...] = _REQUIRED,
+        center: Tiles = _REQUIRED,
+        bag: Tiles = _REQUIRED,
+        lid: Tiles = _REQUIRED,
+        current_player: int = _REQUIRED,
+        start_player: int = _REQUIRED,
+        phase: Phase = _REQUIRED,
         round: int = 1,
-        variant: Variant = Variant.COLORED,
+        variant: Variant | str = Variant.COLORED,
         marker_holder: int | None = None,
         rng_state: int | None = None,
         outcome: Outcome | None = None,
@@ -157,7 +167,18 @@ class Position:
         constructors: ``FormatError`` for a part of the wrong type, ``InvalidStateError``
         for what the referee could not read (see :func:`structure_problems`).  The tile
         multisets (factories, centre, bag, lid) may come in any order: they are stored
-        sorted, the form the referee relies on and equality compares."""
+        sorted, the form the referee relies on and equality compares; ``variant`` may be
+        ``"colored"`` or ``"grey"``.  ``TypeError`` naming every part left out of those
+        without a default (``players`` to ``phase``)."""
+        given = (players, factories, center, bag, lid, current_player, start_player, phase)
+        missing = [name for name, part in zip(_PART_NAMES, given, strict=False)
+                   if part is _REQUIRED]  # fmt: skip
+        if missing:
+            raise TypeError(
+                f"{cls.__name__}.make() needs every part of a position by name: "
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing (only "
+                f"{', '.join(_PART_NAMES[8:])} may be left out)"
+            )
         context = RoundContext(
             bag=bag, lid=lid, start_player=start_player, phase=phase, round=round,
             variant=variant, rng_state=rng_state, outcome=outcome, last_scoring=last_scoring,

@@ -24,7 +24,7 @@ from azul_rules.errors import FormatError
 from azul_rules.jsonio import move_from_dict, to_dict
 from azul_rules.moves import Move, Refill
 from azul_rules.phases import Phase, Variant
-from azul_rules.shown import shown
+from azul_rules.shown import clipped, shown
 from azul_rules.state import GameState
 
 __all__ = [
@@ -135,7 +135,7 @@ def read_hello(reply: Mapping[str, Any]) -> EngineInfo:
         raise _fail(
             "$.variants", f'expected a non-empty list of "colored", "grey"; got {shown(raw)}'
         )
-    return EngineInfo(protocol, name[:200], lists, tuple(Variant(v) for v in dict.fromkeys(raw)))
+    return EngineInfo(protocol, clipped(name), lists, tuple(Variant(v) for v in dict.fromkeys(raw)))
 
 
 def read_moves(reply: Mapping[str, Any]) -> tuple[Move, ...]:

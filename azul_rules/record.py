@@ -35,7 +35,7 @@ from azul_rules.serialization import (
     unwritable,
     written_text,
 )
-from azul_rules.shown import shown
+from azul_rules.shown import listed, shown
 from azul_rules.state import GameState, new_game
 
 __all__ = ["MAX_RECORD_MOVES", "GameRecord", "Replay"]
@@ -184,12 +184,10 @@ class GameRecord:
         allowed = {"format_version", "initial_state", "moves", *_START_KEYS}
         errors: list[tuple[str, str]] = []
         if repeated := repeated_keys(data):  # the settings above are a copy: not seen there
-            keys = ", ".join(shown(k, None) for k in repeated)
-            errors.append(("$", f"the same key given twice: {keys}"))
+            errors.append(("$", f"the same key given twice: {listed(repeated)}"))
         for key in sorted(set(data) - allowed, key=_key_order)[:MAX_REPORTED]:
             errors.append((member_path("$", key), "unknown field"))
-        if type(data.get("format_version")) is not int or data["format_version"] != 1:
-            errors.append(("$.format_version", "expected 1"))
+        errors.extend(_version_errors(data))
         raw_moves = data.get("moves")
         if not isinstance(raw_moves, list):
             errors.append(("$.moves", "expected a JSON array of moves"))
@@ -366,6 +364,16 @@ def _start_settings(data: dict[str, Any], errors: list[tuple[str, str]]) -> dict
     else:
         settings["external_draws"] = external
     return settings
+
+
+def _version_errors(data: dict[str, Any]) -> list[tuple[str, str]]:
+    """A record's ``format_version``: required, and 1 (``true`` is not 1)."""
+    if "format_version" not in data:
+        return [("$.format_version", "required field missing")]
+    version = data["format_version"]
+    if type(version) is not int or version != 1:
+        return [("$.format_version", f"expected 1, got {shown(version)}")]
+    return []
 
 
 def _key_order(key: object) -> str:

@@ -30,6 +30,7 @@ from azul_rules.phases import Phase, Variant
 from azul_rules.position import build
 from azul_rules.record import GameRecord, check_replayable
 from azul_rules.scoring import end_bonuses
+from azul_rules.shown import fill
 from azul_rules.state import GameState
 
 __all__ = [
@@ -290,11 +291,11 @@ def _check_fits(sheet: Scoresheet, record: GameRecord, rounds: list[_Round], fin
     if sheet.winners is not None and any(w >= n for w in sheet.winners):
         errors.append(("$.winners", f"players are numbered 0 to {n - 1}"))
     if complete and len(sheet.rounds) > len(rounds):
-        errors.append(("$.rounds", f"{len(sheet.rounds)} rounds written, but the record "
-                       f"tiles {len(rounds)}"))  # fmt: skip
+        errors.append(("$.rounds", fill("{n} {n:round|rounds} written, but the record tiles "
+                                        "{tiled}", "en", n=len(sheet.rounds), tiled=len(rounds))))
     elif complete and final.is_over and len(sheet.rounds) < len(rounds):
-        errors.append(("$.rounds", f"{len(sheet.rounds)} rounds written, but the game "
-                       f"lasted {len(rounds)}"))  # fmt: skip
+        errors.append(("$.rounds", fill("{n} {n:round|rounds} written, but the game lasted "
+                                        "{lasted}", "en", n=len(sheet.rounds), lasted=len(rounds))))
     if errors:
         raise FormatError("; ".join(f"{p}: {m}" for p, m in errors), tuple(errors))
 

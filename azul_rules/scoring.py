@@ -15,7 +15,7 @@ from azul_rules._slots import new_instance, slot_setters
 from azul_rules.board import PlayerBoard, Wall
 from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS, Color
 from azul_rules.errors import FormatError
-from azul_rules.shown import shown
+from azul_rules.shown import fill, shown
 
 __all__ = [
     "Bonuses",
@@ -131,7 +131,8 @@ def _refuse_wall(wall: Sequence[object], function: str) -> NoReturn:
             raise FormatError(f"{function}: wall[{index}] is a row of 5 spaces, got {shown(row)}")
         if len(row) != 5:
             raise FormatError(
-                f"{function}: wall[{index}] is a row of 5 spaces, got {len(row)} spaces"
+                fill("{function}: wall[{index}] is a row of 5 spaces, got {n} {n:space|spaces}",
+                     "en", function=function, index=index, n=len(row))
             )
         for column, space in enumerate(row):
             if space is not None and type(space) is not Color:

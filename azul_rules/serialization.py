@@ -47,6 +47,8 @@ from azul_rules.position import build, new_context
 from azul_rules.problems import Problem, StateProblem, least_round
 from azul_rules.rng import MASK
 from azul_rules.scoring import Bonuses, PlayerTiling, RoundScoring, WallPlacement, decide_outcome
+from azul_rules.shown import listed
+from azul_rules.shown import name as _name
 from azul_rules.shown import number as _number
 from azul_rules.shown import shown as _shown
 from azul_rules.state import GameState
@@ -354,7 +356,8 @@ def _format_exception(exc: BaseException, _type: object) -> str:
     if isinstance(exc, KeyError):
         return "required field missing"
     if isinstance(exc, cattrs.ForbiddenExtraKeysError):
-        return f"unknown field(s): {', '.join(sorted(exc.extra_fields))}"
+        fields = sorted(exc.extra_fields)
+        return f"unknown field{'s' if len(fields) > 1 else ''}: {listed(fields, show=_name)}"
     if isinstance(exc, (ValueError, TypeError)) and str(exc):
         return str(exc)
     if isinstance(exc, AttributeError):  # cattrs read a non-object as an object

@@ -44,9 +44,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, NamedTuple
 
 import attrs
-import numpy as np
-import pyspiel
-from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from azul_rules._extras import extra
+
+with extra("openspiel", __name__):
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
 from azul_rules import (
     Color,

@@ -39,7 +39,15 @@ from azul_rules.grey import (
     walls_can_end,
 )
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.phases import FACTORY_OFFER, GAME_OVER, GREY, REFILL, WALL_TILING, Variant
+from azul_rules.phases import (
+    FACTORY_OFFER,
+    GAME_OVER,
+    GREY,
+    REFILL,
+    WALL_TILING,
+    Variant,
+    variant_of,
+)
 from azul_rules.position import POSITION_SETTERS, Position, RoundContext, build, new_context
 from azul_rules.problems import Problem, state_problems
 from azul_rules.render import render_state
@@ -592,7 +600,7 @@ def new_game(
     players: int = 2,
     *,
     seed: int = 0,
-    variant: Variant = Variant.COLORED,
+    variant: Variant | str = Variant.COLORED,
     first_player: int | None = None,
     external_draws: bool = False,
 ) -> GameState:
@@ -601,6 +609,7 @@ def new_game(
     The starting player is ``first_player``, or drawn from ``seed``.  With seeded draws
     the factories are filled at once and the game is in ``Phase.FACTORY_OFFER``; with
     ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
+    ``variant`` is a ``Variant`` or its value, ``"colored"`` or ``"grey"``.
     Raises ``ValueError`` for a player count other than 2-4 or a first player out of
     range, and ``FormatError`` (a ``ValueError`` and a ``TypeError``) for an argument of
     the wrong type (``players=True``, ``seed="1"``, ``first_player=0.0``).
@@ -611,8 +620,7 @@ def new_game(
         raise ValueError(f"Azul is played by 2, 3 or 4 players, not {shown(players)} (S1)")
     if type(seed) is not int:
         raise FormatError(f"seed must be an int, got {shown(seed)}")
-    if not isinstance(variant, Variant):
-        raise FormatError(f"variant must be a Variant, got {shown(variant)}")
+    variant = variant_of(variant)
     if not isinstance(external_draws, bool):
         raise FormatError(f"external_draws must be True or False, got {shown(external_draws)}")
     if first_player is not None and type(first_player) is not int:
@@ -648,6 +656,9 @@ PYTHON_TWINS: Final = {
     "legal_moves": GameState.legal_moves,
     "tilings_so_far": GameState._tilings_so_far,
     "end_offer": GameState._end_offer,
+    "close_round": GameState._close_round,
+    "settle_grey_round": GameState._settle_grey_round,
+    "walls_can_end": walls_can_end,
     "settle_floor": settle_floor,
     "take": GameState._take,
     "place_tile": GameState._place_tile,
@@ -686,9 +697,13 @@ if _speedups is not None:
         }
     )
     setattr(GameState, "legal_moves", _speedups.method("legal_moves"))  # noqa: B010
-    for _name in ("_take", "_place_tile", "_grey_tiling", "_tilings_so_far", "_end_offer"):
+    for _name in (
+        "_take", "_end_offer", "_close_round", "_place_tile", "_grey_tiling", "_tilings_so_far",
+        "_settle_grey_round",
+    ):  # fmt: skip
         setattr(GameState, _name, _speedups.method(_name))
     draw_factories = _speedups.draw_factories
     tile_colored = _speedups.tile_colored
     place_on_wall = _speedups.place_on_wall
     settle_floor = _speedups.settle_floor
+    walls_can_end = _speedups.walls_can_end

@@ -1,6 +1,7 @@
 """Property-based testing with Hypothesis: strategies and a state machine.
 
-Needs Hypothesis (``pip install 'azul_rules[test]'``).  Everything here is public::
+Needs Hypothesis, the ``testing`` extra (``pip install -e '.[testing]'`` in the project's
+checkout).  Everything here is public::
 
     from hypothesis import given
     from azul_rules import testing as azt

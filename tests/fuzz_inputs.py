@@ -26,10 +26,13 @@ SCORESHEET: Final = Path(__file__).resolve().parent.parent / "examples" / "audit
     "scoresheet-one-wrong-round"
 )
 __all__ = [
+    "HOSTILE_TEXT",
     "KINDS",
+    "MAX_LINE",
     "MAX_PLAYOUT_MOVES",
     "TOURNAMENT_BOTS",
     "TOURNAMENT_GAMES",
+    "check_lines",
     "mutate",
     "mutate_text",
     "mutated_tournament_file",
@@ -37,16 +40,26 @@ __all__ = [
     "random_refill",
     "read",
     "seed_document",
+    "tournament_lines",
 ]
 
 MAX_PLAYOUT_MOVES: Final = 5_000
 """A random game from any position ends long before this (R7 ends dead grey games)."""
 
+HOSTILE_TEXT: Final = "\x1b[2J\r\x07" + "x" * 3000
+"""Text no message should quote whole, or raw: 3,000 characters, a terminal's escape."""
+
+MAX_LINE: Final = 2000
+"""The longest line a command may write about any input (a value is quoted cut)."""
+
 ODD_VALUES: Final[tuple[object, ...]] = (
     None, True, False, -1, 0, 1, 2, 4, 5, 9, 20, 21, 10**8, 2**64, 10**30, 1.5, -0.0,
     "", "blue", "red", "marker", "center", "floor", "take", "grey", "refill", "٢", "02",
     [], {}, ["blue"], ["blue"] * 5, [["red"]], {"blue": 3}, {"type": "take"}, [None] * 5,
+    HOSTILE_TEXT, "\u202e\u2028", 10**50, -(10**60), {HOSTILE_TEXT: 1},
 )  # fmt: skip
+"""Hostile values among them (issue 24): text of thousands of characters with control
+characters, numbers past 40 digits, such text as a key."""
 
 
 def _documents(seed: int) -> dict[str, object]:
@@ -131,7 +144,7 @@ def mutate(data: object, rng: random.Random, steps: int = 2) -> object:
             other_container, other_key = rng.choice(nodes)
             container[key] = copy.deepcopy(other_container[other_key])
         elif isinstance(container, dict):
-            key = rng.choice(("extra", "round", "phase", "type", "z"))
+            key = rng.choice(("extra", "round", "phase", "type", "z", HOSTILE_TEXT))
             container[key] = copy.deepcopy(rng.choice(ODD_VALUES))
     return data
 
@@ -175,7 +188,7 @@ TOURNAMENT_GAMES: Final = 3
 _LINES: list[str] = []
 
 
-def _tournament_lines() -> list[str]:
+def tournament_lines() -> list[str]:
     """The lines of a real tournament's file (played once)."""
     if not _LINES:
         with tempfile.TemporaryDirectory() as folder:
@@ -189,7 +202,7 @@ def _tournament_lines() -> list[str]:
 def mutated_tournament_file(rng: random.Random) -> str:
     """A tournament's JSON-lines file with one line mutated (its values, or its text) or
     the whole text mutated (cut, a byte order mark...)."""
-    lines = _tournament_lines()
+    lines = tournament_lines()
     index = rng.randrange(len(lines))
     action = rng.randrange(3)
     if action == 0:
@@ -278,3 +291,13 @@ def read(kind: str, text: str | bytes) -> object:
 def dumps(data: object) -> str:
     """JSON text of any document, mutated ones included."""
     return json.dumps(data, ensure_ascii=False)
+
+
+def check_lines(args: list[str], out: str, err: str) -> None:
+    """What a command wrote about hostile input: every line printable (no control
+    character reaches the terminal) and at most :data:`MAX_LINE` characters (values are
+    quoted cut); standard output too, unless it is ``--json`` (JSON escapes them)."""
+    lines = err.splitlines() + ([] if "--json" in args else out.splitlines())
+    for line in lines:
+        assert line.isprintable(), (args, line[:300])
+        assert len(line) <= MAX_LINE, (args, len(line), line[:300])

@@ -56,6 +56,13 @@ class UnprintableErrorBot:
         raise UnprintableError
 
 
+class EscapingErrorBot:
+    """Raises an error whose message holds a terminal's escapes and a carriage return."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        raise ValueError("\x1b[31mred\x1b[0m\rover")
+
+
 class RaisingTake(az.Take):
     """A ``Take`` whose equality and hash raise."""
 
@@ -102,6 +109,14 @@ class OddPartsBot:
             object.__setattr__(odd, name, getattr(move, name))
         object.__setattr__(odd, "source", Int(move.source))
         return odd
+
+
+class HugeSourceBot:
+    """Takes from factory 10**5000: a ``Take`` its constructor accepts, which no JSON
+    text can hold (past 4,300 digits)."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        return az.Take(10**5000, az.Color.RED, 0)
 
 
 class LongTypeNameBot:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.messages import TEMPLATES
+from azul_rules.messages import PHRASES, TEMPLATES
 
 RULES_CODES = {
     # Documented mistakes.
@@ -72,6 +72,14 @@ def test_every_code_has_english_and_french_with_the_same_placeholders() -> None:
         assert _fields(languages["en"]) == _fields(languages["fr"]), key
 
 
+def test_every_cli_phrase_has_english_and_french_with_the_same_placeholders() -> None:
+    """The command line's own words (``play``'s forfeits among them) in both languages."""
+    assert {"forfeit", "forfeit_illegal", "stopped_scores"} <= set(PHRASES)
+    for key, languages in PHRASES.items():
+        assert set(languages) == {"en", "fr"}, key
+        assert _fields(languages["en"]) == _fields(languages["fr"]), key
+
+
 def test_unknown_language_is_refused() -> None:
     violation = az.Violation.of(az.ErrorCode.GAME_OVER, "E1")
     assert violation.message == "the game is over: no move can be made"
@@ -106,3 +114,104 @@ def test_multisets_read_as_the_contract_says() -> None:
     assert sum(factory.count(c) for c in az.Color) == 4
     assert list(factory) == sorted(factory)
     assert all(isinstance(t, az.Color) for t in s.bag)
+
+
+# -- issue 24: counted words in the singular and the plural --------------------------------
+
+
+def _catalogues() -> dict[str, str]:
+    """Every template of every catalogue of words, by name and language."""
+    from azul_rules import _svg_words, differential
+    from azul_rules.messages import PHRASES, PROBLEM_TEMPLATES
+    from azul_rules.web import words
+
+    found = {f"{name}/{key}/{lang}": text
+             for name, catalogue in (("TEMPLATES", TEMPLATES), ("PROBLEMS", PROBLEM_TEMPLATES),
+                                     ("PHRASES", PHRASES), ("svg", _svg_words._WORDS),
+                                     ("web", words.TEXTS))
+             for key, texts in catalogue.items() for lang, text in texts.items()}  # fmt: skip
+    for key, texts in differential._TEXTS.items():
+        found.update({f"differential/{key}/{i}": text for i, text in enumerate(texts)})
+    return found
+
+
+def test_no_template_counts_in_brackets() -> None:
+    """``1 point(s)``, ``2 row(s)``, ``1 carreau(x)``, ``1 place(s)``: every counted
+    word is written in the singular or the plural its count takes."""
+    for name, text in _catalogues().items():
+        assert not re.search(r"\((?:s|x|es)\)", text), (name, text)
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "english", "french"),
+    [
+        (az.StateProblem.LINE_OVER_CAPACITY, {"line": 0, "count": 2, "capacity": 1},
+         "pattern line 1 holds 2 tiles: it has 1 space",
+         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place"),
+        (az.StateProblem.TILE_COUNT, {"color": az.Color.BLUE, "count": 1},
+         "1 blue tile in all: the game has 20 of each colour",
+         "1 carreau de couleur bleue en tout : le jeu en compte 20 de chaque couleur"),
+        (az.StateProblem.TILE_COUNT, {"color": az.Color.BLUE, "count": 0},
+         "0 blue tiles in all: the game has 20 of each colour",
+         "0 carreau de couleur bleue en tout : le jeu en compte 20 de chaque couleur"),
+        (az.StateProblem.PLAYER_COUNT, {"count": 1}, "1 player: Azul has 2 to 4",
+         "1 joueur : Azul se joue à 2, 3 ou 4"),
+    ],
+)  # fmt: skip
+def test_problems_count_in_the_singular_and_the_plural_S1_S3_S4(
+    code: az.StateProblem, params: dict[str, object], english: str, french: str
+) -> None:
+    """S1, S3, S4: ``it has 1 spaces``, ``1 carreaux`` (French takes the singular for 0
+    and 1, English for 1 alone)."""
+    from azul_rules.messages import render_problem
+
+    assert render_problem(code, params, "en") == english
+    assert render_problem(code, params, "fr") == french
+
+
+@pytest.mark.parametrize(
+    ("code", "params", "english", "french"),
+    [
+        (az.ErrorCode.PARTIAL_TAKE, {"count": 1, "available": 2, "color": az.Color.RED,
+                                     "source": 0},
+         "1 of the 2 red tiles of factory 1 was taken",
+         "1 des 2 carreaux de couleur rouge de la fabrique 1 a été pris"),
+        (az.ErrorCode.LINE_FULL, {"line": 2, "room": 1, "count": 3},
+         "pattern line 3 has room for 1 more tile: 3 cannot be put there",
+         "la ligne de préparation 3 n'a de place que pour 1 carreau de plus"),
+        (az.ErrorCode.FLOOR_WHILE_ROOM, {"floor": 1, "line": 3, "room": 1},
+         "1 tile went to the floor line while pattern line 4 still had room for 1",
+         "1 carreau est allé au plancher alors que la ligne de préparation 4 avait encore "
+         "1 place"),
+        (az.ErrorCode.TILE_COUNT_MISMATCH, {"taken": 1, "placed": 2},
+         "1 tile was taken but 2 were placed", "1 carreau a été pris mais 2 ont été posés"),
+        (az.ErrorCode.TOO_MANY_TAKEN, {"count": 1, "color": az.Color.RED, "source": -1,
+                                       "available": 0},
+         "1 red tile was claimed from the centre, which holds only 0",
+         "1 carreau de couleur rouge a été annoncé pris sur le centre"),
+    ],
+)  # fmt: skip
+def test_violations_count_in_the_singular_and_the_plural_T2_P4_P5(
+    code: az.ErrorCode, params: dict[str, object], english: str, french: str
+) -> None:
+    """T2, P4, P5: ``1 of the 2 red tiles ... were taken``, ``room for 1 more tile(s)``,
+    ``1 tile(s) were taken but 2 were placed``, in English and in French."""
+    rules = {az.ErrorCode.LINE_FULL: "P4", az.ErrorCode.FLOOR_WHILE_ROOM: "P5",
+             az.ErrorCode.TILE_COUNT_MISMATCH: "P1"}  # fmt: skip
+    violation = az.Violation.of(code, rules.get(code, "T2"), **params)
+    assert violation.message_in("en").startswith(english)
+    assert violation.message_in("fr").startswith(french)
+
+
+def test_the_command_line_counts_in_the_singular_and_the_plural() -> None:
+    """``-> 1 point(s)``, ``end bonuses 1 row(s) x2``, ``bag: 1 tiles``."""
+    from azul_rules.messages import phrase
+
+    assert phrase("supply", "en", bag=1, lid=0) == "  bag: 1 tile, lid: 0 tiles"
+    assert phrase("supply", "fr", bag=1, lid=0) == "  sac : 1 carreau, couvercle : 0 carreau"
+    assert phrase("placement", "en", player=1, color="red", row=1, column=2, horizontal=1,
+                  vertical=0, points=1).endswith("-> 1 point")  # fmt: skip
+    assert phrase("bonuses", "fr", player=1, rows=1, columns=2, colors=0, points=24,
+                  score=50) == ("  joueur 1 : bonus de fin 1 rangée x2, 2 colonnes x7, "
+                                "0 couleur x10 = +24 -> 50")  # fmt: skip
+    assert phrase("sheet_correct", "en", rounds=1) == "the scoresheet is correct (1 round)"

@@ -469,7 +469,7 @@ def test_a_verdict_past_4300_digits_is_told_not_raised(
     ]
     assert main(["audit-game", str(record), str(sheet), "--lang", "fr"]) == 1
     assert capsys.readouterr().out.splitlines()[1] == (
-        f"manche 1 : écrit 1, 2 ; les règles donnent {position.apply(move).players[0].score}, "
+        "manche 1 : écrit 1, 2 ; les règles donnent un entier de 4300 chiffres, "
         "un entier de plus de 4300 chiffres"
     )
 
@@ -491,3 +491,82 @@ def test_a_move_numbered_past_4300_digits_is_told_not_raised(
         f"  NO_SUCH_LINE (S4): there is no pattern line ({too_long}): pattern lines are 1 to "
         "5, or the floor line",
     ]
+
+
+# -- play referees the bots it is given as a tournament does (issue 24) --------------------
+
+CHANGED_STATE = (
+    "changed the state it was given (with object.__setattr__ on the immutable GameState or "
+    "one of its parts): the game stops at the position before this move"
+)
+
+
+@pytest.mark.parametrize(
+    ("bot", "says"),
+    [
+        ("tests.tournament_bots:RaisingBot", "RuntimeError: boom (at tournament_bots.py:"),
+        ("os:getcwd", "AttributeError: 'str' object has no attribute 'choose' (at "),
+        ("sys:exit", "building the bot: SystemExit"),
+        ("tests.tournament_bots:TextBot",
+         "not a move: a str (expected Take, TableTake, PlaceTile or Refill)"),
+        ("tests.hostile_bots:CheatingBot", CHANGED_STATE),
+    ],
+)  # fmt: skip
+def test_cli_play_forfeits_a_misbehaving_bot_as_a_tournament_does(
+    bot: str, says: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that raises, a factory that is no bot (``os:getcwd``) or exits
+    (``sys:exit``), an answer that is no move, a bot that gives itself points with
+    ``object.__setattr__``: the tournament's forfeits, the reason printed, exit 1; the
+    scores are those of the untouched game, which the saved record replays to."""
+    record = tmp_path / "game.json"
+    assert main(["play", "--bots", f"{bot},random", "--record", str(record)]) == 1
+    out, err = capsys.readouterr()
+    assert err == ""
+    forfeit = re.search(r"^player 1 \((.+)\) forfeits at move (\d+): (.+)$", out, re.MULTILINE)
+    assert forfeit is not None, out
+    assert forfeit[1] == bot and forfeit[3].startswith(says), forfeit[3]
+    replay = az.GameRecord.from_json(record.read_text()).replay()
+    assert replay.ok and len(replay.states) == int(forfeit[2])
+    scores = [board.score for board in replay.final.players]
+    assert out.splitlines()[-3:] == [
+        f"scores when the game stopped: player 1: {scores[0]}, player 2: {scores[1]}",
+        "winner: player 2",
+        f"record saved to {record}",
+    ]
+
+
+def test_cli_play_forfeits_an_illegal_move_with_its_verdict_and_shares_the_victory_T2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An illegal move forfeits (S2: factory 100 does not exist), its violations printed
+    as ``replay`` prints them; at three players the two others share the victory; the
+    record ends with the illegal move, so ``replay`` stops at it."""
+    record = tmp_path / "game.json"
+    argv = ["play", "--players", "3", "--bots", "random,tests.tournament_bots:IllegalBot,greedy",
+            "--record", str(record), "--lang", "fr"]  # fmt: skip
+    assert main(argv) == 1
+    out = capsys.readouterr().out.splitlines()
+    at = next(i for i, line in enumerate(out) if "perd par forfait" in line)
+    assert re.fullmatch(
+        r"le joueur 2 \(tests\.tournament_bots:IllegalBot\) perd par forfait au coup \d+ : "
+        r"coup illégal 100R1", out[at]
+    ), out[at]
+    assert out[at + 1] == (
+        "  NO_SUCH_SOURCE (S2) : la fabrique 100 n'existe pas : cette table a les fabriques 1 "
+        "à 7 et le centre"
+    )
+    assert out[-2] == "victoire partagée : joueur 1 et joueur 3"
+    assert main(["replay", str(record)]) == 1
+    assert "NO_SUCH_SOURCE (S2)" in capsys.readouterr().out
+
+
+def test_cli_play_names_an_unknown_bot_before_counting_the_bots(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--bots smart`` at two players: the unknown bot is the news, not the count."""
+    assert main(["play", "--bots", "smart"]) == 2
+    assert capsys.readouterr().err == (
+        "azul-rules: --bots: unknown bot 'smart': choose random, greedy or "
+        "package.module:Factory\n"
+    )

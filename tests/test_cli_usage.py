@@ -8,6 +8,9 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -78,7 +81,7 @@ def test_replay_of_an_illegal_table_take_in_french_T2(
     assert capsys.readouterr().out.splitlines() == [
         "coup 1 (1 carreau de couleur rouge pris de la fabrique 1 : 1 vers la ligne 2), "
         "joueur 2 : illégal",
-        "  PARTIAL_TAKE (T2) : 1 des 2 carreaux de couleur rouge de la fabrique 1 ont été pris "
+        "  PARTIAL_TAKE (T2) : 1 des 2 carreaux de couleur rouge de la fabrique 1 a été pris "
         ": il faut prendre tous les carreaux de la couleur choisie",
     ]
 
@@ -324,3 +327,49 @@ def test_the_reference_engine_answers_help_instead_of_waiting(
         "python -m azul_rules.engine: unrecognized arguments: --bogus "
         "(see python -m azul_rules.engine --help)\n"
     )
+
+
+# -- installing an extra from the checkout (issue 24) -------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("missing", "args", "says"),
+    [
+        ("uvicorn", ["serve", "--port", "0"],
+         "azul-rules: serve needs the web extra (uvicorn is missing): pip install -e '.[web]' "
+         "in the project's checkout"),
+        ("hypothesis", ["differential", "--engine", "x"],
+         "azul-rules differential: needs the hypothesis package, the testing extra: "
+         "pip install -e '.[testing]' in the project's checkout"),
+    ],
+)  # fmt: skip
+def test_cli_a_missing_extra_is_installed_from_the_checkout(
+    missing: str, args: list[str], says: str
+) -> None:
+    """``pip install 'azul_rules[web]'`` fails: the project is on no package index.  The
+    command says how to install the extra from the checkout, in one line, exit 2."""
+    code = (f"import sys; sys.modules[{missing!r}] = None\n"
+            "from azul_rules.cli import main\n"
+            f"sys.exit(main({args!r}))")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=60, check=False)  # fmt: skip
+    assert (done.returncode, done.stderr) == (2, says + "\n")
+
+
+DOCS = [Path("README.md"), Path("examples/README.md"), *sorted(Path("docs").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", DOCS, ids=str)
+def test_docs_install_from_the_checkout_and_run_the_environment_s_commands(page: Path) -> None:
+    """The docs said ``pip install 'azul_rules[web]'`` (no package index has it) and ran
+    a bare ``azul-rules`` that is on no ``PATH`` beside ``.venv/bin/azul-rules``: every
+    install is from the checkout, every command run in a code block is the
+    environment's (the README says once that an activated environment drops the path)."""
+    text = page.read_text(encoding="utf-8")
+    assert "pip install 'azul_rules[" not in text and "pip install azul_rules" not in text
+    blocks = re.findall(r"^```(?:sh|bash|console)?\n(.*?)^```", text, re.MULTILINE | re.DOTALL)
+    for line in "\n".join(blocks).splitlines():
+        command = line.removeprefix("$ ").split("|")[-1].strip()
+        synopsis = re.search(r" \[-|\[[A-Z]", command)  # azul-rules play [--seed S]
+        if command.startswith(("azul-rules ", "pip ", "python ")) and not synopsis:
+            pytest.fail(f"{page}: {line!r} runs a command that is not the environment's")

@@ -36,10 +36,11 @@ from tests.test_possible_successors import mutated_position
 compiled = pytest.mark.skipif(
     not az.accelerated, reason="the compiled core is not in use (AZUL_RULES_PURE_PYTHON=1)"
 )
-_GLOBALS = ("draw_factories", "tile_colored", "place_on_wall", "settle_floor")
+_GLOBALS = ("draw_factories", "tile_colored", "place_on_wall", "settle_floor", "walls_can_end")
 _METHODS = {
     "legal_moves": "legal_moves", "_take": "take", "_place_tile": "place_tile",
     "_grey_tiling": "grey_tiling", "_tilings_so_far": "tilings_so_far", "_end_offer": "end_offer",
+    "_close_round": "close_round", "_settle_grey_round": "settle_grey_round",
 }  # fmt: skip
 
 
@@ -343,3 +344,40 @@ def test_ci_uses_the_compiled_core() -> None:
         pytest.skip("only CI requires the compiled core")
     forced = os.environ.get("AZUL_RULES_PURE_PYTHON", "") not in ("", "0")
     assert az.accelerated is (not forced)
+
+
+@compiled
+def test_the_compiled_twins_hold_no_reference_too_many() -> None:
+    """The same games played again leave the memory as it was: a reference the C code
+    forgot to release (a leaked successor, board or tile tuple) would grow it by tens of
+    kilobytes a game."""
+    import gc
+    import tracemalloc
+
+    def play() -> int:
+        moves = 0
+        for variant in az.Variant:
+            for seed in range(12):
+                state = az.new_game(2 + seed % 3, seed=seed, variant=variant)
+                choose = random.Random(seed).choice
+                while not state.is_over and state.round <= 30:
+                    state = state.apply(choose(state.legal_moves()))
+                    moves += 1
+                for move in state.legal_moves()[:1]:
+                    with contextlib.suppress(az.IllegalMoveError):
+                        state.apply(move)
+        return moves
+
+    play()  # the memo tables filled, as in a long run
+    tracemalloc.start()
+    try:
+        play()
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        moves = sum(play() for _ in range(3))
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert moves > 5_000
+    assert grown < 20_000, f"{grown} bytes more after {moves} moves"

@@ -67,7 +67,7 @@ def test_g2_start_player_out_of_range_is_refused_by_make() -> None:
         ({"round": "2"}, "round must be int, got '2'"),
         ({"round": 0}, "round counts from 1, got 0"),
         ({"round": True}, "round must be int, got True"),
-        ({"variant": "grey"}, "variant must be Variant, got 'grey'"),
+        ({"variant": "purple"}, "variant must be a Variant, 'colored' or 'grey', got 'purple'"),
         ({"phase": "refill"}, "phase must be Phase, got 'refill'"),
         ({"current_player": "0"}, "current_player must be int, got '0'"),
         ({"factories": [["blue"]]}, r"factories\[0\] holds 'blue', not a Color"),
@@ -83,6 +83,38 @@ def test_make_checks_every_part(change: dict[str, Any], words: str) -> None:
     round, a bag of strings or a generator state past 64 bits as given)."""
     with pytest.raises(az.FormatError, match=words):
         az.GameState.make(**{**parts(az.new_game(2, seed=1)), **change})
+
+
+def test_make_names_itself_and_every_missing_part() -> None:
+    """``GameState.make()`` with parts left out was Python's ``TypeError`` naming
+    ``Position.make()``, a class the user never met: it names ``GameState.make()``,
+    every missing part, and the parts that may be left out."""
+    some = {k: v for k, v in parts(az.new_game(2, seed=1)).items()
+            if k not in ("bag", "lid", "phase")}  # fmt: skip
+    with pytest.raises(TypeError) as caught:
+        az.GameState.make(**some)
+    assert str(caught.value) == (
+        "GameState.make() needs every part of a position by name: bag, lid, phase are "
+        "missing (only round, variant, marker_holder, rng_state, outcome, last_scoring may "
+        "be left out)"
+    )
+    with pytest.raises(TypeError, match=r"^GameState.make\(\) needs .*: players, factories,"):
+        az.GameState.make()
+
+
+@pytest.mark.parametrize("variant", ["grey", az.Variant.GREY])
+def test_every_entry_point_takes_the_variant_by_its_value_V1(variant: object) -> None:
+    """V1: ``new_game(2, variant="grey")`` was a ``FormatError`` while the JSON format,
+    the engine protocol, OpenSpiel, PettingZoo and tournaments take the string; so were
+    ``GameState.make(variant="grey")`` and ``state.replace(variant="grey")``."""
+    state = az.new_game(2, seed=1, variant=variant)  # type: ignore[arg-type]
+    assert state.variant is az.Variant.GREY
+    assert state == az.new_game(2, seed=1, variant=az.Variant.GREY)
+    made = az.GameState.make(**{**parts(state), "variant": variant})
+    assert made == state and made.variant is az.Variant.GREY
+    assert az.new_game(2, seed=1).replace(variant=variant).variant is az.Variant.GREY
+    with pytest.raises(az.FormatError, match="variant must be a Variant, 'colored' or 'grey'"):
+        az.new_game(2, variant="Grey")
 
 
 def test_replace_changes_any_part_by_name_and_checks_it() -> None:
@@ -102,7 +134,7 @@ def test_replace_changes_any_part_by_name_and_checks_it() -> None:
     [
         (("red", 1, 1), "PatternLine.color must be a Color or None"),
         ((az.Color.RED, "1", 1), "PatternLine.count must be an int from 0 to 5"),
-        ((az.Color.RED, 2, 1), "holds 2 tiles in 1 spaces"),
+        ((az.Color.RED, 2, 1), "holds 2 tiles in 1 space:"),
         ((None, 0, 0), "PatternLine.capacity must be an int from 1 to 5, got 0"),
         ((None, 0, 6), "PatternLine.capacity must be an int from 1 to 5, got 6"),
         ((None, 6, 5), "PatternLine.count must be an int from 0 to 5, got 6"),

@@ -312,7 +312,7 @@ def test_the_report_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[2].startswith("la plus courte partie en désaccord : 1 coup (la première "
                                "trouvée en avait 1) ; 1 partie (et ")  # fmt: skip
     assert lines[3] == "à la première distribution : refill 1:BBBB 2:BBBB 3:BBBB 4:BBBB 5:BBBB"
-    assert "(P5): FLOOR_WHILE_ROOM: 3 carreau(x) sont allés au plancher" in lines[5]
+    assert "(P5): FLOOR_WHILE_ROOM: 3 carreaux sont allés au plancher" in lines[5]
     with pytest.raises(ValueError, match="unknown language 'de'"):
         differential.run(REFERENCE, games=1, lang="de")
 
@@ -356,7 +356,8 @@ def test_without_hypothesis_the_command_says_so_in_one_line() -> None:
                           timeout=60, check=False)  # fmt: skip
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "azul-rules differential: needs the hypothesis package: pip install 'azul_rules[testing]'"
+        "azul-rules differential: needs the hypothesis package, the testing extra: "
+        "pip install -e '.[testing]' in the project's checkout"
     ]
 
 

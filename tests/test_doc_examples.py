@@ -6,6 +6,8 @@ and ``wall=...``."""
 from __future__ import annotations
 
 import doctest
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -35,3 +37,18 @@ def test_the_audit_examples_are_among_them() -> None:
     assert ROOT / "docs" / "audit.md" in PAGES
     text = (ROOT / "docs" / "audit.md").read_text("utf-8")
     assert "wall=..." not in text and text.count(">>> ") >= 10
+
+
+def test_the_first_tournament_example_runs_as_a_script(tmp_path: Path) -> None:
+    """docs/tournament.md's first Python example, pasted into a script, runs (the process
+    backend's workers import the script again: the example has its ``__main__`` guard)."""
+    text = (ROOT / "docs" / "tournament.md").read_text("utf-8")
+    example = text.split("```python\n", 1)[1].split("```", 1)[0]
+    script = tmp_path / "tournament_example.py"
+    script.write_text(example)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    assert "1000 games: 1000 finished, 0 forfeited, 0 unfinished" in done.stdout
+    assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1000

@@ -15,8 +15,10 @@ import contextlib
 import io
 import json
 import random
+import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -30,6 +32,7 @@ from azul_rules.tournament.runner import _settings
 from tests.fuzz_inputs import (
     TOURNAMENT_BOTS,
     TOURNAMENT_GAMES,
+    check_lines,
     dumps,
     mutate,
     mutate_text,
@@ -37,6 +40,7 @@ from tests.fuzz_inputs import (
     play_out,
     read,
     seed_document,
+    tournament_lines,
 )
 
 KIND = st.sampled_from(["state", "move", "record", "claim", "audit_position", "scoresheet"])
@@ -151,6 +155,7 @@ def run_command(args: list[str]) -> None:
     assert status in (0, 1, 2), args
     assert "Traceback" not in out + err
     assert "internal error" not in err, err
+    check_lines(args, out, err)
     if status == 2:
         assert err and all(line.startswith("azul-rules: ") for line in err.splitlines()), err
 
@@ -196,7 +201,57 @@ def test_mutated_tournament_files_are_refused_clearly_or_continued(rng: random.R
             assert record.replay().final is not None
         settings = _settings(list(TOURNAMENT_BOTS), 2, 0, None, "colored", None, 100)
         with contextlib.suppress(TournamentError):
-            read_existing(str(path), settings, TOURNAMENT_GAMES)
+            existing = read_existing(str(path), settings, TOURNAMENT_GAMES)
+            written = _written_summaries(settings)
+            assert all(summary == written[summary.index] for summary in existing.summaries)
+
+
+def _written_summaries(settings: Any) -> dict[int, Any]:
+    """The summaries of the unmutated file: a line read back must say what was written."""
+    if not _WRITTEN:
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "games.jsonl"
+            path.write_text("\n".join(tournament_lines()) + "\n", encoding="utf-8")
+            for summary in read_existing(str(path), settings, TOURNAMENT_GAMES).summaries:
+                _WRITTEN[summary.index] = summary
+    return _WRITTEN
+
+
+_WRITTEN: dict[int, Any] = {}
+
+
+PLAY_BOTS = st.sampled_from([
+    "random", "greedy", "os:getcwd", "sys:exit", "builtins:object", "builtins:print",
+    *(f"tests.hostile_bots:{name}" for name in (
+        "GeneratorExitBot", "OwnBaseExceptionBot", "own_error_factory", "UnprintableErrorBot",
+        "RaisingTakeBot", "ImpostorBot", "OddPartsBot", "CheatingBot", "ForgetfulSearchBot",
+        "UnhashablePartBot", "HugeSourceBot")),
+    *(f"tests.tournament_bots:{name}" for name in (
+        "IllegalBot", "RaisingBot", "TextBot", "broken_factory")),
+])  # fmt: skip
+
+
+@given(st.lists(PLAY_BOTS, min_size=2, max_size=4), st.integers(0, 10**6),
+       st.sampled_from(["colored", "grey"]), st.sampled_from(["en", "fr"]))  # fmt: skip
+def test_play_referees_hostile_bots_in_any_seat(
+    bots: list[str], seed: int, variant: str, lang: str
+) -> None:
+    """``play --bots``: a bot that raises (anything), is no bot, answers no move, plays an
+    illegal move or changes the state it was given forfeits: exit 1 and a forfeit line,
+    never a traceback or an internal error (issue 24); a new game's boards are left
+    untouched."""
+    out_buffer, err_buffer = io.StringIO(), io.StringIO()
+    args = ["play", "--players", str(len(bots)), "--bots", ",".join(bots), "--seed",
+            str(seed), "--variant", variant, "--lang", lang]  # fmt: skip
+    with contextlib.redirect_stdout(out_buffer), contextlib.redirect_stderr(err_buffer):
+        status = main(args)
+    out = out_buffer.getvalue()
+    assert err_buffer.getvalue() == ""
+    forfeits = re.findall(r"^(?:player \d .* forfeits|le joueur \d .* perd par forfait)",
+                          out, re.MULTILINE)  # fmt: skip
+    hostile = any(":" in bot for bot in bots)  # each forfeits in round 1 or 2
+    assert (status, len(forfeits)) == ((1, 1) if hostile else (0, 0)), out[-500:]
+    assert az.new_game(2).players[0].score == 0
 
 
 @given(st.lists(st.text(max_size=12), max_size=5))

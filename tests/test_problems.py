@@ -205,7 +205,7 @@ def test_problems_in_french_s3_s4_p2() -> None:
         (
             P.LINE_OVER_CAPACITY,
             "pattern line 2 holds 3 tiles: it has 2 spaces",
-            "la ligne de préparation 2 contient 3 carreaux : elle n'a que 2 place(s)",
+            "la ligne de préparation 2 contient 3 carreaux : elle n'a que 2 places",
         ),
         (P.LINE_MIXED_COLORS, "pattern line 3 mixes colours",
          "la ligne de préparation 3 mélange plusieurs couleurs"),

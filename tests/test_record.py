@@ -91,3 +91,14 @@ def test_the_example_records() -> None:
     assert disputed.failure.codes == (az.ErrorCode.LINE_COLOR_MISMATCH, az.ErrorCode.LINE_FULL)
     data = json.loads((EXAMPLES / "recorded-game.json").read_text())
     assert data["format_version"] == 1
+
+
+def test_a_record_without_format_version_is_told_it_is_missing() -> None:
+    """A record with no ``format_version`` was told ``expected 1``, as if it had a wrong
+    one: it is missing, as a position's is."""
+    with pytest.raises(az.FormatError) as missing:
+        az.GameRecord.from_dict({"moves": [], "players": 2})
+    assert dict(missing.value.errors)["$.format_version"] == "required field missing"
+    with pytest.raises(az.FormatError) as wrong:
+        az.GameRecord.from_dict({"format_version": 2, "moves": [], "players": 2})
+    assert dict(wrong.value.errors)["$.format_version"] == "expected 1, got 2"

@@ -183,7 +183,8 @@ def test_v3_a_grey_tiling_whose_player_to_decide_has_nothing_to_decide_cannot_ex
 def test_v4_a_grey_tiling_waiting_on_a_line_with_no_legal_space_cannot_exist() -> None:
     rows = wall(["...R.", "BYK.W"])
     data = grey_tiling_of([board(pattern=["", "RR"], wall_rows=rows), board()], current=0)
-    data["round"] = 4  # four tiles in row 2: four tilings (W1)
+    # Four tiles in row 2, and its line still to tile: four tilings before this one (W1).
+    data["round"] = 5
     with pytest.raises(az.InvalidStateError) as caught:
         az.from_dict(data, az.GameState)
     assert [(p.code, p.rule) for p in caught.value.problems] == [(P.PHASE_MISMATCH, "V4")]
@@ -824,3 +825,48 @@ def test_replay_of_a_game_whose_first_line_is_nested_too_deeply_is_told(
     status, _, err = run_cli(capsys, "replay", str(path), "--game", "0")
     assert (status, err) == (2, f"azul-rules: {path}: unreadable: --game picks a game of a "
                                 f"tournament's JSON-lines file; {path} is not one\n")  # fmt: skip
+
+
+# -- issue 24: hostile values quoted cut and printable -----------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["state", "move", "record", "claim", "audit_position",
+                                  "scoresheet"])  # fmt: skip
+def test_api_every_refusal_quotes_hostile_values_cut_and_printable(kind: str) -> None:
+    """A 100,000-character ``variant`` gave a ``FormatError`` of 200,128 characters, a
+    bag key of 100,000 characters one of 300,147, control characters kept raw: each
+    problem (its path and its words) is now at most a few hundred characters, the
+    whole message printable."""
+    from tests.fuzz_inputs import _nodes, read, seed_document
+
+    rng = random.Random(kind)
+    hostile = "\x1b[31m\r" + "x" * 100_000
+    for _ in range(40):
+        data = seed_document(kind, rng.randrange(5))
+        container, key = rng.choice(_nodes(data))
+        if isinstance(container, dict) and rng.random() < 0.4:
+            container[hostile] = container.pop(key)
+        else:
+            container[key] = rng.choice([hostile, [hostile], {hostile: 1}, 10**4000])
+        try:
+            read(kind, json.dumps(data))
+        except az.FormatError as error:
+            assert str(error).isprintable()
+            assert all(len(path) + len(what) <= 400 for path, what in error.errors)
+        except az.InvalidStateError as error:
+            assert str(error).isprintable()
+            assert all(len(p.path) + len(p.message) <= 400 for p in error.problems)
+
+
+def test_api_a_long_variant_and_a_long_bag_key_are_quoted_cut() -> None:
+    data = doc()
+    data["variant"] = "x" * 100_000
+    data["bag"]["k" * 100_000] = 1
+    with pytest.raises(az.FormatError) as caught:
+        az.from_dict(data, az.GameState)
+    assert len(str(caught.value)) < 700
+    assert paths(caught.value)["$.variant"] == (
+        f"expected one of colored, grey, got '{'x' * 196}..."
+    )
+    key_path = next(path for path in paths(caught.value) if path.startswith("$.bag["))
+    assert key_path == f"$.bag['{'k' * 56}...]"

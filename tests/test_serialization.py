@@ -164,7 +164,7 @@ def test_every_format_problem_is_reported_at_once_with_its_path() -> None:
     assert paths["$.center"] == "expected a JSON array, got 'blue'"
     assert paths["$.bag.blue"] == "expected a number from 0, got -1"
     assert paths["$.current_player"] == "required field missing"
-    assert paths["$"] == "unknown field(s): surprise"
+    assert paths["$"] == "unknown field: surprise"
 
 
 def test_shapes_and_versions() -> None:
@@ -201,7 +201,7 @@ def test_bad_moves() -> None:
                           "placements": {"left": 1}, "extra": 1}, az.TableTake)  # fmt: skip
     assert error.errors == (
         ("$.placements.left", "expected a pattern line (from 0) or 'floor', got 'left'"),
-        ("$", "unknown field(s): extra"),
+        ("$", "unknown field: extra"),
     )
 
 

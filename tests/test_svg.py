@@ -572,7 +572,7 @@ def test_french_text() -> None:
     assert "manche 2" in picture and "plancher" in picture and "Sac : 72 carreaux" in picture
     assert "floor line" not in picture
     assert _verdict_text(root).startswith(
-        "Coup illégal : 1 carreau(x) de couleur jaune pris de la fabrique 3 : 1 vers la ligne "
+        "Coup illégal : 1 carreau de couleur jaune pris de la fabrique 3 : 1 vers la ligne "
         "de préparation 4"
     )
     assert "la rangée 4 du mur contient déjà la couleur jaune" in _verdict_text(root)

@@ -278,7 +278,7 @@ def test_tile_count_mismatch() -> None:
     s = andrea()
     result = s.validate(az.TableTake(0, Y, 2, {4: 1}))
     assert result.codes == (E.TILE_COUNT_MISMATCH,)
-    assert result.violations[0].message == "2 tile(s) were taken but 1 were placed"
+    assert result.violations[0].message == "2 tiles were taken but 1 was placed"
 
 
 def test_too_many_taken() -> None:

@@ -12,6 +12,7 @@ import json
 import math
 import os
 import re
+import subprocess
 import sys
 import types
 from collections import Counter
@@ -281,10 +282,10 @@ def test_python_factories_run_locally_but_the_process_backend_needs_picklable_on
          r"5 games need 3 deal seeds \(2 games a deal\), but seeds= gives 1"),
         ({"games": 2, "backend": "gpu"}, "unknown backend 'gpu'"),
         ({"games": 2, "time_limit": 0}, "time_limit must be a positive number"),
-        ({"games": 2, "resume": True}, "resume needs the file"),
+        ({"games": 2, "resume": True}, r"resume=True needs the file to continue \(out=\.\.\.\)"),
         ({"games": 2, "batch": 0}, "batch must be a positive integer"),
         ({"games": 2, "ray_address": "auto"},
-         r"ray_address \(--ray-address\) is for the ray backend, not local"),
+         r"ray_address is for the ray backend, not local \(backend='ray'\)"),
         ({"games": 2, "backend": "process", "ray_address": "127.0.0.1:6379"},
          "is for the ray backend, not process"),
     ],
@@ -414,7 +415,7 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
     with pytest.raises(TournamentError, match=r"bots \['greedy', 'random'\] there, "
                        r"\['random', 'greedy'\] here"):  # fmt: skip
         run(["random", "greedy"], games=2, out=str(out), resume=True)
-    with pytest.raises(TournamentError, match="already holds games: continue it with --resume"):
+    with pytest.raises(TournamentError, match="already holds games: continue it with resume=True"):
         run(["greedy", "random"], games=2, out=str(out))
 
 
@@ -426,7 +427,8 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
         (lambda ls: [ls[0], "", ls[1]], "line 2: an empty line"),
         (lambda ls: [re.sub(r'"deal":0,"seed":\d+', '"deal":0,"seed":1', ls[1])],
          "line 1: game 1 has seed 1 and lineup"),
-        (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')], "is not a game result"),
+        (lambda ls: [ls[0].replace('"end":"finished"', '"end":"won"')],
+         "line 1: \\$\\.result\\.end: 'won', but its record replays to 'finished'$"),
         (lambda ls: ['{"game": 0}'], 'line 1: not a tournament game line'),
         (lambda ls: [ls[0], '{"game": ' + "9" * 5000 + "}"],
          "line 2: not acceptable JSON: an integer of more than 4300 digits$"),
@@ -437,6 +439,12 @@ def test_resume_refuses_a_file_of_other_settings(tmp_path: Path) -> None:
         (lambda ls: [ls[0][:-1] + ', "x": ' + "[" * 100_000 + "]" * 100_000 + "}"],
          "line 1: not acceptable JSON: nested too deeply$"),
         (lambda ls: [ls[0].replace('"game":0', '"game":-3')], "not a game number"),
+        (lambda ls: [ls[0].replace('"time_limit":null,', '')],
+         "line 1 was written with other settings: time_limit missing there, None here"),
+        (lambda ls: [ls[0].replace('"seed":0,', '"seed":false,', 1)],
+         "line 1 was written with other settings: seed False there, 0 here"),
+        (lambda ls: [ls[0].replace('"max_rounds":100}', '"max_rounds":100,"extra":null}')],
+         "line 1 was written with other settings: extra None there, missing here"),
     ],
 )  # fmt: skip
 def test_a_damaged_complete_line_is_an_error_naming_it(
@@ -449,6 +457,116 @@ def test_a_damaged_complete_line_is_an_error_naming_it(
     with pytest.raises(TournamentError, match=says):
         run(["greedy", "random"], games=4, out=str(out), resume=True)
     assert out.read_bytes() == before
+
+
+def _forfeit_by_seat_0(doc: dict[str, Any]) -> None:
+    """An invented forfeit on a game its record plays to the end."""
+    doc["result"].update(end="forfeit", winners=[1], forfeit={
+        "seat": 0, "bot": "greedy", "reason": "error", "move_number": 50, "move": None,
+        "violations": [], "error": "RuntimeError: boom"})  # fmt: skip
+
+
+def _set(path: str, value: object) -> Any:
+    """A change to game 0's line (greedy beats random 60-0 in 49 moves, 5 rounds)."""
+    keys = path.split(".")
+
+    def change(doc: dict[str, Any]) -> None:
+        for key in keys[:-1]:
+            doc = doc[key]
+        doc[keys[-1]] = value
+
+    return change
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (_set("result.scores", [10**400, 0]),
+         r"\$\.result\.scores: \[1000.*\.\.\., but its record replays to \[60, 0\]"),
+        (_set("result.scores", [10**20, 0]),
+         r"\$\.result\.scores: \[100000000000000000000, 0\], but its record replays to "
+         r"\[60, 0\]"),
+        (lambda doc: doc.update(result={**doc["result"], "scores": [999, 0], "winners": [1]}),
+         r"\$\.result\.winners: \[1\], but its record replays to \[0\]"),
+        (_set("result.rounds", -5), r"\$\.result\.rounds: -5, but its record replays to 5"),
+        (_set("result.moves", "x"), r"\$\.result\.moves: 'x', but its record replays to 49"),
+        (lambda doc: doc.pop("record"), r"\$\.record: required field missing"),
+        (lambda doc: doc["record"].update(initial_state=az.to_dict(az.new_game(2))),
+         r"\$\.record: give either initial_state or new_game settings, not both"),
+        (lambda doc: doc["record"].update(moves=doc["record"]["moves"][:20]),
+         r"\$\.result\.end: 'finished', but its record stops in round 2 with the game going "
+         r"on \(not over, the round cap 100 not reached\) and no forfeit"),
+        (_forfeit_by_seat_0, r"\$\.result\.end: 'forfeit', but its record replays to "
+                             r"'finished'"),
+    ],
+)  # fmt: skip
+def test_tournament_resume_believes_a_line_only_as_far_as_its_record_replays(
+    tmp_path: Path, change: Any, says: str
+) -> None:
+    """``--resume`` reads each line as strictly as ``replay --game N`` reads its record,
+    and checks its result against the record's replay (end, winners, scores, rounds,
+    moves, forfeit): a score of 400 digits (a bare ``OverflowError`` in the statistics),
+    a flipped winner, a cut record still ``finished``, an invented forfeit... are a
+    ``TournamentError`` naming the line and the JSON path, the file left untouched."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    assert doc["result"]["scores"] == [60, 0]  # what the cases above were written for
+    change(doc)
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    before = out.read_bytes()
+    with pytest.raises(TournamentError, match=f"^{re.escape(str(out))} line 1: {says}$"):
+        run(["greedy", "random"], games=4, out=str(out), resume=True)
+    assert out.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("bots", "players", "kwargs"),
+    [
+        (["greedy", "random", f"{BOTS}:IllegalBot", f"{BOTS}:RaisingBot", f"{BOTS}:TextBot",
+          f"{BOTS}:broken_factory", "tests.hostile_bots:CheatingBot",
+          "tests.hostile_bots:HugeSourceBot"], 2, {}),
+        (["random", "greedy", "tests.hostile_bots:WrappedRandomBot", f"{BOTS}:broken_factory"],
+         3, {"max_rounds": 1}),
+        (["random", f"{BOTS}:SleepyBot"], 2, {"time_limit": 0.05}),
+    ],
+)  # fmt: skip
+def test_tournament_resume_reads_back_every_ending_the_referee_writes(
+    tmp_path: Path, bots: list[str], players: int, kwargs: dict[str, Any]
+) -> None:
+    """Every line the referee writes is believed: finished, unfinished (the round cap),
+    forfeits of every reason (an illegal move held by the record or not, a raise, a
+    factory failing for any seat, an answer that is no move, a changed state, the time
+    limit); the table read back is the table played."""
+    out = tmp_path / "games.jsonl"
+    games = cycle_length(len(bots), players)
+    played = run(bots, players=players, games=games, out=str(out), **kwargs)
+    ends = {game["result"]["end"] for game in lines(out)}
+    assert ends == ({"forfeit", "unfinished"} if "max_rounds" in kwargs
+                    else {"forfeit"} if "time_limit" in kwargs else {"finished", "forfeit"})
+    again = run(bots, players=players, games=games, out=str(out), resume=True, **kwargs)
+    assert (again.resumed, again.played) == (games, 0)
+    assert again.bots == played.bots and again.ends == played.ends
+
+
+def test_tournament_resume_on_the_command_line_refuses_a_line_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command: exit 2, one line naming the line and its path, no internal error."""
+    out = tmp_path / "games.jsonl"
+    run(["greedy", "random"], games=2, out=str(out))
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    doc["result"]["scores"] = [10**400, 0]
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    argv = ["tournament", "--bots", "greedy,random", "--games", "4", "--out", str(out),
+            "--resume", "--no-progress"]  # fmt: skip
+    assert main(argv) == 2
+    out_text, err = capsys.readouterr()
+    assert out_text == ""
+    assert re.fullmatch(f"azul-rules: {re.escape(str(out))} line 1: \\$\\.result\\.scores: "
+                        r"\[1000[^\n]*, but its record replays to \[60, 0\]\n", err), err
 
 
 def test_two_runs_cannot_write_one_file_at_once(tmp_path: Path) -> None:
@@ -536,12 +654,12 @@ def test_tournament_command_prints_the_table_and_writes_the_file(
          "azul-rules: --bots: unknown bot 'smart': choose random, greedy or "
          "package.module:Factory"),
         (["--bots", "greedy,random", "--games", "2", "--resume"],
-         "azul-rules: resume needs the file to continue (out=..., --out FILE)"),
+         "azul-rules: --resume needs the file to continue (--out FILE)"),
         (["--bots", "greedy,random", "--games", "-2"],
-         "azul-rules: games must be a number of games (0 or more), not -2"),
+         "azul-rules: tournament: argument --games: expected a number of games, 1 or more, "
+         "not -2 (see azul-rules tournament --help)"),
         (["--bots", "greedy,random", "--games", "2", "--ray-address", "auto"],
-         "azul-rules: ray_address (--ray-address) is for the ray backend, not local "
-         "(backend='ray', --backend ray)"),
+         "azul-rules: --ray-address is for the ray backend, not local (--backend ray)"),
     ],
 )  # fmt: skip
 def test_tournament_command_errors_are_one_line_exit_2(
@@ -550,6 +668,60 @@ def test_tournament_command_errors_are_one_line_exit_2(
     assert main(["tournament", *args]) == 2
     err = capsys.readouterr().err
     assert err == says + "\n"
+
+
+def test_tournament_games_0_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """``--games 0`` printed a results table of no game, exit 0."""
+    assert main(["tournament", "--bots", "greedy,random", "--games", "0"]) == 2
+    assert capsys.readouterr() == ("", (
+        "azul-rules: tournament: argument --games: expected a number of games, 1 or more, "
+        "not 0 (see azul-rules tournament --help)\n"))  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "command", "python"),
+    [
+        (["--out", "{out}"], {"out": "{out}"},
+         "{out} already holds games: continue it with --resume, or choose another file",
+         "{out} already holds games: continue it with resume=True, or choose another file"),
+        (["--resume"], {"resume": True},
+         "--resume needs the file to continue (--out FILE)",
+         "resume=True needs the file to continue (out=...)"),
+        (["--ray-address", "auto"], {"ray_address": "auto"},
+         "--ray-address is for the ray backend, not local (--backend ray)",
+         "ray_address is for the ray backend, not local (backend='ray')"),
+        (["--max-rounds", "0"], {"max_rounds": 0},
+         "--max-rounds must be a positive integer, not 0",
+         "max_rounds must be a positive integer, not 0"),
+        (["--batch", "0"], {"batch": 0},
+         "--batch must be a positive integer, not 0", "batch must be a positive integer, not 0"),
+        (["--workers", "-1"], {"workers": -1},
+         "--workers must be a positive integer, not -1",
+         "workers must be a positive integer, not -1"),
+        (["--retries", "-1"], {"retries": -1},
+         "--retries must be 0 or more, not -1", "retries must be 0 or more, not -1"),
+        (["--out", os.devnull, "--resume"], {"out": os.devnull, "resume": True},
+         f"cannot continue {os.devnull}: --resume reads back a regular file, and this is a "
+         "device",
+         f"cannot continue {os.devnull}: resume=True reads back a regular file, and this is a "
+         "device"),
+    ],
+)  # fmt: skip
+def test_tournament_command_speaks_in_options_and_run_in_parameters(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], args: list[str],
+    kwargs: dict[str, Any], command: str, python: str,
+) -> None:  # fmt: skip
+    """The command names its options (``--resume``), ``run`` its parameters
+    (``resume=True``): ``continue it with --resume (resume=True)`` spoke both at once."""
+    out = tmp_path / "games.jsonl"
+    out.write_text("x\n")  # a file holding something
+    args = [arg.format(out=out) for arg in args]
+    kwargs = {k: v.format(out=out) if isinstance(v, str) else v for k, v in kwargs.items()}
+    assert main(["tournament", "--bots", "greedy,random", "--games", "2", *args]) == 2
+    assert capsys.readouterr().err == f"azul-rules: {command.format(out=out)}\n"
+    with pytest.raises(TournamentError) as raised:
+        run(["greedy", "random"], games=2, **kwargs)
+    assert str(raised.value) == python.format(out=out)
 
 
 def test_lang_fr_records_the_forfeits_verdicts_in_french(
@@ -650,6 +822,37 @@ def test_worker_processes_that_cannot_build_the_bots_stop_the_run_with_one_error
         run([Ghost, "greedy"], games=2, backend="process", workers=1)
 
 
+def test_tournament_process_backend_in_a_script_without_the_main_guard_says_so(
+    tmp_path: Path,
+) -> None:
+    """A script calling ``run(..., backend="process")`` at its top level: each worker
+    imports it again (spawn).  The workers end with one line each, and the error names
+    the missing ``if __name__ == "__main__":`` guard; it advised giving the bots "as a
+    spec", which they were, after two tracebacks."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "from azul_rules.tournament import run\n"
+        "results = run(['greedy', 'random'], games=20, backend='process', workers=1,\n"
+        "              out='results.jsonl')\n"
+        "print(results.table())\n"
+    )
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True,
+                          cwd=tmp_path, timeout=120)  # fmt: skip
+    assert done.returncode == 1 and done.stdout == ""
+    guard = "if __name__ == '__main__':"
+    assert done.stderr.count("Traceback") == 1, done.stderr  # the script's own, not the workers'
+    assert done.stderr.splitlines()[-1] == (
+        "azul_rules.tournament.settings.TournamentError: the worker processes could not start "
+        "(their error is above): each imports the main script again (the process backend "
+        f"starts them with spawn), so a script must call run(..., backend='process') under {guard}"
+    )
+    assert (
+        "azul-rules: run() was called while a worker process was importing the main script "
+        f"again (spawn): call it under {guard}"
+    ) in done.stderr.splitlines()
+    assert "give it as a spec" not in done.stderr
+
+
 # -- what a game line can hold -------------------------------------------------------------
 
 HUGE = 10**5000  # past the 4,300 digits JSON text holds in Python
@@ -684,7 +887,7 @@ def test_a_number_no_game_line_can_hold_is_a_tournament_error(kwargs: Any, says:
         ({"games": 1, "time_limit": HUGE}, "time_limit must be a positive number of "
          "seconds, not an integer of more than 4300 digits"),
         ({"games": 1, "time_limit": 10**400}, "time_limit must be a positive number of "
-         f"seconds, not {str(10**400)[:57]}..."),
+         "seconds, not an integer of 401 digits"),
         ({"games": HUGE, "seeds": [1]}, "an integer of more than 4300 digits games need an "
          "integer of more than 4300 digits deal seeds (2 games a deal), but seeds= gives 1"),
     ],

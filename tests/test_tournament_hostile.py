@@ -48,6 +48,7 @@ def forfeits(path: Path) -> list[dict[str, Any]]:
         ("UnprintableErrorBot",
          "UnprintableError: (its message cannot be shown: str() of it raised) (at "),
         ("own_error_factory", "building the bot: OwnError: cannot load the weights (at "),
+        ("EscapingErrorBot", "ValueError: \\x1b[31mred\\x1b[0m\\rover (at hostile_bots.py:"),
     ],
 )  # fmt: skip
 def test_any_exception_but_ctrl_c_forfeits_the_bot_s_game(
@@ -113,6 +114,32 @@ def test_a_type_name_of_megabytes_is_cut_and_the_file_can_be_continued(tmp_path:
     )
     assert run([f"{BOTS}:LongTypeNameBot", "random"], games=4, out=str(out),
                resume=True).resumed == 2  # fmt: skip
+
+
+def test_tournament_an_illegal_move_no_json_can_hold_is_recorded_as_text_S2(
+    tmp_path: Path,
+) -> None:
+    """A take from factory 10**5000 (S2): forfeited as an illegal move, written as text
+    (it stopped the run with a bare ValueError from ``json.dumps``), left out of the
+    record, and the file can be continued."""
+    out = tmp_path / "games.jsonl"
+    results = run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out))
+    assert results.ends["forfeit"] == 2
+    for game, forfeit in zip(lines(out), forfeits(out), strict=True):
+        assert forfeit["reason"] == "illegal_move"
+        assert forfeit["move"] == "a Take holding an integer of more than 4300 digits"
+        assert [v["code"] for v in forfeit["violations"]] == ["NO_SUCH_SOURCE"]
+        assert len(game["record"]["moves"]) == game["result"]["moves"]
+    again = run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out), resume=True)
+    assert (again.resumed, again.played) == (2, 0)
+    first, second = out.read_text().splitlines()
+    doc = json.loads(first)
+    doc["result"]["forfeit"]["violations"][0]["code"] = ["NO_SUCH_SOURCE"]  # no error code
+    out.write_text(json.dumps(doc) + "\n" + second + "\n")
+    with pytest.raises(TournamentError, match=r"line 1: \$\.result\.forfeit: an illegal move "
+                       r"its record does not hold is written as text, with the referee's "
+                       r"violations \(code, rule, message\)$"):  # fmt: skip
+        run([f"{BOTS}:HugeSourceBot", "random"], games=2, out=str(out), resume=True)
 
 
 # -- a bot changing the state it is given -----------------------------------------------
@@ -333,18 +360,37 @@ def test_sigterm_stops_a_process_run_like_ctrl_c_and_the_file_goes_on(tmp_path: 
     assert (results.resumed, results.played, results.lost) == (held, 2, ())
 
 
+def _sigint_as_in_a_terminal() -> None:
+    """In the child, before the command starts: SIGINT's default action, which Python
+    turns into ``KeyboardInterrupt`` (it does not when SIGINT is ignored at its start, as
+    in a background job)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @POSIX
 @needs_proc
 def test_an_interrupted_process_run_does_not_wait_for_its_running_batches(
     tmp_path: Path,
 ) -> None:
     """SIGINT to the command alone, while each worker plays a batch lasting minutes:
-    the workers are ended, the command exits 130 (it used to wait for the batches)."""
-    process = subprocess.Popen(
-        _command("--bots", f"{BOTS}:SlowBot,random", "--games", "100", "--batch", "50",
-                 "--backend", "process", "--workers", "2"),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(), cwd=ROOT,
-    )  # fmt: skip
+    the workers are ended, the command exits 130 (it used to wait for the batches).
+
+    The command gets SIGINT as a terminal's foreground job has it, whatever this test
+    process has: a suite started in the background by a script (``pytest ... &``)
+    ignores SIGINT, its children inherit that, and Python then never raises
+    ``KeyboardInterrupt`` -- the command rightly played on, and this test waited its 60 s
+    (issue 24).  The test ignores SIGINT while it starts the command, so that it runs in
+    that worst case every time."""
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # as a background suite has it
+    try:
+        process = subprocess.Popen(
+            _command("--bots", f"{BOTS}:SlowBot,random", "--games", "100", "--batch", "50",
+                     "--backend", "process", "--workers", "2"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_environment(), cwd=ROOT,
+            preexec_fn=_sigint_as_in_a_terminal,
+        )  # fmt: skip
+    finally:
+        signal.signal(signal.SIGINT, previous)
     try:
         deadline = time.monotonic() + 60
         while len(_children(process.pid)) < 3:  # the resource tracker and two workers

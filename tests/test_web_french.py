@@ -252,8 +252,8 @@ def test_an_impossible_position_in_french_s3_s4(server: tuple[str, int]) -> None
     assert doc["detail"] == "cette position ne peut pas exister (2 problèmes) : voir errors"
     assert [(e["code"], e["path"], e["problem"], e["message"]) for e in doc["errors"]] == [
         ("LINE_OVER_CAPACITY", "$.state.players[0].pattern_lines[0]",
-         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place(s)",
-         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place(s)"),
+         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place",
+         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place"),
         ("TILE_COUNT", "$.state",
          "22 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur",
          "22 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur"),

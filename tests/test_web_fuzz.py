@@ -12,6 +12,7 @@ import random
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -137,4 +138,100 @@ def test_nasty_bodies_are_refused_in_words(
         reply = post_text(client, endpoint, body)
     assert_answered(reply)
     assert reply.status_code in (400, 413, 422) or endpoint == "replay"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text
+
+
+# -- the address and the headers -------------------------------------------------------------
+
+QUERY_KEYS = ("lang", "lang", "lang", "LANG", "lang[]", "lan", "x", "", "lang%20", "%6Cang")
+QUERY_VALUES = (
+    "en", "fr", "en", "fr", "de", "", "FR", "En", "%66r", "e%6E", "fr%00", "fr%20", "+fr",
+    "fr+", "%", "%zz", "%C3%A9", "é", "\u2028", "null", "1", "en,fr", "fr;q=1", "x" * 300,
+)  # fmt: skip
+HEADERS = (
+    ("Accept-Language", "de"), ("Accept-Language", "fr-FR,fr;q=0.9"), ("Accept", "text/html"),
+    ("Accept", "*/*;q=0"), ("Accept-Encoding", "gzip, br"), ("X-Forwarded-For", "1.2.3.4"),
+    ("Cookie", "lang=de"), ("Origin", "http://evil.example"), ("Range", "bytes=0-10"),
+    ("If-None-Match", "*"), ("X-Long", "v" * 8000), ("Content-Type", "text/plain"),
+    ("Content-Type", "application/json; charset=latin-1"), ("Content-Encoding", "gzip"),
+    ("Content-Type", "application/json"), ("Transfer-Encoding", "identity"),
+)  # fmt: skip
+
+
+def _routes() -> list[tuple[str, str]]:
+    """Every API route as (method, address), its path parameters filled in (an unknown
+    rule and an unknown schema among them)."""
+    from starlette.routing import Route
+
+    routes = []
+    for route in create_app().routes:
+        if isinstance(route, Route) and route.path.startswith("/api/"):
+            method = "POST" if "POST" in (route.methods or ()) else "GET"
+            for rule, name in (("P3", "position"), ("Z9", "board")):
+                path = route.path.replace("{rule_id}", rule).replace("{name}", name)
+                routes.append((method, path))
+    return sorted(set(routes))
+
+
+ROUTES = _routes()
+
+
+def random_query(rng: random.Random) -> str:
+    pairs = [(rng.choice(QUERY_KEYS), rng.choice(QUERY_VALUES)) for _ in range(rng.randint(0, 3))]
+    text = "&".join(k if rng.random() < 0.1 else f"{k}={v}" for k, v in pairs)
+    return text + rng.choice(("", "", "&", "&&", "#x"))
+
+
+def query_case(client: TestClient, rng: random.Random) -> tuple[str, str, int]:
+    """One request with a random address and random headers to a random route, checked
+    against docs/web.md: ``?lang=`` is read first and a value other than ``en`` or
+    ``fr``, or ``lang`` given twice, is a 400 naming ``?lang`` in English, whatever the
+    route; with a right one, a GET answers as without it (200, or the 404 of an unknown
+    rule or schema) and a POST as its body and headers say; never a 500.  Returns
+    (method, address, status) for the tallies."""
+    method, path = rng.choice(ROUTES)
+    headers = dict(rng.sample(HEADERS, rng.randint(0, 3)))
+    body = None
+    if method == "POST":
+        body = json.dumps(body_of(path.rsplit("/", 1)[1], rng.randint(0, 30))).encode()
+        headers.setdefault("Content-Type", "application/json")
+    reply = client.request(method, f"{path}?{random_query(rng)}", content=body, headers=headers)
+    assert_answered_any(reply)
+    sent = reply.request.url.query.decode("latin-1")  # as the application reads it
+    langs = [v for k, v in parse_qsl(sent, keep_blank_values=True) if k == "lang"]
+    where = f"{method} {reply.request.url}"
+    if langs not in ([], ["en"], ["fr"]):
+        assert reply.status_code == 400, where
+        errors = reply.json()["errors"]
+        problem = "given twice" if len(langs) > 1 else "expected en or fr, got "
+        assert len(errors) == 1 and errors[0]["path"] == "?lang", where
+        assert errors[0]["problem"].startswith(problem), where
+    elif method == "GET":
+        missing = path.endswith(("/Z9", "/board.json"))
+        assert reply.status_code == (404 if missing else 200), where
+    return method, path, reply.status_code
+
+
+def assert_answered_any(reply: Any) -> None:
+    """An answer of any route: JSON, an SVG or problem details; never a 500 or a
+    traceback."""
+    assert reply.status_code in (*ANSWERS, 404, 415), (reply.status_code, reply.text[:500])
+    kind = reply.headers["content-type"].split(";")[0]
+    assert kind in (*ANSWERS[200], *ANSWERS[400]), kind
+    assert "Traceback" not in reply.text and 'File "' not in reply.text
+    if kind == "application/problem+json":
+        doc = reply.json()
+        assert doc["status"] == reply.status_code and doc["detail"]
+
+
+@pytest.mark.parametrize("salt", range(4))
+def test_web_random_addresses_and_headers_follow_the_lang_rule(
+    client: TestClient, caplog: pytest.LogCaptureFixture, salt: int
+) -> None:
+    """100 random addresses and headers a run (``benchmarks/web_query_fuzz.py`` sends
+    thousands): ``?lang=`` is honoured by every route, never a 500 or a logged error."""
+    rng = random.Random(salt)
+    with caplog.at_level(logging.WARNING):
+        for _ in range(100):
+            query_case(client, rng)
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING], caplog.text

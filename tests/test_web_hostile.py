@@ -132,6 +132,51 @@ def test_lang_given_twice_in_the_address_is_400(client: TestClient, query: str) 
     assert problem_of(client.get(f"/nothing?{query}"), 404, "not-found")["title"] == "Not found"
 
 
+def _api_addresses() -> list[tuple[str, str]]:
+    """Every API route of the application as (method, address), its path parameters
+    filled in: a route added later is covered without being listed here."""
+    from starlette.routing import Route
+
+    filled = {"{rule_id}": "P3", "{name}": "position"}
+    addresses = []
+    for route in create_app().routes:
+        if isinstance(route, Route) and route.path.startswith("/api/"):
+            path = route.path
+            for parameter, value in filled.items():
+                path = path.replace(parameter, value)
+            assert "{" not in path, f"fill in the parameter of {route.path}"
+            addresses.append(("POST" if "POST" in (route.methods or ()) else "GET", path))
+    return addresses
+
+
+@pytest.mark.parametrize(("method", "path"), _api_addresses(), ids=lambda v: str(v))
+@pytest.mark.parametrize(
+    ("query", "problem"),
+    [
+        ("lang=de", 'expected en or fr, got "de"'),
+        ("lang=", 'expected en or fr, got ""'),
+        ("lang=FR", 'expected en or fr, got "FR"'),
+        ("lang=fr&lang=en", "given twice"),
+        ("lang=en&lang=en", "given twice"),
+    ],
+)
+def test_web_every_route_refuses_a_wrong_lang_in_its_address(
+    client: TestClient, method: str, path: str, query: str, problem: str
+) -> None:
+    """docs/web.md: every endpoint takes ``?lang=en`` or ``?lang=fr``, anything else is a
+    400 in English.  ``/api/v1/health``, ``/api/v1/openapi.json`` and
+    ``/api/v1/schemas/…`` used to answer 200 whatever ``?lang=`` said."""
+    body = BODY if method == "POST" else None
+    reply = client.request(method, f"{path}?{query}", content=body, headers=[JSON])
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert doc["errors"] == [{"path": "?lang", "problem": problem}]
+    assert doc["title"] == "Unreadable input"
+    assert reply.headers["cache-control"] == "no-store"
+    if method == "GET":  # the two languages are answered as before
+        for lang in ("en", "fr"):
+            assert client.get(f"{path}?lang={lang}").status_code == 200
+
+
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_trailing_slash_is_404_not_a_redirect_built_from_the_host_header(
     client: TestClient, method: str
@@ -154,6 +199,24 @@ def test_a_very_long_address_is_not_echoed_whole(client: TestClient) -> None:
     assert "instance" not in doc
     assert len(reply.content) < 1000
     assert problem_of(client.get("/" + "a" * 199), 404, "not-found")["instance"] == "/" + "a" * 199
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_web_a_hostile_value_is_quoted_cut_and_printable(client: TestClient, lang: str) -> None:
+    """A 100,000-character variant and bag key, with a terminal's escape, came back
+    whole in ``detail`` and in each problem, raw: answers of 200 to 500 KB.  Each value
+    is now quoted cut, control characters escaped."""
+    hostile = "\x1b[31m\r" + "x" * 100_000
+    state = json.loads(json.dumps(ROUND_TWO))
+    state["variant"] = hostile
+    state["bag"][hostile] = 1
+    body = json.dumps({"state": state, "move": "2B3", "lang": lang}).encode()
+    reply = client.post("/api/v1/check", content=body, headers=[JSON])
+    doc = problem_of(reply, 400, "unreadable-input")
+    assert len(reply.content) < 3000
+    words = [doc["detail"], *(e[k] for e in doc["errors"] for k in ("path", "problem"))]
+    assert all(word.isprintable() for word in words), words
+    assert "\\x1b[31m\\rxxx" in doc["detail"]
 
 
 # -- what the answers say about themselves -----------------------------------------------------
@@ -257,7 +320,7 @@ def test_a_body_trickled_in_is_408_and_the_connection_closed() -> None:
     assert doc["type"] == "urn:azul-rules:problem:request-timeout"
     assert doc["title"] == "Délai de la requête dépassé"
     assert doc["detail"] == (
-        "le corps n'est pas arrivé dans les 1 secondes qui suivent les en-têtes : "
+        "le corps n'est pas arrivé dans le délai de 1 seconde après les en-têtes : "
         "envoyez-le d'un seul coup"
     )
 

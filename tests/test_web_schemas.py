@@ -260,3 +260,31 @@ def test_the_service_publishes_the_schemas_and_an_openapi_description() -> None:
         if isinstance(r, Route) and r.path.startswith("/api/")
     }
     assert api_routes == set(description["paths"])
+
+
+def test_web_openapi_describes_lang_and_its_400_on_every_operation() -> None:
+    """Every route refuses a wrong ``?lang=`` with a 400 (docs/web.md): the description
+    says so of every operation, as a query parameter ``en`` or ``fr`` and a 400 answer in
+    problem details; ``openapi``, ``health`` and ``schema`` used to say nothing of it."""
+    needs("starlette")
+    needs("httpx2")
+    from starlette.testclient import TestClient
+
+    from azul_rules.web import create_app
+
+    description = TestClient(create_app()).get("/api/v1/openapi.json").json()
+    operations = [
+        (path, method, operation)
+        for path, item in description["paths"].items()
+        for method, operation in item.items()
+    ]
+    assert len(operations) == len(description["paths"])  # one method each
+    for path, method, operation in operations:
+        where = f"{method.upper()} {path}"
+        langs = [p for p in operation["parameters"] if p["name"] == "lang"]
+        assert len(langs) == 1, where
+        assert langs[0]["in"] == "query" and langs[0]["schema"]["enum"] == ["en", "fr"], where
+        assert "given twice" in langs[0]["schema"]["description"], where
+        refusal = operation["responses"]["400"]
+        assert "lang" in refusal["description"], where
+        assert list(refusal["content"]) == ["application/problem+json"], where

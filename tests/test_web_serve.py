@@ -11,6 +11,8 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from tests.extras import needs
@@ -34,7 +36,11 @@ def _request(
         return error.code, error.headers["Content-Type"], error.read()
 
 
-def test_serve_answers_the_page_and_the_api_then_stops() -> None:
+@contextmanager
+def _serving() -> Iterator[str]:
+    """``azul-rules serve`` on a free port until the block ends (then SIGTERM); yields
+    the page's address.  The server must stop cleanly, with nothing on its standard
+    error but uvicorn's own lines."""
     server = subprocess.Popen(
         [*COMMAND, "--port", "0", "--log-level", "warning"],
         stdout=subprocess.PIPE,
@@ -45,7 +51,17 @@ def test_serve_answers_the_page_and_the_api_then_stops() -> None:
         assert server.stdout is not None
         line = server.stdout.readline()
         assert line.startswith("azul-rules: the web judge is at http://127.0.0.1:"), line
-        base = line.split(" at ")[1].split()[0]
+        yield line.split(" at ")[1].split()[0]
+    finally:
+        server.send_signal(signal.SIGTERM)
+        _, errors = server.communicate(timeout=30)
+    # uvicorn shuts down gracefully, then ends by the signal it was sent, as is the custom.
+    assert server.returncode in (0, -signal.SIGTERM)
+    assert "Traceback" not in errors and "ERROR" not in errors, errors
+
+
+def test_serve_answers_the_page_and_the_api_then_stops() -> None:
+    with _serving() as base:
         status, kind, page = _request(base)
         assert status == 200 and kind.startswith("text/html") and b"Azul" in page
         body = json.dumps(
@@ -61,12 +77,22 @@ def test_serve_answers_the_page_and_the_api_then_stops() -> None:
         assert status == 400 and kind == "application/problem+json"
         status, kind, answer = _request(base + "api/v1/check", b" " * 300_000)
         assert status == 413 and json.loads(answer)["type"].endswith(":too-large")
-    finally:
-        server.send_signal(signal.SIGTERM)
-        _, errors = server.communicate(timeout=30)
-    # uvicorn shuts down gracefully, then ends by the signal it was sent, as is the custom.
-    assert server.returncode in (0, -signal.SIGTERM)
-    assert "Traceback" not in errors and "ERROR" not in errors, errors
+
+
+def test_web_serve_refuses_a_wrong_lang_on_every_get_route() -> None:
+    """A real ``azul-rules serve``: ``?lang=de`` and ``lang`` given twice are a 400 on the
+    GET routes too (health, the description and the schemas used to answer 200)."""
+    routes = ["health", "openapi.json", "schemas/position.json", "rules", "rules/P3"]
+    with _serving() as base:
+        for route in routes:
+            for query, problem in [
+                ("lang=de", 'expected en or fr, got "de"'),
+                ("lang=fr&lang=en", "given twice"),
+            ]:
+                status, kind, answer = _request(f"{base}api/v1/{route}?{query}")
+                assert (status, kind) == (400, "application/problem+json"), route
+                assert json.loads(answer)["errors"] == [{"path": "?lang", "problem": problem}]
+            assert _request(f"{base}api/v1/{route}?lang=fr")[0] == 200
 
 
 def test_a_taken_port_is_one_line_and_exit_2() -> None:

@@ -129,11 +129,7 @@ def _process(
         pool.submit(_worker_ready).result()
     except BrokenProcessPool:
         pool.shutdown(wait=True, cancel_futures=True)
-        raise TournamentError(
-            "the worker processes could not start (their error is above): a bot factory "
-            "given as an object must be importable by them (not defined in an interactive "
-            "session); give it as a spec, or use the local or ray backend"
-        ) from None
+        raise TournamentError(_not_started(settings)) from None
     pending: dict[Future[list[GameDone]], Batch] = {}
     suspects: deque[Batch] = deque()
     deaths: dict[Batch, int] = {}
@@ -173,6 +169,21 @@ def _process(
         if pending:  # stopped early (Ctrl-C, an error): do not wait for running batches
             _terminate_workers(pool)
         pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _not_started(settings: Settings) -> str:
+    """Why the workers could not start: each imports the main script again (spawn), so
+    a script must call ``run`` under its ``__main__`` guard; and a bot given as a
+    factory object must be importable by them (specs are imported by name)."""
+    text = ("the worker processes could not start (their error is above): each imports the "
+            "main script again (the process backend starts them with spawn), so a script "
+            "must call run(..., backend='process') under if __name__ == '__main__':")  # fmt: skip
+    objects = [e.name for e in settings.entrants if not isinstance(e.source, str)]
+    if objects:
+        text += (f"; and a bot given as a factory object ({', '.join(objects)}) must be "
+                 "importable by them: give it as a spec 'package.module:Factory' or a "
+                 "module-level class or function, or use the local or ray backend")  # fmt: skip
+    return text
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:
@@ -219,7 +230,8 @@ def import_ray() -> Any:
         import ray
     except ImportError:
         raise TournamentError(
-            "the ray backend needs Ray: pip install 'azul_rules[ray]'"
+            "the ray backend needs Ray, the ray extra: pip install -e '.[ray]' in the "
+            "project's checkout"
         ) from None
     return ray
 

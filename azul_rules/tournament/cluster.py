@@ -99,7 +99,7 @@ class Target:
 
     def named(self) -> str:
         where = f" (from {self.source})" if self.source else ""
-        return f"{self.address!r}{where}"
+        return f"{shown(self.address)}{where}"
 
 
 _HOST_PORT = re.compile(
@@ -150,7 +150,7 @@ def _parse(text: str, address: str, source: str | None) -> Target:
         where = f" (from {source})" if source else ""
         why = _bracket_hint(text) if match is None else f" (port {match['port']} is not 1-65535)"
         raise RayClusterError(
-            f"{address!r}{where} is not a Ray cluster address{why}: {_FORMS}",
+            f"{shown(address)}{where} is not a Ray cluster address{why}: {_FORMS}",
             address=address,
             reason="malformed",
         )
@@ -246,7 +246,7 @@ def _resolve(target: Target, timeout: float) -> list[tuple[Any, ...]]:
         raise _fail(
             target,
             "no-answer",
-            f"the name {target.host!r} was not resolved within "
+            f"the name {shown(target.host)} was not resolved within "
             f"{timeout:g} s: check the host name and this machine's DNS",
         )
     if failure or not found:
@@ -254,7 +254,7 @@ def _resolve(target: Target, timeout: float) -> list[tuple[Any, ...]]:
         raise _fail(
             target,
             "unknown-host",
-            f"unknown host {target.host!r}{detail}: check "
+            f"unknown host {shown(target.host)}{detail}: check "
             "the host name, or give the head node's IP address",
         )
     return found

@@ -18,12 +18,17 @@ import signal
 import sys
 import threading
 from collections.abc import Iterator
+from typing import Final
 
 from azul_rules.bots import BotSpecError
+from azul_rules.shown import clipped
 from azul_rules.tournament.runner import Results, run
 from azul_rules.tournament.settings import TournamentError
 
 __all__ = ["main"]
+
+_MAX_MESSAGE: Final = 1000
+"""The longest error line of the command (the values it quotes are cut already)."""
 
 
 def main(args: argparse.Namespace) -> int:
@@ -44,11 +49,12 @@ def main(args: argparse.Namespace) -> int:
         print(f"azul-rules: --bots: {_printable(str(error))}", file=sys.stderr)
         return 2
     except TournamentError as error:
-        print(f"azul-rules: {_printable(str(error))}", file=sys.stderr)
+        print(f"azul-rules: {_printable(error.command_line)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt as interruption:
         terminated = isinstance(interruption, _Terminated)
-        where = f"; {args.out} keeps every finished game: add --resume to go on" if args.out else ""
+        where = (f"; {clipped(args.out)} keeps every finished game: add --resume to go on"
+                 if args.out else "")  # fmt: skip
         how = "terminated (SIGTERM)" if terminated else "interrupted"
         print(f"azul-rules: {how}{where}", file=sys.stderr)
         return 128 + signal.SIGTERM if terminated else 130
@@ -115,8 +121,9 @@ def _flush_stdout() -> None:
 
 
 def _printable(text: str) -> str:
-    """One line, control characters escaped (a file or bot name may hold any)."""
-    return text if text.isprintable() else repr(text)[1:-1]
+    """One line, control characters escaped (a file or bot name may hold any), and cut:
+    a message quoting an argument of a megabyte (``--out``) stays a line."""
+    return clipped(text, _MAX_MESSAGE)
 
 
 def _count(n: int, noun: str) -> str:
@@ -126,7 +133,7 @@ def _count(n: int, noun: str) -> str:
 def _report(results: Results, as_json: bool) -> None:
     if results.cut_bytes:
         print(
-            f"azul-rules: cut off the incomplete last line of {results.out} "
+            f"azul-rules: cut off the incomplete last line of {clipped(results.out or '')} "
             f"({results.cut_bytes} bytes, an interrupted write); its game was played again",
             file=sys.stderr,
         )
@@ -142,9 +149,9 @@ def _report(results: Results, as_json: bool) -> None:
     if results.played:
         done += f" ({results.games_per_second:.0f} games/s)"
     if results.resumed:
-        done += f", {results.resumed} read back from {results.out}"
+        done += f", {results.resumed} read back from {clipped(results.out or '')}"
     if results.lost:
         done += f"; {results.lost_games} lost (see above; --resume plays them again)"
     elif results.out:
-        done += f"; records in {results.out}"
+        done += f"; records in {clipped(results.out)}"
     print(done)

@@ -15,21 +15,22 @@ by dropping complete lines.
 from __future__ import annotations
 
 import contextlib
-import errno
 import os
 import stat
 import sys
-from collections.abc import Iterator
-from typing import IO, Any, Final, cast
+from collections.abc import Callable, Iterator
+from typing import IO, Any, Final
 
 import attrs
 
+from azul_rules._files import kind_of, open_input, open_output, write_all
 from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, load_unique, paths_under, repeated_keys
+from azul_rules.jsontext import load, load_unique, repeated_keys
 from azul_rules.record import GameRecord
-from azul_rules.shown import shown
-from azul_rules.tournament.referee import Ending, GameSummary
-from azul_rules.tournament.settings import Settings, TournamentError
+from azul_rules.shown import listed, shown
+from azul_rules.tournament.readback import checked_summary, record_of, same_json
+from azul_rules.tournament.referee import GameSummary
+from azul_rules.tournament.settings import RESUME, Settings, TournamentError
 
 __all__ = [
     "MAX_LINE_BYTES",
@@ -38,12 +39,11 @@ __all__ = [
     "check_new_file",
     "load_record",
     "read_existing",
+    "read_record",
 ]
 
 MAX_LINE_BYTES: Final = 1 << 20
 """The longest line read back (1 MiB; a 100-round grey game takes about 20 KB)."""
-
-_ENDS: Final = ("finished", "forfeit", "unfinished")
 
 try:
     import fcntl
@@ -103,8 +103,8 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
         raise TournamentError(f"cannot read {path}: {getattr(error, 'strerror', error)}") from None
     if not stat.S_ISREG(mode):  # a FIFO would be drained, a device read for ever
         raise TournamentError(
-            f"cannot continue {path}: --resume reads back a regular file, and this is "
-            f"{_kind_of(mode)}"
+            "cannot continue {path}: {resume} reads back a regular file, and this is {kind}",
+            path=path, resume=RESUME, kind=kind_of(mode),
         )
     try:
         stream = open(path, "rb")  # noqa: SIM115 - closed below, and may be truncated
@@ -127,7 +127,7 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
             where = f"{path} line {number}"
             doc = _parse(raw, where)
             _check_header(doc["tournament"], header, where)
-            summary = _summary(doc, settings, where)
+            summary = checked_summary(doc, settings, where)
             if summary.index in where_seen:
                 raise TournamentError(
                     f"{where} repeats game {summary.index} (first on line "
@@ -141,17 +141,6 @@ def read_existing(path: str, settings: Settings, games: int) -> Existing:
     return Existing(tuple(summaries), frozenset(where_seen), cut_bytes)
 
 
-def _kind_of(mode: int) -> str:
-    """What a file that is not a regular file is, for a message."""
-    if stat.S_ISFIFO(mode):
-        return "a named pipe (FIFO)"
-    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "a device"
-    if stat.S_ISSOCK(mode):
-        return "a socket"
-    return "not a regular file"
-
-
 def _truncate(path: str, size: int) -> None:
     try:
         os.truncate(path, size)
@@ -162,60 +151,25 @@ def _truncate(path: str, size: int) -> None:
 
 
 def _check_header(found: dict[str, Any], expected: dict[str, Any], where: str) -> None:
+    """The line's settings are these settings: the same keys, the same JSON values
+    (``false`` is no seed 0, a missing ``time_limit`` no ``null``)."""
     for key in [*expected, *sorted(set(found) - set(expected))]:
-        if found.get(key) != expected.get(key):
+        if key not in found or key not in expected or not same_json(found[key], expected[key]):
             raise TournamentError(
                 f"{where} was written with other settings: {_key_name(key)} "
-                f"{shown(found.get(key))} there, {shown(expected.get(key))} here; continue it "
+                f"{_setting(found, key)} there, {_setting(expected, key)} here; continue it "
                 "with the same settings or write to another file"
             )
+
+
+def _setting(settings: dict[str, Any], key: str) -> str:
+    return shown(settings[key]) if key in settings else "missing"
 
 
 def _key_name(key: str) -> str:
     """A settings key as written, or quoted and cut when the file's own key is odd (control
     characters, or a key of a megabyte)."""
     return key if key.isidentifier() and len(key) <= 40 else shown(key)
-
-
-def _summary(doc: dict[str, Any], settings: Settings, where: str) -> GameSummary:
-    """The game's summary, after checking that it is the schedule's game at its index."""
-    index = doc.get("game")
-    limit = settings.max_games()
-    if type(index) is not int or not 0 <= index < (limit if limit is not None else 1 << 63):
-        raise TournamentError(f"{where}: \"game\" is not a game number of this schedule")
-    spec = settings.spec(index)
-    names = settings.names
-    expected_lineup = [names[b] for b in spec.seats]
-    if doc.get("seed") != spec.seed or doc.get("lineup") != expected_lineup:
-        raise TournamentError(
-            f"{where}: game {index} has seed {shown(doc.get('seed'))} and lineup "
-            f"{shown(doc.get('lineup'))}, but these settings give seed {spec.seed} and lineup "
-            f"{expected_lineup}"
-        )
-    result = doc.get("result")
-    if not isinstance(result, dict):
-        raise TournamentError(f"{where}: \"result\" must be an object")
-    end = result.get("end")
-    winners = result.get("winners")
-    scores = result.get("scores")
-    forfeit = result.get("forfeit")
-    seats = range(settings.players)
-    if not (
-        end in _ENDS
-        and isinstance(winners, list) and _ints(winners, settings.players)
-        and isinstance(scores, list) and _ints(scores, None)
-        and len(scores) == settings.players
-        and (forfeit is None or (isinstance(forfeit, dict) and forfeit.get("seat") in seats))
-        and (end == "forfeit") == (forfeit is not None)
-    ):  # fmt: skip
-        raise TournamentError(f"{where}: \"result\" is not a game result")
-    ending = cast(Ending, end)  # one of _ENDS, checked above
-    forfeiter = None if forfeit is None else int(forfeit["seat"])
-    return GameSummary(index, spec.seats, ending, tuple(winners), tuple(scores), forfeiter)
-
-
-def _ints(values: list[Any], below: int | None) -> bool:
-    return all(type(v) is int and (below is None or 0 <= v < below) for v in values)
 
 
 class OutFile:
@@ -236,11 +190,9 @@ class OutFile:
                 f"as {os.path.join(path, 'games.jsonl')})"
             )
         try:
-            self._fd = _open_for_appending(path)
+            self._fd = open_output(path, append=True)
         except (OSError, ValueError) as error:  # ValueError: a null character in the name
             reason = error.strerror if isinstance(error, OSError) else None
-            if isinstance(error, OSError) and error.errno == errno.ENXIO:
-                reason = "it is a named pipe (FIFO) that no process reads"
             raise TournamentError(f"cannot write {path}: {reason or error}") from None
         if fcntl is not None:
             try:
@@ -255,10 +207,8 @@ class OutFile:
         """Append ``lines`` (each gets its newline); :class:`TournamentError` when the
         file cannot take them (a full disk, a pipe whose reader has gone...).  A write
         cut short leaves a last line without its newline, which ``--resume`` cuts off."""
-        data = memoryview("".join(line + "\n" for line in lines).encode())
         try:
-            while data:
-                data = data[os.write(self._fd, data) :]
+            write_all(self._fd, "".join(line + "\n" for line in lines).encode())
         except OSError as error:
             raise TournamentError(f"cannot write {self.path}: {error.strerror}") from None
 
@@ -270,17 +220,6 @@ class OutFile:
             self._fd = -1
 
 
-def _open_for_appending(path: str) -> int:
-    """A descriptor appending to ``path`` (created if need be).  Non-blocking at first,
-    so that a FIFO without a reader fails (``ENXIO``) instead of waiting; blocking
-    again once open, so that writes to a slow reader wait rather than fail."""
-    flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
-    fd = os.open(path, flags | getattr(os, "O_NONBLOCK", 0), 0o666)
-    if hasattr(os, "set_blocking"):
-        os.set_blocking(fd, True)
-    return fd
-
-
 def check_new_file(path: str) -> None:
     """Refuse to start a run over a file that already holds games (append-only)."""
     try:
@@ -289,8 +228,8 @@ def check_new_file(path: str) -> None:
         return
     if size:
         raise TournamentError(
-            f"{path} already holds games: continue it with --resume (resume=True), or "
-            "choose another file"
+            "{path} already holds games: continue it with {resume}, or choose another file",
+            path=path, resume=RESUME,
         )
 
 
@@ -303,9 +242,9 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     state that cannot exist (its paths under ``$.record`` in a game line)."""
     try:
         if path == "-":
-            return _load_from(sys.stdin.buffer, "standard input", game)
-        with open(path, "rb") as stream:
-            return _load_from(stream, path, game)
+            return read_record(sys.stdin.buffer, "standard input", game)
+        with open_input(path) as stream:  # a FIFO nobody writes: refused, not waited for
+            return read_record(stream, path, game)
     except (OSError, ValueError) as error:  # ValueError: a file name with a null character
         if isinstance(error, (FormatError, InvalidStateError)):
             raise
@@ -314,13 +253,23 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
         raise FormatError(f"cannot read {where}: {reason}") from None
 
 
-def _load_from(stream: IO[bytes], source: str, game: int | None) -> GameRecord:
+def read_record(
+    stream: IO[bytes], source: str, game: int | None = None,
+    plain: Callable[[bytes], GameRecord] = GameRecord.from_json,
+) -> GameRecord:  # fmt: skip
+    """:func:`load_record` from an open ``stream`` named ``source`` in messages; a file
+    that is no tournament file is read by ``plain`` (at most 2 MiB of it: ``plain``
+    refuses what is over its own limit)."""
     first = stream.readline(MAX_LINE_BYTES + 1)
     parsed = _parsed(first)  # once: a line of 1 MiB is not read twice
     is_game_line = isinstance(parsed, dict) and "tournament" in parsed and "record" in parsed
     if is_game_line or first.lstrip(b"\xef\xbb\xbf \t").startswith(b'{"tournament"'):
         return _pick(_chain(first, stream), source, game, parsed)
-    return _plain_record(first + stream.read(MAX_LINE_BYTES + 1), source, game)
+    if game is not None:
+        raise FormatError(
+            f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
+        )
+    return plain(first + stream.read(MAX_LINE_BYTES + 1))
 
 
 def _parsed(raw: bytes) -> object:
@@ -329,14 +278,6 @@ def _parsed(raw: bytes) -> object:
         return load(raw)
     except FormatError as error:
         return error
-
-
-def _plain_record(data: bytes, source: str, game: int | None) -> GameRecord:
-    if game is not None:
-        raise FormatError(
-            f"--game picks a game of a tournament's JSON-lines file; {source} is not one"
-        )
-    return GameRecord.from_json(data)
 
 
 def _chain(first: bytes, stream: IO[bytes]) -> Iterator[bytes]:
@@ -376,8 +317,7 @@ def _pick(lines: Iterator[bytes], source: str, game: int | None,
     if found is None:
         held = f"games {min(numbers)} to {max(numbers)}" if numbers else "no numbered game"
         raise FormatError(f"no game {game} in {source} (it holds {held})")
-    with paths_under("$.record"):  # the record's places, as places of its game line
-        return GameRecord.from_dict(found["record"])
+    return record_of(found)  # the record's places, as places of its game line
 
 
 def _game_line(doc: object, where: str) -> dict[str, Any]:
@@ -388,5 +328,5 @@ def _game_line(doc: object, where: str) -> dict[str, Any]:
     if not isinstance(doc, dict) or "record" not in doc:
         raise FormatError(f"{where}: not a tournament game line")
     if repeated := repeated_keys(doc):
-        raise FormatError(f"{where}: the same key given twice: {', '.join(map(repr, repeated))}")
+        raise FormatError(f"{where}: the same key given twice: {listed(repeated)}")
     return doc

@@ -27,6 +27,7 @@ from azul_rules.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
 from azul_rules.errors import FormatError, IllegalMoveError, Violation
 from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.record import MAX_RECORD_MOVES, GameRecord
+from azul_rules.shown import printable, shown
 from azul_rules.state import GameState, new_game
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings
@@ -37,6 +38,7 @@ __all__ = [
     "ForfeitReason",
     "GameDone",
     "GameSummary",
+    "RefereedGame",
     "iter_games",
     "play_batch",
     "play_game",
@@ -196,15 +198,17 @@ def _leave_forked_copy(parent: int) -> None:
 
 
 def _error_text(error: BaseException) -> str:
-    """``Type: message (at file.py:12 in function)``, on one line, at most 500 characters
+    """``Type: message (at file.py:12 in function)``, on one line, printable (control
+    characters escaped), at most 500 characters
     (``Type (at ...)`` without a message; a message that cannot be shown as text, its
     ``__str__`` raising, is said to be so)."""
     try:
         message = str(error)
     except Exception:  # a bot's exception whose __str__ fails
         message = "(its message cannot be shown: str() of it raised)"
+    message = message[: _ERROR_TEXT_LIMIT + 1]  # a message of megabytes is cut first
     text = f"{_type_name(error)}: {message}" if message else _type_name(error)
-    text = text.replace("\n", " ").strip()
+    text = printable(text.replace("\n", " ").strip())  # a terminal's escapes shown as text
     frames = traceback.extract_tb(error.__traceback__)
     if frames:
         last = frames[-1]
@@ -224,42 +228,85 @@ def play_game(settings: Settings, spec: GameSpec, factories: tuple[BotFactory, .
 def _play(
     settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...], alarm: _Alarm | None
 ) -> GameDone:
-    state = new_game(settings.players, seed=spec.seed, variant=settings.variant)
-    moves: list[Move] = []
-    bots, forfeit = _build_bots(spec, factories)
-    trusted = tuple(_is_own_bot(bot) for bot in bots)
-    while forfeit is None and not state.is_over and state.round <= settings.max_rounds:
-        if len(moves) == MAX_RECORD_MOVES:  # the most a record holds: the game is unfinished
-            break
-        seat = state.current_player
-        number = len(moves) + 1
-        before = None if trusted[seat] else _snapshot(state)
-        try:
-            answer = _ask(bots[seat], state, settings.time_limit, alarm)
-        except _OverTime:
-            forfeit = Forfeit(seat, "time_limit", number,
-                              error=f"no move within the time limit of {settings.time_limit} s")
-        except BaseException as error:
-            if not _is_bot_failure(error):
-                raise
-            forfeit = Forfeit(seat, "error", number, error=_error_text(error))
-        if not trusted[seat] and _changed(before):  # the bot changed the referee's state
-            state = _restore(before, settings, spec, moves)
-            forfeit = forfeit or Forfeit(seat, "error", number, error=_CHANGED_STATE)
-        if forfeit is not None:
-            break
-        try:
-            move = cast(Move, answer) if trusted[seat] else _rebuilt(answer)
-        except _NotAMove as error:
-            forfeit = Forfeit(seat, "not_a_move", number, error=str(error))
-            break
-        try:
-            state = state.apply(move)
-        except IllegalMoveError as error:
-            forfeit = Forfeit(seat, "illegal_move", number, move, error.result.violations)
-            break
-        moves.append(move)
-    return _done(settings, spec, state, moves, forfeit)
+    game = RefereedGame(settings, spec, factories)
+    for _ in game.moves(alarm):
+        pass
+    return game.done()
+
+
+class RefereedGame:
+    """One game under the referee, move by move: :meth:`moves` builds the bots and
+    yields each legal move as it is played; ``state``, ``played`` and ``forfeit`` say
+    where the game stands.  :func:`play_game` plays it to the end for a tournament,
+    ``azul-rules play`` prints it as it goes: one referee for both."""
+
+    def __init__(
+        self, settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...]
+    ) -> None:
+        self.settings = settings
+        self.spec = spec
+        self.factories = factories
+        self.state = new_game(settings.players, seed=spec.seed, variant=settings.variant)
+        self.played: list[Move] = []
+        self.forfeit: Forfeit | None = None
+
+    def moves(self, alarm: _Alarm | None = None) -> Iterator[tuple[GameState, Move]]:
+        """Build each seat's bot, then ask the seat to move until the game ends, a seat
+        forfeits (G1: an illegal move, anything but a move, an exception, a change to
+        the state it was given, a move past the time limit) or the round cap (or
+        :data:`~azul_rules.record.MAX_RECORD_MOVES` moves: the game is unfinished).
+        Yields ``(state before, move)`` after each legal move, ``state`` then being
+        the state after it.  ``alarm`` interrupts a bot at the time limit (see
+        :func:`_alarm_handler`; ``None``: judged when the answer comes)."""
+        settings, spec, moves = self.settings, self.spec, self.played
+        state = self.state
+        bots, forfeit = _build_bots(spec, self.factories)
+        trusted = tuple(_is_own_bot(bot) for bot in bots)
+        while forfeit is None and not state.is_over and state.round <= settings.max_rounds:
+            if len(moves) == MAX_RECORD_MOVES:  # the most a record holds: unfinished
+                break
+            seat = state.current_player
+            number = len(moves) + 1
+            before = None if trusted[seat] else _snapshot(state)
+            try:
+                answer = _ask(bots[seat], state, settings.time_limit, alarm)
+            except _OverTime:
+                forfeit = Forfeit(seat, "time_limit", number,
+                                  error=f"no move within the time limit of {settings.time_limit} s")
+            except BaseException as error:
+                if not _is_bot_failure(error):
+                    raise
+                forfeit = Forfeit(seat, "error", number, error=_error_text(error))
+            if not trusted[seat] and _changed(before):  # the bot changed the referee's state
+                state = self.state = _restore(before, settings, spec, moves)
+                forfeit = forfeit or Forfeit(seat, "error", number, error=_CHANGED_STATE)
+            if forfeit is not None:
+                break
+            try:
+                move = cast(Move, answer) if trusted[seat] else _rebuilt(answer)
+            except _NotAMove as error:
+                forfeit = Forfeit(seat, "not_a_move", number, error=str(error))
+                break
+            try:
+                after = state.apply(move)
+            except IllegalMoveError as error:
+                forfeit = Forfeit(seat, "illegal_move", number, move, error.result.violations)
+                break
+            moves.append(move)
+            self.state = after
+            yield state, move
+            state = after
+        self.forfeit = forfeit
+
+    def done(self) -> GameDone:
+        """The game's JSON line and summary, as it stands."""
+        return _done(self.settings, self.spec, self.state, self.played, self.forfeit)
+
+    def record(self) -> GameRecord:
+        """The game record as the line holds it: the legal moves played, and after an
+        illegal move that move (so that replaying it stops there with the same
+        verdict)."""
+        return GameRecord.from_dict(_record(self.settings, self.spec, self.played, self.forfeit))
 
 
 def _build_bots(
@@ -434,13 +481,22 @@ def _record(
     doc = GameRecord((), settings.players, spec.seed, settings.variant).to_dict()
     doc["moves"] = [_move_doc(move) for move in moves]
     if forfeit is not None and forfeit.move is not None:
-        try:
-            last = GameRecord((forfeit.move,)).to_dict()["moves"][0]
-            if GameRecord.from_dict({**doc, "moves": [last]}).moves == (forfeit.move,):
-                doc["moves"].append(last)
-        except (FormatError, TypeError, ValueError):
-            pass
+        last = _written(forfeit.move)
+        if last is not None:
+            doc["moves"].append(last)
     return doc
+
+
+def _written(move: Move) -> object:
+    """An illegal move as a record writes it, when JSON text can hold it (no number past
+    4,300 digits) and a record reads it back as the same move; ``None`` otherwise."""
+    try:
+        doc = GameRecord((move,)).to_dict()["moves"][0]
+        json.dumps(doc)  # ValueError for an integer past 4,300 digits
+        back = GameRecord.from_dict({**GameRecord().to_dict(), "moves": [doc]}).moves
+        return doc if back == (move,) else None
+    except (FormatError, TypeError, ValueError):
+        return None
 
 
 _MOVE_DOCS: dict[Move, object] = {}
@@ -459,11 +515,10 @@ def _move_doc(move: Move) -> object:
 
 def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[str, Any]:
     move: object = None
-    if forfeit.move is not None:  # as in a record: notation when it says it all, else JSON
-        try:
-            move = GameRecord((forfeit.move,)).to_dict()["moves"][0]
-        except (FormatError, TypeError, ValueError):
-            move = repr(forfeit.move)[:_ERROR_TEXT_LIMIT]
+    if forfeit.move is not None:  # as in its record (notation, else JSON), or as text
+        move = _written(forfeit.move)
+        if move is None:
+            move = shown(forfeit.move, _ERROR_TEXT_LIMIT)
     return {
         "seat": forfeit.seat,
         "bot": settings.names[spec.seats[forfeit.seat]],

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import multiprocessing
 import sys
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -18,7 +19,15 @@ from azul_rules.shown import number, shown, too_long
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
-from azul_rules.tournament.settings import Settings, TournamentError, entrants
+from azul_rules.tournament.settings import (
+    OUT,
+    RAY_BACKEND,
+    RESUME,
+    Option,
+    Settings,
+    TournamentError,
+    entrants,
+)
 from azul_rules.tournament.stats import ENDS, Z95, BotStats, Tally
 
 __all__ = ["Results", "run"]
@@ -226,6 +235,7 @@ def run(
     ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
     Games a backend could not play are in ``Results.lost``, not raised.
     """
+    _not_in_a_starting_worker()
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)
     total = _game_count(games, settings)
     _check_run(settings, backend, batch, workers, retries, out, resume, ray_address)
@@ -275,6 +285,20 @@ def run(
     )  # fmt: skip
 
 
+def _not_in_a_starting_worker() -> None:
+    """End a process started with ``spawn`` (the process backend's workers) that calls
+    ``run`` while it imports the main script again, as each such process does before
+    it works: a script calling ``run`` at its top level, without the ``if __name__ ==
+    "__main__":`` guard.  One line, and the worker exits (1) -- where multiprocessing
+    would raise its own error for the process backend, and every worker would play
+    the whole tournament again for the others."""
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise SystemExit(
+            "azul-rules: run() was called while a worker process was importing the main "
+            "script again (spawn): call it under if __name__ == '__main__':"
+        )
+
+
 def _existing(out: str | None, resume: bool, settings: Settings, total: int) -> Existing:
     """The games ``out`` holds when ``resume`` continues it (none otherwise: a file
     holding games is then refused, being append-only)."""
@@ -308,11 +332,11 @@ def _settings(
     if time_limit is not None and (
         not isinstance(time_limit, int | float) or not 0 < time_limit < _MAX_SECONDS
     ):
-        raise TournamentError(
-            f"time_limit must be a positive number of seconds, not {shown(time_limit)}"
-        )
+        raise TournamentError("{time_limit} must be a positive number of seconds, not {value}",
+                              time_limit=Option.named("time_limit"), value=shown(time_limit))
     if type(max_rounds) is not int or max_rounds < 1:
-        raise TournamentError(f"max_rounds must be a positive integer, not {shown(max_rounds)}")
+        raise TournamentError("{max_rounds} must be a positive integer, not {value}",
+                              max_rounds=Option.named("max_rounds"), value=shown(max_rounds))
     _check_written("max_rounds", max_rounds)
     if lang not in LANGUAGES:
         raise TournamentError(f"lang must be one of {', '.join(LANGUAGES)}, not {shown(lang)}")
@@ -369,15 +393,18 @@ def _check_run(
         raise TournamentError(f"unknown backend {shown(backend)}: choose local, process or ray")
     for name, value in (("batch", batch), ("workers", workers)):
         if value is not None and (type(value) is not int or value < 1):
-            raise TournamentError(f"{name} must be a positive integer, not {shown(value)}")
+            raise TournamentError("{name} must be a positive integer, not {value}",
+                                  name=Option.named(name), value=shown(value))
     if type(retries) is not int or retries < 0:
-        raise TournamentError(f"retries must be 0 or more, not {shown(retries)}")
+        raise TournamentError("{retries} must be 0 or more, not {value}",
+                              retries=Option.named("retries"), value=shown(retries))
     if resume and out is None:
-        raise TournamentError("resume needs the file to continue (out=..., --out FILE)")
+        raise TournamentError("{resume} needs the file to continue ({out})", resume=RESUME,
+                              out=OUT)
     if ray_address is not None and backend != "ray":
         raise TournamentError(
-            f"ray_address (--ray-address) is for the ray backend, not {backend} "
-            "(backend='ray', --backend ray)"
+            "{ray_address} is for the ray backend, not {backend} ({ray})",
+            ray_address=Option.named("ray_address"), backend=backend, ray=RAY_BACKEND,
         )
     if backend == "process":
         settings.check_picklable("process")

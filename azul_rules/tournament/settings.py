@@ -13,7 +13,7 @@ from azul_rules.bots import BotFactory, BotSpecError, bot_factory
 from azul_rules.phases import Variant
 from azul_rules.tournament.schedule import GameSpec, cycle_length, game_spec
 
-__all__ = ["FORMAT_VERSION", "Entrant", "Settings", "TournamentError", "entrants"]
+__all__ = ["FORMAT_VERSION", "Entrant", "Option", "Settings", "TournamentError", "entrants"]
 
 FORMAT_VERSION: Final = 1
 """The version of the JSON-lines game line (``"tournament": {"format": 1, ...}``)."""
@@ -22,7 +22,47 @@ FORMAT_VERSION: Final = 1
 class TournamentError(ValueError):
     """A tournament that cannot run as asked: bad settings, bots that cannot be sent to
     worker processes, a missing backend, or an output file that cannot be continued
-    (written with other settings, corrupt, in use).  One line naming what and where."""
+    (written with other settings, corrupt, in use).  One line naming what and where.
+
+    A message naming a setting names it as ``run``'s parameter (``resume=True``);
+    :attr:`command_line` is the same message naming the command's option instead
+    (``--resume``).  Such a message is a ``str.format`` template whose :class:`Option`
+    fields are named per door and other fields are shown as given."""
+
+    def __init__(self, message: str, **fields: object) -> None:
+        self.template = message if fields else None
+        self.fields = fields
+        super().__init__(self._said("python") if fields else message)
+
+    @property
+    def command_line(self) -> str:
+        """The message as ``azul-rules tournament`` says it (its options)."""
+        return self._said("command") if self.template is not None else str(self)
+
+    def _said(self, door: str) -> str:
+        assert self.template is not None
+        words = {name: getattr(value, door) if isinstance(value, Option) else value
+                 for name, value in self.fields.items()}  # fmt: skip
+        return self.template.format(**words)
+
+
+@attrs.frozen
+class Option:
+    """A setting as each door names it: ``python`` (``run``'s parameter, ``resume=True``)
+    and ``command`` (the option of ``azul-rules tournament``, ``--resume``)."""
+
+    python: str
+    command: str
+
+    @classmethod
+    def named(cls, parameter: str) -> Option:
+        """``time_limit`` and ``--time-limit``."""
+        return cls(parameter, "--" + parameter.replace("_", "-"))
+
+
+RESUME: Final = Option("resume=True", "--resume")
+OUT: Final = Option("out=...", "--out FILE")
+RAY_BACKEND: Final = Option("backend='ray'", "--backend ray")
 
 
 @attrs.frozen

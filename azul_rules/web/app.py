@@ -229,7 +229,7 @@ async def _body_in_time(request: Request, lang: str, seconds: float) -> bytes:
         return await _body(request, lang)
     raise ApiProblem(
         "request-timeout",
-        say("body_timeout", lang, seconds=f"{seconds:g}"),
+        say("body_timeout", lang, seconds=seconds),
         lang=lang,
         headers={"Connection": "close"},
     )
@@ -266,10 +266,15 @@ def _svg(picture: str) -> Response:
     )
 
 
-def _get(work: Callable[[Request], object], cache: str = "no-cache") -> Endpoint:
+def _get(work: Callable[[Request, str], object], cache: str = "no-cache") -> Endpoint:
+    """A ``GET`` endpoint answering ``work(request, lang)`` as JSON; ``?lang=`` is read
+    first, as by every endpoint (a 400 for a wrong one, even where nothing is worded:
+    docs/web.md)."""
+
     async def endpoint(request: Request) -> Response:
         try:
-            return _json(work(request), headers={"Cache-Control": cache})
+            lang = _query_language(request)
+            return _json(work(request, lang), headers={"Cache-Control": cache})
         except ApiProblem as problem:
             return _problem(problem, request)
         except Exception:
@@ -281,30 +286,28 @@ def _get(work: Callable[[Request], object], cache: str = "no-cache") -> Endpoint
 # -- the routes ----------------------------------------------------------------------------
 
 
-def _rules(request: Request) -> object:
-    return judge.rules_document(_query_language(request))
+def _rules(_: Request, lang: str) -> object:
+    return judge.rules_document(lang)
 
 
-def _rule(request: Request) -> object:
-    lang = _query_language(request)
+def _rule(request: Request, lang: str) -> object:
     return judge.rule_document(str(request.path_params["rule_id"]), lang)
 
 
-def _schema(request: Request) -> object:
+def _schema(request: Request, lang: str) -> object:
     name = str(request.path_params["name"])
     if name not in schemas.NAMES:
-        lang = _query_language(request)
         names = ", ".join(n + ".json" for n in schemas.NAMES)
         detail = say("no_schema", lang, name=repr(name[:40]), names=names)
         raise ApiProblem("not-found", detail, lang=lang)
     return schemas.bundle(name)
 
 
-def _health(_: Request) -> object:
+def _health(_: Request, __: str) -> object:
     return {"status": "ok", "version": __version__}
 
 
-def _openapi(_: Request) -> object:
+def _openapi(_: Request, __: str) -> object:
     return openapi.document(__version__)
 
 

@@ -56,10 +56,26 @@ _QUERY_LANG: Final = {
     },
 }
 
+_GET_LANG: Final = {
+    "name": "lang",
+    "in": "query",
+    "schema": {
+        **_LANG,
+        "description": "The language of the answer's words, where it has any (rule titles "
+        "and texts), and of its refusals. An unknown value, or lang given twice, is a 400, "
+        "on every endpoint.",
+    },
+}
+
+_BAD_QUERY_LANG: Final = _problem(
+    "A wrong lang in the address: not en or fr, or given twice (in English; errors names ?lang)."
+)
+
 _ERRORS: Final[Doc] = {
     "400": _problem(
-        "Unreadable input: not JSON, a wrong member, a malformed document or "
-        "an unknown lang; errors lists every problem with its JSON path."
+        "Unreadable input: not JSON, a wrong member, a malformed document, an "
+        "unknown lang (in the body or the address) or lang given twice in the address; "
+        "errors lists every problem with its JSON path (?lang for the address's)."
     ),
     "408": _problem(
         "The body did not all arrive in time (10 seconds after the headers by default; "
@@ -92,6 +108,19 @@ def _post(
             "parameters": [_QUERY_LANG],
             "requestBody": {"required": True, "content": {"application/json": {"schema": request}}},
             "responses": responses,
+        }
+    }
+
+
+def _get(summary: str, reply: Doc, *, path: Doc | None = None, refusals: Doc | None = None) -> Doc:
+    """A ``GET`` operation: its path parameter (if any) and ``?lang=``; its answer, the
+    400 of a wrong ``?lang=`` and its other ``refusals``."""
+    return {
+        "get": {
+            "summary": summary,
+            "operationId": summary.split(":")[0].strip(),
+            "parameters": [*([path] if path else []), _GET_LANG],
+            "responses": {"200": reply, "400": _BAD_QUERY_LANG, **(refusals or {})},
         }
     }
 
@@ -438,83 +467,50 @@ def _paths() -> Doc:
                 "The position after `at` moves (at most the last legal one).",
             ),
         ),
-        "/api/v1/rules": {
-            "get": {
-                "summary": "rules: the rule book",
-                "operationId": "rules",
-                "parameters": [{"name": "lang", "in": "query", "schema": _LANG}],
-                "responses": {
-                    "200": _json({"type": "object"}, "Every rule, by section."),
-                    "400": _problem("An unknown lang."),
-                },
-            }
-        },
-        "/api/v1/rules/{rule_id}": {
-            "get": {
-                "summary": "rule: one rule of the book",
-                "operationId": "rule",
-                "parameters": [
-                    {
-                        "name": "rule_id",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"type": "string"},
-                        "example": "P3",
+        "/api/v1/rules": _get(
+            "rules: the rule book", _json({"type": "object"}, "Every rule, by section.")
+        ),
+        "/api/v1/rules/{rule_id}": _get(
+            "rule: one rule of the book",
+            _json(
+                {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "section": {"type": "string"},
+                        "ruling": {"type": "boolean"},
+                        "title": {"type": "string"},
+                        "text": {"type": "string"},
                     },
-                    {"name": "lang", "in": "query", "schema": _LANG},
-                ],
-                "responses": {
-                    "200": _json(
-                        {
-                            "type": "object",
-                            "properties": {
-                                "id": {"type": "string"},
-                                "section": {"type": "string"},
-                                "ruling": {"type": "boolean"},
-                                "title": {"type": "string"},
-                                "text": {"type": "string"},
-                            },
-                        },
-                        "The rule.",
-                    ),
-                    "400": _problem("An unknown lang."),
-                    "404": _problem("No such rule."),
                 },
-            }
-        },
-        "/api/v1/schemas/{name}.json": {
-            "get": {
-                "summary": "schema: a document format as JSON Schema",
-                "operationId": "schema",
-                "parameters": [
-                    {
-                        "name": "name",
-                        "in": "path",
-                        "required": True,
-                        "schema": {"enum": ["position", "move", "record", "claim", "scoresheet"]},
-                    },
-                    {"name": "lang", "in": "query", "schema": _LANG},
-                ],
-                "responses": {
-                    "200": _json({"type": "object"}, "A JSON Schema (2020-12)."),
-                    "404": _problem("No such schema."),
-                },
-            }
-        },
-        "/api/v1/openapi.json": {
-            "get": {
-                "summary": "openapi: this description",
-                "operationId": "openapi",
-                "responses": {"200": _json({"type": "object"}, "OpenAPI 3.1.")},
-            }
-        },
-        "/api/v1/health": {
-            "get": {
-                "summary": "health: for load balancers",
-                "operationId": "health",
-                "responses": {"200": _json({"type": "object"}, "The service answers.")},
-            }
-        },
+                "The rule.",
+            ),
+            path={
+                "name": "rule_id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string"},
+                "example": "P3",
+            },
+            refusals={"404": _problem("No such rule.")},
+        ),
+        "/api/v1/schemas/{name}.json": _get(
+            "schema: a document format as JSON Schema",
+            _json({"type": "object"}, "A JSON Schema (2020-12)."),
+            path={
+                "name": "name",
+                "in": "path",
+                "required": True,
+                "schema": {"enum": ["position", "move", "record", "claim", "scoresheet"]},
+            },
+            refusals={"404": _problem("No such schema.")},
+        ),
+        "/api/v1/openapi.json": _get(
+            "openapi: this description", _json({"type": "object"}, "OpenAPI 3.1.")
+        ),
+        "/api/v1/health": _get(
+            "health: for load balancers", _json({"type": "object"}, "The service answers.")
+        ),
     }
 
 

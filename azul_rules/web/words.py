@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Final
 
-from azul_rules.shown import shown, too_long
+from azul_rules.shown import fill, shown, too_long
 
 __all__ = ["DOCUMENTS", "TEXTS", "describe", "document_of", "framed", "quoted", "say", "short"]
 
@@ -66,8 +66,8 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "retirez move ou tiling",
     },
     "record_length": {
-        "en": "the record holds {count} moves, got {kind}",
-        "fr": "la partie enregistrée compte {count} coups ; reçu : {kind}",
+        "en": "the record holds {count} {count:move|moves}, got {kind}",
+        "fr": "la partie enregistrée compte {count} {count:coup|coups} ; reçu : {kind}",
     },
     # the library's English-only texts, framed in French
     "unreadable_document": {
@@ -120,9 +120,10 @@ TEXTS: Final[Mapping[str, Mapping[str, str]]] = {
         "sans Content-Encoding",
     },
     "body_timeout": {
-        "en": "the body did not arrive within {seconds} seconds of the headers: send it at once",
-        "fr": "le corps n'est pas arrivé dans les {seconds} secondes qui suivent les "
-        "en-têtes : envoyez-le d'un seul coup",
+        "en": "the body did not arrive within {seconds:g} {seconds:second|seconds} of the "
+        "headers: send it at once",
+        "fr": "le corps n'est pas arrivé dans le délai de {seconds:g} {seconds:seconde|secondes} "
+        "après les en-têtes : envoyez-le d'un seul coup",
     },
     "bad_length": {
         "en": "the Content-Length header is not a number",
@@ -182,7 +183,8 @@ _QUOTED: Final = 40
 
 def say(key: str, lang: str, **params: object) -> str:
     """The sentence ``key`` of :data:`TEXTS` in ``lang`` (English unless ``"fr"``)."""
-    return TEXTS[key]["fr" if lang == "fr" else "en"].format(**params)
+    lang = "fr" if lang == "fr" else "en"
+    return fill(TEXTS[key][lang], lang, **params)
 
 
 def short(text: str, limit: int = 60) -> str:

@@ -1,0 +1,115 @@
+"""Importing a door whose optional extra is missing (issue 24, item 12): one
+``ImportError`` naming the extra and how to install it, not numpy's ``No module named``.
+
+Each case is a real interpreter in which one dependency cannot be imported
+(``sys.modules[name] = None``, what Python does for a module it must not find)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from tests.extras import needs
+
+INSTALL = {
+    "pettingzoo": "pip install -e '.[pettingzoo]' in the project's checkout",
+    "openspiel": "pip install -e '.[openspiel]' in the project's checkout",
+}
+
+
+def _import_without(module: str, missing: str) -> subprocess.CompletedProcess[str]:
+    source = f"import sys\nsys.modules[{missing!r}] = None\nimport {module}\n"
+    return subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+
+
+@pytest.mark.parametrize(
+    ("module", "extra", "missing"),
+    [
+        ("azul_rules.pettingzoo", "pettingzoo", "numpy"),
+        ("azul_rules.pettingzoo", "pettingzoo", "gymnasium"),
+        ("azul_rules.pettingzoo", "pettingzoo", "pettingzoo"),
+        ("azul_rules.spiel", "openspiel", "numpy"),
+        ("azul_rules.spiel", "openspiel", "pyspiel"),
+        ("azul_rules.spiel", "openspiel", "open_spiel"),
+    ],
+)
+def test_pettingzoo_and_spiel_without_their_extra_name_it(
+    module: str, extra: str, missing: str
+) -> None:
+    """``import azul_rules.pettingzoo`` without numpy used to end on ``No module named
+    'numpy'``, which says nothing of the extra to install."""
+    needs({"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}[extra])  # all but `missing`
+    done = _import_without(module, missing)
+    assert done.returncode == 1
+    last = done.stderr.rstrip("\n").splitlines()[-1]
+    assert last.startswith(f"ModuleNotFoundError: {module} needs the {extra} extra, and ")
+    assert last.endswith(f"): {INSTALL[extra]}")
+    if missing == "numpy":  # a module found missing as it is imported, named as it is
+        assert last == (
+            f"ModuleNotFoundError: {module} needs the {extra} extra, and numpy cannot be "
+            f"imported (import of numpy halted; None in sys.modules): {INSTALL[extra]}"
+        )
+    else:  # or a module of that package (open_spiel.python)
+        assert f" and {missing}" in last
+
+
+def test_a_missing_module_of_azul_rules_itself_is_not_blamed_on_an_extra() -> None:
+    """A module of azul_rules that cannot be imported is a bug of ours, not a missing
+    extra: its own error goes through unchanged (and so does an error naming no module)."""
+    from azul_rules._extras import extra
+
+    ours = ModuleNotFoundError("No module named 'azul_rules.nothing'", name="azul_rules.nothing")
+    anonymous = ImportError("something else")
+    for error in (ours, anonymous):
+        with pytest.raises(ImportError) as raised, extra("pettingzoo", "azul_rules.pettingzoo"):
+            raise error
+        assert raised.value is error
+
+
+@pytest.mark.parametrize("missing", ["resvg_py", "PIL"])
+def test_pettingzoo_rgb_array_without_its_rasteriser_names_the_extra(missing: str) -> None:
+    """The rasteriser is imported only for ``render_mode="rgb_array"``: without it the
+    other modes work, and asking for ``rgb_array`` names the extra at once."""
+    needs("pettingzoo")
+    source = f"""
+import sys
+sys.modules[{missing!r}] = None
+from azul_rules.pettingzoo import env
+game = env(render_mode="human")
+game.reset(seed=1)
+print(env(render_mode="svg").unwrapped.render_mode, flush=True)
+env(render_mode="rgb_array")
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1
+    assert done.stdout.startswith("round 1, factory offer") and done.stdout.endswith("\nsvg\n")
+    last = done.stderr.rstrip("\n").splitlines()[-1]
+    assert last == (
+        f"ModuleNotFoundError: azul_rules.pettingzoo needs the pettingzoo extra, and "
+        f"{missing} cannot be imported (import of {missing} halted; None in sys.modules): "
+        f"{INSTALL['pettingzoo']}"
+    )
+
+
+def test_pettingzoo_imports_no_rasteriser_unless_asked() -> None:
+    needs("pettingzoo")
+    needs("resvg_py")
+    needs("PIL")
+    source = """
+import sys
+from azul_rules.pettingzoo import env
+env(render_mode="svg").reset(seed=1)
+print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
+env(render_mode="rgb_array")
+print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
+"""
+    done = subprocess.run(
+        [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
+    )
+    assert done.stdout == "[]\n['PIL', 'resvg_py']\n", done.stderr
