@@ -26,9 +26,26 @@ compiled twin                           Python reference (and fallback)
 ``_speedups.walls_can_end``             ``grey.walls_can_end`` (R7)
 ======================================  ==================================================
 
+and, for the AI doors (the OpenSpiel game and the PettingZoo environment), in a section
+of their own of the same file:
+
+======================================  ==================================================
+compiled twin                           Python reference (and fallback)
+======================================  ==================================================
+``_speedups.legal_actions``             ``actions.legal_actions``
+``_speedups.observe_into``              ``actions.observe_into``
+``_speedups.deal_outcomes``             ``deals.deal_outcomes``
+``_speedups.spiel_step``                ``spiel._step`` (``python_azul``'s hot paths)
+======================================  ==================================================
+
+(``actions.PYTHON_TWINS``, ``deals.PYTHON_TWINS`` and ``spiel.PYTHON_STEP`` keep the
+references; ``tests/test_compiled_doors.py`` and ``tests/test_spiel.py`` hold the twins
+to them.)
+
 Everything else — ``validate`` and every check and message, the end of the game (E2-E4,
-R6), the table's draws (``Refill``), ``TableTake``, JSON, the views — is Python only.  The twins build the very same frozen attrs objects (through their slots,
-as ``azul_rules._slots`` does) and hand any part they do not expect (a slot replaced
+R6), the table's draws (``Refill``), ``TableTake``, JSON, the views — is Python only.
+The twins build the very same frozen attrs objects (through their slots, as
+``azul_rules._slots`` does) and hand any part they do not expect (a slot replaced
 through ``object.__setattr__``, a score past 60 bits, a bag past 65,535 tiles...) back to
 the Python function, so both cores give the same games, verdicts and records, and odd
 input the same answer.  ``state.PYTHON_TWINS`` holds the Python references by name.

@@ -2524,6 +2524,1022 @@ walls_can_end_checked(PyObject *module, PyObject *boards)
     return walls_can_end(module, boards);
 }
 
+/* =============================================================================== */
+/* The AI doors (issue 25, "doors"): what azul_rules.actions and azul_rules.deals   */
+/* compute for the OpenSpiel game and the PettingZoo environment at every step.     */
+/*                                                                                   */
+/*   legal_actions(state)                  actions.legal_actions (sorted action ids) */
+/*   observe_into(state, player, vector, mask=None)                                  */
+/*                                         actions.observe_into (the observation and */
+/*                                         the legal-action mask, into buffers)      */
+/*   deal_outcomes(bag, lid)               deals.deal_outcomes (a factory's fill as  */
+/*                                         one chance outcome, R2)                   */
+/*   spiel_step(position, action)          spiel._step (python_azul's hot paths: a   */
+/*                                         legal move, a deal)                       */
+/*                                                                                   */
+/* Each reads the referee's objects as the twins above do (through their slots) and  */
+/* hands the whole call to its Python reference, given to doors_setup(), for         */
+/* anything it does not expect: another type, a slot set to something odd, a buffer  */
+/* of another kind (whose error the Python function raises), a count too large for   */
+/* exact arithmetic.  tests/test_compiled_core.py holds each to its reference.       */
+
+#define DOOR_TAKES 30                                    /* 5 colours x 6 lines  */
+#define DOOR_MAX_ACTIONS ((MAX_FACTORIES + 1) * DOOR_TAKES + 25)   /* 325        */
+#define DOOR_BOARD 157                                   /* floats per board     */
+#define DOOR_MAX_OBSERVATION (4 * DOOR_BOARD + 5 * MAX_FACTORIES + 21 + 2 * 4)
+#define DOOR_DEALS 125                                   /* deals of 1-4 tiles   */
+#define DOOR_FULL_DEALS 70                               /* deals of 4 tiles     */
+#define DOOR_MOST_TILES 1000                             /* deals.py's _MOST     */
+/* A float32 holds every integer up to 2**24 exactly; beyond, the Python code's
+ * float() then float32 rounding is left to it. */
+#define DOOR_EXACT_FLOAT ((long long)1 << 24)
+
+static PyObject *PY_LEGAL_ACTIONS, *PY_OBSERVE_INTO, *PY_DEAL_OUTCOMES;
+static PyObject *REFILL_PHASE, *GAME_OVER_PHASE, *COLORED_VARIANT;
+static PyObject *LEGAL_MOVES_NAME;
+/* The ints 0 .. DOOR_MAX_ACTIONS - 1 (action ids and deal ids), made once. */
+static PyObject *DOOR_INTS[DOOR_MAX_ACTIONS];
+/* DEAL_COUNT[id][colour]; DEAL_BY_COUNTS[base-5 number of the five counts]: the id, or -1. */
+static int DEAL_COUNT[DOOR_DEALS][NCOLORS];
+static int DEAL_SIZE[DOOR_DEALS];
+/* DEAL_NUMBER[id]: the base-5 number of its counts; the deals of ``size`` tiles are the
+ * ids DEAL_FIRST[size] .. DEAL_FIRST[size] + DEAL_SPAN[size] - 1 (checked at setup). */
+static int DEAL_NUMBER[DOOR_DEALS];
+static int DEAL_FIRST[NLINES], DEAL_SPAN[NLINES];
+/* DOOR_DESTS[colour][mask]: the destinations (0-4 a line, 5 the floor) of the takes in
+ * TAKE_OPTIONS[source][colour][mask], in order, the same for every source (read from
+ * the table at setup; door_fast is 0 when it is not so: the slow path then reads each
+ * take). */
+static signed char DOOR_DESTS[NCOLORS][32][NLINES + 2];
+static int door_fast = 0;
+static int DEAL_BY_COUNTS[3125];
+
+/* Calls ``function`` with the call's own arguments: the Python reference decides. */
+static PyObject *
+door_fall_back(PyObject *function, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    if (function == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "azul_rules._speedups.doors_setup() first");
+        return NULL;
+    }
+    return PyObject_Vectorcall(function, args, (size_t)nargs, kwnames);
+}
+
+/* The takes of ``source`` (its action ids from ``base``) for each colour present in
+ * ``tiles``, as collect_takes finds them; -1 when a tile is not a Color. */
+static int
+door_takes(PyObject *tiles, int base, long long packed, unsigned char seen[DOOR_MAX_ACTIONS],
+           short order[DOOR_MAX_ACTIONS], Py_ssize_t *total)
+{
+    int present = 0;
+    Py_ssize_t size = PyTuple_GET_SIZE(tiles);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        int c = color_index(PyTuple_GET_ITEM(tiles, i));
+        if (c < 0) {
+            return -1;
+        }
+        present |= 1 << c;
+    }
+    for (int c = 0; c < NCOLORS; c++) {
+        if (present >> c & 1) {
+            const signed char *dests = DOOR_DESTS[c][packed >> (5 * c) & 31];
+            for (int k = 0; dests[k] >= 0; k++) {
+                seen[base + c * 6 + dests[k]] = 1;
+                order[(*total)++] = (short)(base + c * 6 + dests[k]);
+            }
+        }
+    }
+    return 0;
+}
+
+/* legal_ids in the factory offer, without building the moves: the takes
+ * GameState.legal_moves lists (the compiled one's tables, read the same way), in
+ * ``order`` too, ascending (sources, colours and destinations come in id order); 1 when
+ * the state is not as legal_moves reads it there (legal_ids then asks it). */
+static int
+door_offer_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIONS],
+               short order[DOOR_MAX_ACTIONS], Py_ssize_t *total)
+{
+    PyObject *context = SLOT(state, S_CONTEXT);
+    PyObject *players = tuple_slot(state, S_PLAYERS);
+    PyObject *shown = tuple_slot(state, S_FACTORIES);
+    PyObject *center = tuple_slot(state, S_CENTER);
+    long long current, packed;
+    if (!door_fast || context == NULL || Py_TYPE(context) != RoundContext_T
+        || SLOT(context, S_PHASE) != FACTORY_OFFER || players == NULL || shown == NULL
+        || center == NULL || PyTuple_GET_SIZE(shown) != factories
+        || int_in(SLOT(state, S_CURRENT), 0, PyTuple_GET_SIZE(players) - 1, &current) < 0) {
+        return 1;
+    }
+    PyObject *board = PyTuple_GET_ITEM(players, current);
+    if (Py_TYPE(board) != PlayerBoard_T
+        || int_in(SLOT(board, S_ACCEPTING), 0, ((long long)1 << 25) - 1, &packed) < 0) {
+        return 1;
+    }
+    memset(seen, 0, DOOR_MAX_ACTIONS);
+    *total = 0;
+    for (int f = 0; f < factories; f++) {
+        PyObject *tiles = PyTuple_GET_ITEM(shown, f);
+        if (!PyTuple_CheckExact(tiles)
+            || door_takes(tiles, f * DOOR_TAKES, packed, seen, order, total) < 0) {
+            return 1;
+        }
+    }
+    return door_takes(center, factories * DOOR_TAKES, packed, seen, order, total) < 0 ? 1 : 0;
+}
+
+/* The action ids of ``state.legal_moves()``, counted in ``seen`` (``*total`` of them):
+ * 0 when read, 1 when a move or the state is not as expected (the Python reference
+ * then answers), -1 with an exception from legal_moves itself. */
+static int
+legal_ids(PyObject *state, int factories, unsigned char seen[DOOR_MAX_ACTIONS],
+          Py_ssize_t *total, short order[DOOR_MAX_ACTIONS], int *ordered)
+{
+    if (door_offer_ids(state, factories, seen, order, total) == 0) {
+        *ordered = 1;
+        return 0;
+    }
+    *ordered = 0;
+    PyObject *moves = PyObject_CallMethodNoArgs(state, LEGAL_MOVES_NAME);
+    if (moves == NULL) {
+        return -1;
+    }
+    if (!PyTuple_CheckExact(moves)) {
+        Py_DECREF(moves);
+        return 1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(moves);
+    memset(seen, 0, DOOR_MAX_ACTIONS);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *move = PyTuple_GET_ITEM(moves, i);
+        long long id;
+        if (Py_TYPE(move) == Take_T) {
+            long long source, line;
+            int c = color_index(SLOT(move, S_COLOR));
+            if (int_in(SLOT(move, S_SOURCE), CENTER, factories - 1, &source) < 0 || c < 0
+                || int_in(SLOT(move, S_LINE), FLOOR_LINE, NLINES - 1, &line) < 0) {
+                Py_DECREF(moves);
+                return 1;
+            }
+            id = (source == CENTER ? factories : source) * DOOR_TAKES + c * 6
+                 + (line == FLOOR_LINE ? 5 : line);
+        }
+        else if (Py_TYPE(move) == PlaceTile_T) {
+            long long line, column;
+            if (int_in(SLOT(move, S_PLINE), 0, NLINES - 1, &line) < 0
+                || int_in(SLOT(move, S_PCOLUMN), 0, 4, &column) < 0) {
+                Py_DECREF(moves);
+                return 1;
+            }
+            id = (factories + 1) * DOOR_TAKES + line * 5 + column;
+        }
+        else {
+            Py_DECREF(moves);
+            return 1;
+        }
+        if (seen[id] == 255) {
+            Py_DECREF(moves);
+            return 1;
+        }
+        seen[id]++;
+    }
+    Py_DECREF(moves);
+    *total = size;
+    return 0;
+}
+
+/* The player count of a GameState whose players slot is a tuple of 2-4, or 0. */
+static int
+door_players(PyObject *state)
+{
+    PyObject *players = tuple_slot(state, S_PLAYERS);
+    if (players == NULL) {
+        return 0;
+    }
+    Py_ssize_t count = PyTuple_GET_SIZE(players);
+    return (count >= 2 && count <= 4) ? (int)count : 0;
+}
+
+static PyObject *
+door_legal_actions(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames)
+{
+    if (PY_LEGAL_ACTIONS == NULL || nargs != 1 || kwnames != NULL
+        || Py_TYPE(args[0]) != GameState_T) {
+        return door_fall_back(PY_LEGAL_ACTIONS, args, nargs, kwnames);
+    }
+    int players = door_players(args[0]);
+    if (players == 0) {
+        return door_fall_back(PY_LEGAL_ACTIONS, args, nargs, kwnames);
+    }
+    unsigned char seen[DOOR_MAX_ACTIONS];
+    short order[DOOR_MAX_ACTIONS];
+    Py_ssize_t total = 0;
+    int ordered;
+    int status = legal_ids(args[0], 2 * players + 1, seen, &total, order, &ordered);
+    if (status != 0) {
+        return status < 0 ? NULL : door_fall_back(PY_LEGAL_ACTIONS, args, nargs, kwnames);
+    }
+    PyObject *out = PyList_New(total);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (ordered) {  /* the ids in order, each once */
+        for (Py_ssize_t i = 0; i < total; i++) {
+            Py_INCREF(DOOR_INTS[order[i]]);
+            PyList_SET_ITEM(out, i, DOOR_INTS[order[i]]);
+        }
+        return out;
+    }
+    Py_ssize_t at = 0;
+    for (int id = 0; id < DOOR_MAX_ACTIONS && at < total; id++) {
+        for (int k = 0; k < seen[id]; k++) {
+            Py_INCREF(DOOR_INTS[id]);
+            PyList_SET_ITEM(out, at++, DOOR_INTS[id]);
+        }
+    }
+    return out;
+}
+
+/* Counts tiles (a tuple of Colors) into ``out`` as floats; -1 when one is not a Color. */
+static int
+door_count(PyObject *tiles, float *out)
+{
+    if (tiles == NULL || !PyTuple_CheckExact(tiles)) {
+        return -1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(tiles);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        int c = color_index(PyTuple_GET_ITEM(tiles, i));
+        if (c < 0) {
+            return -1;
+        }
+        out[c] += 1.0f;
+    }
+    return 0;
+}
+
+/* actions._board_vector: 157 floats from a board; -1 when it is not as expected. */
+static int
+door_board(PyObject *board, float *out)
+{
+    long long score;
+    if (Py_TYPE(board) != PlayerBoard_T
+        || int_in(SLOT(board, S_SCORE), -DOOR_EXACT_FLOAT, DOOR_EXACT_FLOAT, &score) < 0) {
+        return -1;
+    }
+    out[0] = (float)score;
+    PyObject *lines = tuple_slot(board, S_LINES);
+    if (lines == NULL || PyTuple_GET_SIZE(lines) != NLINES) {
+        return -1;
+    }
+    for (int i = 0; i < NLINES; i++) {
+        PyObject *line = PyTuple_GET_ITEM(lines, i);
+        if (Py_TYPE(line) != PatternLine_T) {
+            return -1;
+        }
+        PyObject *color = SLOT(line, S_LCOLOR);
+        if (color == NULL) {
+            return -1;
+        }
+        if (color != Py_None) {
+            long long count;
+            int c = color_index(color);
+            if (c < 0 || int_in(SLOT(line, S_LCOUNT), 0, DOOR_EXACT_FLOAT, &count) < 0) {
+                return -1;
+            }
+            out[1 + i * NCOLORS + c] = (float)count;
+        }
+    }
+    PyObject *wall = tuple_slot(board, S_WALL);
+    if (wall == NULL || PyTuple_GET_SIZE(wall) != 5) {
+        return -1;
+    }
+    for (int row = 0; row < 5; row++) {
+        PyObject *cells = PyTuple_GET_ITEM(wall, row);
+        if (!PyTuple_CheckExact(cells) || PyTuple_GET_SIZE(cells) != 5) {
+            return -1;
+        }
+        for (int column = 0; column < 5; column++) {
+            PyObject *tile = PyTuple_GET_ITEM(cells, column);
+            if (tile != Py_None) {
+                int c = color_index(tile);
+                if (c < 0) {
+                    return -1;
+                }
+                out[26 + (row * 5 + column) * NCOLORS + c] = 1.0f;
+            }
+        }
+    }
+    PyObject *floor = tuple_slot(board, S_FLOOR);
+    if (floor == NULL) {
+        return -1;
+    }
+    Py_ssize_t size = PyTuple_GET_SIZE(floor);
+    for (Py_ssize_t i = 0; i < size; i++) {
+        PyObject *item = PyTuple_GET_ITEM(floor, i);
+        if (item == MARKER) {
+            out[156] = 1.0f;
+            continue;
+        }
+        int c = color_index(item);
+        if (c < 0) {
+            return -1;
+        }
+        out[151 + c] += 1.0f;
+    }
+    return 0;
+}
+
+/* actions.observation into ``out`` (zeroed, ``door_observation_size(players)`` floats);
+ * -1 when a part of the state is not as expected. */
+static int
+door_observation(PyObject *state, int players, int player, float *out)
+{
+    PyObject *boards = SLOT(state, S_PLAYERS);
+    for (int seat = 0; seat < players; seat++) {
+        if (door_board(PyTuple_GET_ITEM(boards, (player + seat) % players),
+                       out + seat * DOOR_BOARD) < 0) {
+            return -1;
+        }
+    }
+    int factories = 2 * players + 1;
+    float *at = out + players * DOOR_BOARD;
+    PyObject *shown = tuple_slot(state, S_FACTORIES);
+    if (shown == NULL || PyTuple_GET_SIZE(shown) != factories) {
+        return -1;
+    }
+    for (int f = 0; f < factories; f++) {
+        if (door_count(PyTuple_GET_ITEM(shown, f), at + f * NCOLORS) < 0) {
+            return -1;
+        }
+    }
+    at += factories * NCOLORS;
+    if (door_count(SLOT(state, S_CENTER), at) < 0) {
+        return -1;
+    }
+    at += NCOLORS;
+    PyObject *context = SLOT(state, S_CONTEXT);
+    PyObject *marker = SLOT(state, S_MARKER);
+    if (context == NULL || Py_TYPE(context) != RoundContext_T || marker == NULL) {
+        return -1;
+    }
+    PyObject *phase = SLOT(context, S_PHASE);
+    PyObject *phases[4] = {FACTORY_OFFER, WALL_TILING, REFILL_PHASE, GAME_OVER_PHASE};
+    int phase_index = -1;
+    for (int p = 0; p < 4; p++) {
+        if (phase == phases[p]) {
+            phase_index = p;
+        }
+    }
+    long long round, current, start;
+    if (phase_index < 0 || door_count(SLOT(context, S_BAG), at + 1) < 0
+        || door_count(SLOT(context, S_LID), at + 1 + NCOLORS) < 0
+        || int_in(SLOT(context, S_ROUND), -DOOR_EXACT_FLOAT, DOOR_EXACT_FLOAT, &round) < 0
+        || int_in(SLOT(state, S_CURRENT), 0, players - 1, &current) < 0
+        || int_in(SLOT(context, S_START), 0, players - 1, &start) < 0) {
+        return -1;
+    }
+    at[0] = (marker == Py_None && phase == FACTORY_OFFER) ? 1.0f : 0.0f;
+    at += 1 + 2 * NCOLORS;
+    at[0] = (float)round;
+    at[1 + phase_index] = 1.0f;
+    at += 5;
+    if (phase != GAME_OVER_PHASE) {
+        at[(current - player + players) % players] = 1.0f;
+    }
+    at[players + (start - player + players) % players] = 1.0f;
+    return 0;
+}
+
+static Py_ssize_t
+door_observation_size(int players)
+{
+    return players * DOOR_BOARD + 5 * (2 * players + 1) + 21 + 2 * players;
+}
+
+/* A writable C-contiguous buffer of ``count`` items of ``itemsize`` bytes whose format
+ * is one of ``formats``: 0 with the view held, 1 (no exception) otherwise. */
+static int
+door_buffer(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, const char *const *formats,
+            Py_ssize_t count)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_WRITABLE | PyBUF_FORMAT | PyBUF_C_CONTIGUOUS)
+        < 0) {
+        PyErr_Clear();
+        return 1;
+    }
+    int known = 0;
+    for (const char *const *format = formats; *format != NULL; format++) {
+        known |= view->format != NULL && strcmp(view->format, *format) == 0;
+    }
+    if (!known || view->itemsize != itemsize || view->len != count * itemsize) {
+        PyBuffer_Release(view);
+        return 1;
+    }
+    return 0;
+}
+
+static const char *const FLOAT_FORMATS[] = {"f", NULL};
+static const char *const BYTE_FORMATS[] = {"b", "B", NULL};
+
+static PyObject *
+door_observe_into(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs,
+                  PyObject *kwnames)
+{
+    if (PY_OBSERVE_INTO == NULL || nargs < 3 || nargs > 4 || kwnames != NULL
+        || Py_TYPE(args[0]) != GameState_T || !PyLong_CheckExact(args[1])) {
+        return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+    }
+    PyObject *state = args[0];
+    PyObject *mask = nargs == 4 ? args[3] : Py_None;
+    int players = door_players(state);
+    long long player;
+    if (players == 0 || int_in(args[1], 0, players - 1, &player) < 0) {
+        return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+    }
+    float values[DOOR_MAX_OBSERVATION];
+    Py_ssize_t size = door_observation_size(players);
+    memset(values, 0, sizeof(values));
+    if (door_observation(state, players, (int)player, values) < 0) {
+        return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+    }
+    unsigned char seen[DOOR_MAX_ACTIONS];
+    Py_ssize_t actions = 0;
+    if (mask != Py_None) {
+        PyObject *context = SLOT(state, S_CONTEXT);
+        PyObject *variant = SLOT(context, S_VARIANT);
+        int factories = 2 * players + 1;
+        if (variant != GREY && variant != COLORED_VARIANT) {
+            return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+        }
+        actions = (factories + 1) * DOOR_TAKES + (variant == GREY ? 25 : 0);
+        Py_ssize_t total = 0;
+        short order[DOOR_MAX_ACTIONS];
+        int ordered;
+        int status = legal_ids(state, factories, seen, &total, order, &ordered);
+        if (status < 0) {
+            return NULL;
+        }
+        for (Py_ssize_t id = actions; id < DOOR_MAX_ACTIONS && status == 0; id++) {
+            status = seen[id] ? 1 : 0;  /* an id past the mask: the reference raises */
+        }
+        if (status != 0) {
+            return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+        }
+    }
+    Py_buffer vector_view, mask_view;
+    if (door_buffer(args[2], &vector_view, 4, FLOAT_FORMATS, size) != 0) {
+        return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+    }
+    if (mask != Py_None && door_buffer(mask, &mask_view, 1, BYTE_FORMATS, actions) != 0) {
+        PyBuffer_Release(&vector_view);
+        return door_fall_back(PY_OBSERVE_INTO, args, nargs, kwnames);
+    }
+    memcpy(vector_view.buf, values, (size_t)size * sizeof(float));
+    PyBuffer_Release(&vector_view);
+    if (mask != Py_None) {
+        unsigned char *bytes = mask_view.buf;
+        for (Py_ssize_t id = 0; id < actions; id++) {
+            bytes[id] = seen[id] ? 1 : 0;
+        }
+        PyBuffer_Release(&mask_view);
+    }
+    Py_RETURN_NONE;
+}
+
+/* Five exact ints in 0 .. DOOR_MOST_TILES from a tuple; -1 otherwise. */
+static int
+door_counts(PyObject *obj, long long out[NCOLORS])
+{
+    if (!PyTuple_CheckExact(obj) || PyTuple_GET_SIZE(obj) != NCOLORS) {
+        return -1;
+    }
+    for (int c = 0; c < NCOLORS; c++) {
+        if (int_in(PyTuple_GET_ITEM(obj, c), 0, DOOR_MOST_TILES, &out[c]) < 0) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* math.comb(n, k) for k <= 4 and n <= 5,000 (exact in 64 bits). */
+static long long
+door_comb(long long n, int k)
+{
+    long long out = 1;
+    for (int i = 0; i < k; i++) {
+        out = out * (n - i) / (i + 1);
+    }
+    return k > n ? 0 : out;
+}
+
+/* Adds to ``probability``, by deal id, the deals of ``size`` tiles drawn from
+ * ``supply`` (``total`` tiles), each on top of the ``kept`` tiles (deals._draws). */
+static void
+door_draws(const long long supply[NCOLORS], const long long kept[NCOLORS], int size,
+           long long total, double probability[DOOR_DEALS], int found[DOOR_DEALS])
+{
+    long long ways[NCOLORS][NLINES];  /* ways[c][k]: math.comb(supply[c], k), k <= 4 */
+    for (int c = 0; c < NCOLORS; c++) {
+        for (int k = 0; k <= 4; k++) {
+            ways[c][k] = door_comb(supply[c], k);
+        }
+    }
+    int keep = 0;
+    for (int c = 0; c < NCOLORS; c++) {
+        keep = keep * 5 + (int)kept[c];
+    }
+    double all = (double)door_comb(total, size);
+    for (int id = DEAL_FIRST[size]; id < DEAL_FIRST[size] + DEAL_SPAN[size]; id++) {
+        const int *counts = DEAL_COUNT[id];
+        long long number = ways[0][counts[0]] * ways[1][counts[1]] * ways[2][counts[2]]
+                           * ways[3][counts[3]] * ways[4][counts[4]];
+        if (number > 0) {
+            int dealt = DEAL_BY_COUNTS[DEAL_NUMBER[id] + keep];
+            found[dealt] = 1;
+            probability[dealt] = (double)number / all;
+        }
+    }
+}
+
+static PyObject *
+door_deal_outcomes(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs,
+                   PyObject *kwnames)
+{
+    long long bag[NCOLORS], lid[NCOLORS];
+    if (PY_DEAL_OUTCOMES == NULL || nargs != 2 || kwnames != NULL
+        || door_counts(args[0], bag) < 0 || door_counts(args[1], lid) < 0) {
+        return door_fall_back(PY_DEAL_OUTCOMES, args, nargs, kwnames);
+    }
+    double probability[DOOR_DEALS];
+    int found[DOOR_DEALS] = {0};
+    long long tiles = 0, left = 0;
+    for (int c = 0; c < NCOLORS; c++) {
+        tiles += bag[c];
+        left += lid[c];
+    }
+    static const long long none[NCOLORS] = {0, 0, 0, 0, 0};
+    if (tiles >= 4) {
+        door_draws(bag, none, 4, tiles, probability, found);
+    }
+    else {
+        long long want = 4 - tiles < left ? 4 - tiles : left;
+        if (want == left) {  /* everything left goes to this factory */
+            if (tiles + left > 0) {
+                int index = 0;
+                for (int c = 0; c < NCOLORS; c++) {
+                    index = index * 5 + (int)(bag[c] + lid[c]);
+                }
+                found[DEAL_BY_COUNTS[index]] = 1;
+                probability[DEAL_BY_COUNTS[index]] = 1.0;
+            }
+        }
+        else {
+            door_draws(lid, bag, (int)want, left, probability, found);
+        }
+    }
+    Py_ssize_t count = 0;
+    for (int id = 0; id < DOOR_DEALS; id++) {
+        count += found[id];
+    }
+    PyObject *out = PyList_New(count);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_ssize_t at = 0;
+    for (int id = 0; id < DOOR_DEALS; id++) {
+        if (!found[id]) {
+            continue;
+        }
+        PyObject *chance = PyFloat_FromDouble(probability[id]);
+        PyObject *pair = chance == NULL ? NULL : PyTuple_New(2);
+        if (pair == NULL) {
+            Py_XDECREF(chance);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_INCREF(DOOR_INTS[id]);
+        PyTuple_SET_ITEM(pair, 0, DOOR_INTS[id]);
+        PyTuple_SET_ITEM(pair, 1, chance);
+        PyList_SET_ITEM(out, at++, pair);
+    }
+    return out;
+}
+
+/* azul_rules.spiel._step: python_azul's two hot paths (a legal move, a deal), or None
+ * for the general path of AzulState._apply_action.  A position is spiel._Position, a
+ * 9-tuple (referee, player, kit, started, capped, filling, dealt, bag, lid); the kit a
+ * spiel._Kit.  Set up by spiel.py (doors_setup with "spiel_step" and its parts). */
+
+static PyTypeObject *Position_T, *Kit_T;
+static Py_ssize_t K_LIMIT, K_MOVES, K_STEPS, K_FACTORIES;
+static PyObject *PY_SPIEL_STEP, *PY_SPIEL_SETTLE, *PY_SPIEL_FINISH, *NO_TILES;
+static PyObject *DEAL_TILES[DOOR_DEALS];
+#define POSITION_FIELDS 9
+
+/* A new spiel._Position from its nine fields (references taken, none stolen). */
+static PyObject *
+door_position(PyObject *const fields[POSITION_FIELDS])
+{
+    PyObject *position = Position_T->tp_alloc(Position_T, POSITION_FIELDS);
+    if (position == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < POSITION_FIELDS; i++) {
+        Py_INCREF(fields[i]);
+        PyTuple_SET_ITEM(position, i, fields[i]);
+    }
+    return position;
+}
+
+/* A tuple of five ints from C values. */
+static PyObject *
+door_five(const long long counts[NCOLORS])
+{
+    PyObject *out = PyTuple_New(NCOLORS);
+    for (int c = 0; out != NULL && c < NCOLORS; c++) {
+        PyObject *n = PyLong_FromLongLong(counts[c]);
+        if (n == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, c, n);
+    }
+    return out;
+}
+
+/* The player's hot path of _step; NULL with an error, or a new reference (None: the
+ * general path).  ``fall_back`` is set when the reference must answer instead. */
+static PyObject *
+door_spiel_move(PyObject *position, long long action, int *fall_back)
+{
+    PyObject *referee = PyTuple_GET_ITEM(position, 0);
+    PyObject *kit = PyTuple_GET_ITEM(position, 2);
+    long long limit;
+    if (Py_TYPE(kit) != Kit_T || int_in(SLOT(kit, K_LIMIT), 0, DOOR_MAX_ACTIONS, &limit) < 0) {
+        *fall_back = 1;
+        return NULL;
+    }
+    if (action < 0 || action >= limit) {
+        Py_RETURN_NONE;
+    }
+    PyObject *moves = SLOT(kit, K_MOVES), *steps = SLOT(kit, K_STEPS);
+    if (moves == NULL || steps == NULL || !PyTuple_CheckExact(moves)
+        || !PyTuple_CheckExact(steps) || PyTuple_GET_SIZE(moves) < limit
+        || PyTuple_GET_SIZE(steps) < limit || Py_TYPE(referee) != GameState_T
+        || SLOT(referee, S_CONTEXT) == NULL
+        || Py_TYPE(SLOT(referee, S_CONTEXT)) != RoundContext_T) {
+        *fall_back = 1;
+        return NULL;
+    }
+    PyObject *call[] = {referee, PyTuple_GET_ITEM(moves, action)};
+    PyObject *after = PyObject_Vectorcall(PyTuple_GET_ITEM(steps, action), call, 2, NULL);
+    if (after == NULL || after == Py_None) {
+        return after;
+    }
+    PyObject *context = Py_TYPE(after) == GameState_T ? SLOT(after, S_CONTEXT) : NULL;
+    if (context == NULL || Py_TYPE(context) != RoundContext_T
+        || SLOT(after, S_CURRENT) == NULL) {
+        Py_DECREF(after);
+        *fall_back = 1;
+        return NULL;
+    }
+    PyObject *phase = SLOT(context, S_PHASE);
+    PyObject *result;
+    if (phase == FACTORY_OFFER || phase == WALL_TILING) {
+        PyObject *fields[POSITION_FIELDS] = {
+            after, SLOT(after, S_CURRENT), kit, Py_True, Py_False, Py_False, EMPTY_TUPLE,
+            PyTuple_GET_ITEM(position, 7), NO_TILES,
+        };
+        result = door_position(fields);
+    }
+    else {
+        int same = SLOT(context, S_BAG) == SLOT(SLOT(referee, S_CONTEXT), S_BAG);
+        PyObject *args[] = {after, kit, same ? PyTuple_GET_ITEM(position, 7) : Py_None};
+        result = PyObject_Vectorcall(PY_SPIEL_SETTLE, args, 3, NULL);
+    }
+    Py_DECREF(after);
+    return result;
+}
+
+/* The deal's hot path of _step (deals.deal_counted, then the next position). */
+static PyObject *
+door_spiel_deal(PyObject *position, long long action, int *fall_back)
+{
+    long long bag[NCOLORS], lid[NCOLORS];
+    long long factories;
+    PyObject *kit = PyTuple_GET_ITEM(position, 2);
+    PyObject *dealt = PyTuple_GET_ITEM(position, 6);
+    if (door_counts(PyTuple_GET_ITEM(position, 7), bag) < 0
+        || door_counts(PyTuple_GET_ITEM(position, 8), lid) < 0 || Py_TYPE(kit) != Kit_T
+        || int_in(SLOT(kit, K_FACTORIES), 0, MAX_FACTORIES, &factories) < 0
+        || !PyTuple_CheckExact(dealt)) {
+        *fall_back = 1;
+        return NULL;
+    }
+    const int *k = DEAL_COUNT[action];
+    long long tiles = 0, left = 0, size = 0;
+    long long after_bag[NCOLORS], after_lid[NCOLORS];
+    int fits = 1, poured = 0;
+    for (int c = 0; c < NCOLORS; c++) {
+        tiles += bag[c];
+        left += lid[c];
+        size += k[c];
+    }
+    if (tiles >= 4) {  /* four tiles drawn from the bag */
+        fits = action < DOOR_FULL_DEALS;
+        for (int c = 0; c < NCOLORS; c++) {
+            fits &= k[c] <= bag[c];
+            after_bag[c] = bag[c] - k[c];
+        }
+    }
+    else {  /* the bag runs out: its tiles, then the lid poured into it */
+        long long want = 4 - tiles < left ? 4 - tiles : left;
+        fits = size == tiles + want;
+        for (int c = 0; c < NCOLORS; c++) {
+            long long drawn = k[c] - bag[c];
+            fits &= drawn >= 0 && drawn <= lid[c];
+            after_bag[c] = lid[c] - drawn;
+            after_lid[c] = 0;
+        }
+        poured = 1;
+    }
+    if (!fits) {
+        Py_RETURN_NONE;
+    }
+    PyObject *new_bag = door_five(after_bag);
+    PyObject *new_lid = poured ? door_five(after_lid) : PyTuple_GET_ITEM(position, 8);
+    PyObject *new_dealt = new_bag != NULL && new_lid != NULL
+                              ? tuple_plus(dealt, DEAL_TILES[action], 1) : NULL;
+    if (!poured) {
+        Py_INCREF(new_lid);
+    }
+    PyObject *result = NULL;
+    if (new_dealt != NULL) {
+        int any = 0;
+        for (int c = 0; c < NCOLORS; c++) {
+            any |= after_bag[c] != 0 || (poured ? 0 : lid[c] != 0);
+        }
+        if (PyTuple_GET_SIZE(new_dealt) < factories && any) {
+            PyObject *fields[POSITION_FIELDS] = {
+                PyTuple_GET_ITEM(position, 0), PyTuple_GET_ITEM(position, 1), kit, Py_True,
+                Py_False, Py_True, new_dealt, new_bag, new_lid,
+            };
+            result = door_position(fields);
+        }
+        else {
+            PyObject *args[] = {position, new_dealt, new_bag, new_lid};
+            result = PyObject_Vectorcall(PY_SPIEL_FINISH, args, 4, NULL);
+        }
+    }
+    Py_XDECREF(new_bag);
+    Py_XDECREF(new_lid);
+    Py_XDECREF(new_dealt);
+    return result;
+}
+
+static PyObject *
+door_spiel_step(PyObject *Py_UNUSED(module), PyObject *const *args, Py_ssize_t nargs,
+                PyObject *kwnames)
+{
+    if (PY_SPIEL_STEP == NULL || nargs != 2 || kwnames != NULL
+        || Py_TYPE(args[0]) != Position_T || PyTuple_GET_SIZE(args[0]) != POSITION_FIELDS) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    PyObject *position = args[0];
+    long long action, player;
+    if (!PyLong_CheckExact(args[1])) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    if (int_in(args[1], LLONG_MIN + 1, LLONG_MAX, &action) < 0
+        || int_in(PyTuple_GET_ITEM(position, 1), -100, 100, &player) < 0) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    int fall_back = 0;
+    PyObject *result;
+    if (player >= 0) {
+        result = door_spiel_move(position, action, &fall_back);
+    }
+    else if (player != -1 || PyTuple_GET_ITEM(position, 5) != Py_True || action < 0
+             || action >= DOOR_DEALS) {
+        if (player == -1 && PyTuple_GET_ITEM(position, 5) != Py_True
+            && PyTuple_GET_ITEM(position, 5) != Py_False) {
+            return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+        }
+        Py_RETURN_NONE;
+    }
+    else {
+        result = door_spiel_deal(position, action, &fall_back);
+    }
+    if (fall_back) {
+        return door_fall_back(PY_SPIEL_STEP, args, nargs, kwnames);
+    }
+    return result;
+}
+
+/* Keeps ``namespace[name]`` in ``*slot`` when given (a module reloaded gives it again:
+ * the new one replaces the old); always 0. */
+static int
+door_entry(PyObject *namespace, const char *name, PyObject **slot)
+{
+    PyObject *value = PyDict_GetItemString(namespace, name);
+    if (value != NULL) {
+        Py_INCREF(value);
+        Py_XSETREF(*slot, value);
+    }
+    return 0;
+}
+
+/* The deal table: DEAL_COUNTS from deals.py, checked against its own rules. */
+static int
+door_deal_table(PyObject *table)
+{
+    if (!PyTuple_CheckExact(table) || PyTuple_GET_SIZE(table) != DOOR_DEALS) {
+        PyErr_SetString(PyExc_TypeError, "doors_setup: DEAL_COUNTS is 125 tuples of counts");
+        return -1;
+    }
+    for (int size = 0; size < NLINES; size++) {  /* a module reloaded sets it up again */
+        DEAL_FIRST[size] = DEAL_SPAN[size] = 0;
+    }
+    for (int i = 0; i < 3125; i++) {
+        DEAL_BY_COUNTS[i] = -1;
+    }
+    for (int id = 0; id < DOOR_DEALS; id++) {
+        long long counts[NCOLORS];
+        if (door_counts(PyTuple_GET_ITEM(table, id), counts) < 0) {
+            PyErr_SetString(PyExc_TypeError, "doors_setup: DEAL_COUNTS holds five counts");
+            return -1;
+        }
+        int size = 0, index = 0;
+        for (int c = 0; c < NCOLORS; c++) {
+            DEAL_COUNT[id][c] = (int)counts[c];
+            size += (int)counts[c];
+            index = index * 5 + (int)counts[c];
+        }
+        if (size < 1 || size > 4 || DEAL_BY_COUNTS[index] >= 0
+            || (id < DOOR_FULL_DEALS) != (size == 4)) {
+            PyErr_SetString(PyExc_ValueError, "doors_setup: DEAL_COUNTS is not the deal table");
+            return -1;
+        }
+        DEAL_SIZE[id] = size;
+        DEAL_NUMBER[id] = index;
+        DEAL_BY_COUNTS[index] = id;
+        if (DEAL_SPAN[size] == 0) {
+            DEAL_FIRST[size] = id;
+        }
+        else if (DEAL_FIRST[size] + DEAL_SPAN[size] != id) {
+            PyErr_SetString(PyExc_ValueError, "doors_setup: DEAL_COUNTS is not by size");
+            return -1;
+        }
+        DEAL_SPAN[size]++;
+    }
+    return 0;
+}
+
+/* DOOR_DESTS from TAKE_OPTIONS; door_fast = 1 when every source's takes are the
+ * source's own, of the colour, in the same destinations.  -1 with an error only for a
+ * failure of Python itself. */
+static int
+door_read_dests(void)
+{
+    door_fast = 0;
+    for (int s = 0; s <= MAX_FACTORIES; s++) {
+        long long source = s == MAX_FACTORIES ? CENTER : s;
+        for (int c = 0; c < NCOLORS; c++) {
+            for (int m = 0; m < 32; m++) {
+                PyObject *takes = TAKE_OPTIONS[s][c][m];
+                Py_ssize_t size = PyTuple_GET_SIZE(takes);
+                if (size > NLINES + 1) {
+                    return 0;
+                }
+                for (Py_ssize_t k = 0; k < size; k++) {
+                    PyObject *move = PyTuple_GET_ITEM(takes, k);
+                    long long from, line;
+                    if (Py_TYPE(move) != Take_T || SLOT(move, S_MOVE_PLAYER) != Py_None
+                        || int_in(SLOT(move, S_SOURCE), CENTER, MAX_FACTORIES, &from) < 0
+                        || from != source || color_index(SLOT(move, S_COLOR)) != c
+                        || int_in(SLOT(move, S_LINE), FLOOR_LINE, NLINES - 1, &line) < 0) {
+                        return 0;
+                    }
+                    signed char dest = (signed char)(line == FLOOR_LINE ? 5 : line);
+                    if ((s > 0 && DOOR_DESTS[c][m][k] != dest)
+                        || (k > 0 && DOOR_DESTS[c][m][k - 1] >= dest)) {
+                        return 0;  /* not the same for every source, or not in id order */
+                    }
+                    DOOR_DESTS[c][m][k] = dest;
+                }
+                if (s > 0 && DOOR_DESTS[c][m][size] != -1) {
+                    return 0;
+                }
+                DOOR_DESTS[c][m][size] = -1;
+            }
+        }
+    }
+    door_fast = 1;
+    return 0;
+}
+
+/* python_azul's parts for door_spiel_step (spiel.py gives them, after the deal table). */
+static int
+door_spiel_setup(PyObject *namespace)
+{
+    PyObject *position = PyDict_GetItemString(namespace, "Position");
+    PyObject *kit = PyDict_GetItemString(namespace, "Kit");
+    PyObject *tiles = PyDict_GetItemString(namespace, "DEALS");
+    if (position == NULL || kit == NULL || tiles == NULL || !PyType_Check(position)
+        || !PyType_Check(kit) || !PyType_IsSubtype((PyTypeObject *)position, &PyTuple_Type)
+        || !PyTuple_CheckExact(tiles) || PyTuple_GET_SIZE(tiles) != DOOR_DEALS
+        || DEAL_SIZE[0] == 0) {
+        PyErr_SetString(PyExc_TypeError,
+                        "doors_setup: spiel_step needs Position, Kit, DEALS (deals first)");
+        return -1;
+    }
+    Py_ssize_t offsets[4];
+    const char *names[4] = {"limit", "moves", "steps", "factories"};
+    for (int i = 0; i < 4; i++) {
+        if ((offsets[i] = slot_offset((PyTypeObject *)kit, names[i])) < 0) {
+            return -1;
+        }
+    }
+    K_LIMIT = offsets[0];
+    K_MOVES = offsets[1];
+    K_STEPS = offsets[2];
+    K_FACTORIES = offsets[3];
+    for (int id = 0; id < DOOR_DEALS; id++) {
+        Py_INCREF(PyTuple_GET_ITEM(tiles, id));
+        Py_XSETREF(DEAL_TILES[id], PyTuple_GET_ITEM(tiles, id));
+    }
+    Py_INCREF(position);
+    Py_XSETREF(Position_T, (PyTypeObject *)position);
+    Py_INCREF(kit);
+    Py_XSETREF(Kit_T, (PyTypeObject *)kit);
+    if (door_entry(namespace, "settle", &PY_SPIEL_SETTLE) < 0
+        || door_entry(namespace, "finish", &PY_SPIEL_FINISH) < 0
+        || door_entry(namespace, "NO_TILES", &NO_TILES) < 0
+        || door_entry(namespace, "spiel_step", &PY_SPIEL_STEP) < 0) {
+        return -1;
+    }
+    if (PY_SPIEL_SETTLE == NULL || PY_SPIEL_FINISH == NULL || NO_TILES == NULL) {
+        PyErr_SetString(PyExc_KeyError, "doors_setup: spiel_step needs settle, finish, NO_TILES");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *
+doors_setup(PyObject *Py_UNUSED(module), PyObject *namespace)
+{
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "azul_rules._speedups.setup() first");
+        return NULL;
+    }
+    if (!PyDict_Check(namespace)) {
+        PyErr_SetString(PyExc_TypeError, "doors_setup(namespace: dict)");
+        return NULL;
+    }
+    if (DOOR_INTS[0] == NULL) {
+        for (int i = 0; i < DOOR_MAX_ACTIONS; i++) {
+            if ((DOOR_INTS[i] = PyLong_FromLong(i)) == NULL) {
+                return NULL;
+            }
+        }
+        if ((LEGAL_MOVES_NAME = PyUnicode_InternFromString("legal_moves")) == NULL) {
+            return NULL;
+        }
+    }
+    if (door_read_dests() < 0) {
+        return NULL;
+    }
+    PyObject *deal_counts = PyDict_GetItemString(namespace, "DEAL_COUNTS");
+    if (deal_counts != NULL && door_deal_table(deal_counts) < 0) {
+        return NULL;
+    }
+    if (door_entry(namespace, "REFILL", &REFILL_PHASE) < 0
+        || door_entry(namespace, "GAME_OVER", &GAME_OVER_PHASE) < 0
+        || door_entry(namespace, "COLORED", &COLORED_VARIANT) < 0
+        || door_entry(namespace, "legal_actions", &PY_LEGAL_ACTIONS) < 0
+        || door_entry(namespace, "observe_into", &PY_OBSERVE_INTO) < 0
+        || door_entry(namespace, "deal_outcomes", &PY_DEAL_OUTCOMES) < 0) {
+        return NULL;
+    }
+    if (PyDict_GetItemString(namespace, "spiel_step") != NULL && door_spiel_setup(namespace) < 0) {
+        return NULL;
+    }
+    if ((PY_LEGAL_ACTIONS != NULL || PY_OBSERVE_INTO != NULL)
+        && (REFILL_PHASE == NULL || GAME_OVER_PHASE == NULL || COLORED_VARIANT == NULL)) {
+        PyErr_SetString(PyExc_KeyError, "doors_setup needs REFILL, GAME_OVER and COLORED");
+        return NULL;
+    }
+    if (PY_DEAL_OUTCOMES != NULL && DEAL_SIZE[0] == 0) {
+        PyErr_SetString(PyExc_KeyError, "doors_setup needs DEAL_COUNTS with deal_outcomes");
+        return NULL;
+    }
+    Py_RETURN_NONE;
+}
+
+/* ------------------------------------------------------------------------------- */
+
 static PyMethodDef module_methods[] = {
     {"setup", setup, METH_O, "Reads the Python objects the twins use (once)."},
     {"method", method, METH_O, "A compiled GameState method, as a method descriptor."},
@@ -2539,6 +3555,17 @@ static PyMethodDef module_methods[] = {
     {"settle_floor", (PyCFunction)(void (*)(void))settle_floor_checked, METH_FASTCALL,
      "rounds.settle_floor, compiled."},
     {"walls_can_end", walls_can_end_checked, METH_O, "grey.walls_can_end, compiled."},
+    /* The AI doors (see their section). */
+    {"doors_setup", doors_setup, METH_O,
+     "Reads the Python references and tables of the doors' twins."},
+    {"legal_actions", (PyCFunction)(void (*)(void))door_legal_actions,
+     METH_FASTCALL | METH_KEYWORDS, "actions.legal_actions, compiled."},
+    {"observe_into", (PyCFunction)(void (*)(void))door_observe_into,
+     METH_FASTCALL | METH_KEYWORDS, "actions.observe_into, compiled."},
+    {"deal_outcomes", (PyCFunction)(void (*)(void))door_deal_outcomes,
+     METH_FASTCALL | METH_KEYWORDS, "deals.deal_outcomes, compiled."},
+    {"spiel_step", (PyCFunction)(void (*)(void))door_spiel_step,
+     METH_FASTCALL | METH_KEYWORDS, "spiel._step, compiled."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -486,21 +486,17 @@ class GameState(Position):
         round = context.round
         scoring = new_scoring(round, tilings, False)
         rng = context.rng_state
-        if rng is None:
+        if rng is None:  # the table's draws: wait for its Refill
             empty = ((),) * len(self.factories)
-            return GameState.make(
-                players=boards,
-                factories=empty,
-                center=(),
-                bag=self.bag,
-                lid=lid,
-                current_player=starter,
-                start_player=starter,
-                phase=REFILL,
-                round=self.round + 1,
-                variant=self.variant,
-                last_scoring=scoring,
-            )
+            return build(GameState,
+                boards,
+                empty,
+                (),
+                starter,
+                None,
+                _context(context.bag, lid, starter, REFILL, round + 1, context.variant, None,
+                         None, scoring),
+            )  # fmt: skip
         factories, bag, lid, rng = draw_factories(len(self.factories), context.bag, lid, rng)
         if not any(factories):
             return self._game_over(boards, tilings, bag, lid, starter, rng)
