@@ -7,8 +7,9 @@
 # AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then runs, with the
 # sanitizers' runtimes preloaded into Python, the suites that drive the compiled twins
 # hardest: both cores compared on generated, mutated and tampered positions
-# (tests/test_compiled_core.py), the fuzzing of every reader (tests/test_fuzz.py), the
-# robustness and invariant suites.  Any memory error or undefined behaviour aborts the run
+# (tests/test_compiled_core.py, and the AI doors' twins in tests/test_compiled_doors.py,
+# test_spiel.py, test_pettingzoo.py), the fuzzing of every reader (tests/test_fuzz.py),
+# the robustness and invariant suites.  Any memory error or undefined behaviour aborts the run
 # with the sanitizer's report.  Bounded by SECONDS (default 1200).  Needs gcc, and an
 # environment with the test extras: .venv (the README's test command) or $PYTHON.
 set -euo pipefail
@@ -47,5 +48,6 @@ export PYTHONMALLOC=malloc  # every Python object through ASan's allocator
 print("core:", az.__file__)' | grep -q "$work" || { echo "sanitize.sh: not the sanitized copy" >&2; exit 1; }
 timeout "$limit" "$python" -m pytest -q -p no:cacheprovider \
   tests/test_compiled_core.py tests/test_fuzz.py tests/test_robustness.py \
-  tests/test_invariants.py tests/test_takes.py tests/test_rounds.py tests/test_grey.py
+  tests/test_invariants.py tests/test_takes.py tests/test_rounds.py tests/test_grey.py \
+  tests/test_compiled_doors.py tests/test_deals.py tests/test_spiel.py tests/test_pettingzoo.py
 echo "sanitize.sh: no memory error or undefined behaviour found"
