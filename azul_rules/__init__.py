@@ -40,7 +40,7 @@ from azul_rules.scoring import (
     end_bonuses,
     score_placement,
 )
-from azul_rules.state import GameState, new_game
+from azul_rules.state import ACCELERATED, GameState, new_game
 
 if TYPE_CHECKING:
     from azul_rules.auditing import Claim, audit
@@ -84,6 +84,11 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_ON_FIRST_USE))
 
 
+accelerated: bool = ACCELERATED
+"""True when the compiled core (``azul_rules._speedups``) is in use; the Python core
+otherwise (no C compiler at install, or ``AZUL_RULES_PURE_PYTHON=1`` at import).  Both
+give the same games, verdicts and records."""
+
 __all__ = [
     "CENTER",
     "FLOOR",
@@ -118,6 +123,7 @@ __all__ = [
     "Variant",
     "Violation",
     "WallPlacement",
+    "accelerated",
     "audit",
     "audit_game",
     "end_bonuses",

@@ -35,8 +35,9 @@ from __future__ import annotations
 import itertools
 import math
 import operator
-from collections.abc import Iterable, Sequence
-from typing import Final
+from array import array
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Final
 
 import attrs
 
@@ -56,6 +57,7 @@ from azul_rules import (
     Variant,
 )
 from azul_rules.shown import fill, number, shown
+from azul_rules.state import _speedups
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -73,6 +75,7 @@ __all__ = [
     "observation_layout",
     "observation_size",
     "observation_string",
+    "observe_into",
     "table_string",
     "utilities",
 ]
@@ -526,6 +529,61 @@ def observation(state: GameState, player: int) -> list[float]:
     return out
 
 
+def observe_into(state: GameState, player: int, vector: Any, mask: Any = None) -> None:
+    """Write :func:`observation` of ``state`` from ``player``'s seat into ``vector``, and,
+    when ``mask`` is given, :func:`legal_action_mask` of ``state`` into ``mask``: nothing
+    is allocated, for an environment that hands out arrays of its own (the PettingZoo
+    environment writes each step's observation and mask this way).
+
+    ``vector`` is a writable, C-contiguous buffer of ``observation_size(players)``
+    float32s (a numpy ``float32`` array, an ``array.array("f")``); ``mask`` one of
+    ``num_actions(players, state.variant)`` bytes (a numpy ``int8`` or ``uint8`` array, a
+    ``bytearray``).  Raises as :func:`observation`, and ``FormatError`` for a ``vector``
+    or ``mask`` that is not such a buffer, ``ValueError`` for one of another length;
+    nothing is written then.  With the compiled core this is its C twin.
+    """
+    values = observation(state, player)
+    target = _buffer(vector, "vector", ("f",), "float32s", len(values))
+    if mask is None:
+        target[:] = array("f", values).tobytes()
+        return
+    count = num_actions(len(state.players), state.variant)
+    ids = legal_actions(state)
+    holes = _buffer(mask, "mask", ("b", "B"), "bytes (int8 or uint8)", count)
+    flags = bytearray(count)
+    for action in ids:
+        flags[action] = 1
+    target[:] = array("f", values).tobytes()
+    holes[:] = flags
+
+
+def _buffer(obj: object, name: str, formats: tuple[str, ...], kind: str, count: int) -> Any:
+    """``obj`` as a writable byte view of ``count`` items of one of ``formats``."""
+    try:
+        view = memoryview(obj)  # type: ignore[arg-type]
+    except TypeError:
+        raise FormatError(
+            f"observe_into() writes the {name} into a buffer such as a numpy array, not "
+            f"{_kind(obj)}"
+        ) from None
+    if view.readonly or view.format not in formats or not view.c_contiguous:
+        if view.readonly:
+            what = "a read-only one"
+        elif view.format not in formats:
+            what = f"one of format {view.format!r}"
+        else:
+            what = "one with gaps (not C-contiguous)"
+        raise FormatError(
+            f"observe_into() writes the {name} into a writable, C-contiguous buffer of "
+            f"{kind}, not {what}"
+        )
+    if view.nbytes != count * view.itemsize:
+        raise ValueError(
+            f"observe_into(): the {name} holds {count} {kind}, not {view.nbytes // view.itemsize}"
+        )
+    return view.cast("B")
+
+
 def _letters(tiles: Sequence[object]) -> str:
     return "".join(t.letter if isinstance(t, Color) else "M" for t in tiles) or "-"
 
@@ -580,3 +638,24 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
     if state.outcome is not None:
         lines.append("winners: " + ", ".join(f"player {w + 1}" for w in state.outcome.winners))
     return "\n".join(lines)
+
+
+# -- the compiled twins (azul_rules._accelerate) ------------------------------------------
+
+PYTHON_TWINS: Final[dict[str, Callable[..., Any]]] = {
+    "legal_actions": legal_actions,
+    "observe_into": observe_into,
+}
+"""The Python reference of each function of this module that has a compiled twin."""
+
+if _speedups is not None:
+    _speedups.doors_setup(
+        {
+            **PYTHON_TWINS,
+            "REFILL": Phase.REFILL,
+            "GAME_OVER": Phase.GAME_OVER,
+            "COLORED": Variant.COLORED,
+        }
+    )
+    legal_actions = _speedups.legal_actions
+    observe_into = _speedups.observe_into

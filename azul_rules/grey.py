@@ -19,6 +19,7 @@ from azul_rules.errors import Violation
 from azul_rules.moves import PlaceTile
 
 __all__ = [
+    "PLACE_TILES",
     "check_placement",
     "legal_columns",
     "line_to_floor",
@@ -28,7 +29,7 @@ __all__ = [
     "walls_can_end",
 ]
 
-_PLACE_TILES: Final = tuple(
+PLACE_TILES: Final = tuple(  # PLACE_TILES[line][column]: every placement, built once
     tuple(PlaceTile(line, column) for column in range(5)) for line in range(5)
 )
 
@@ -67,7 +68,7 @@ def placements_of(board: PlayerBoard) -> tuple[PlaceTile, ...]:
     row = next_line(board)
     if row is None:
         return ()
-    return tuple(_PLACE_TILES[row][c] for c in legal_columns(board, row))
+    return tuple(PLACE_TILES[row][c] for c in legal_columns(board, row))
 
 
 def check_placement(board: PlayerBoard, move: PlaceTile, found: list[Violation]) -> None:

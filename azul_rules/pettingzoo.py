@@ -86,12 +86,19 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
     (``Discrete`` spaces take ``True`` for 1)."""
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        live = not (self.terminations[agent] or self.truncations[agent])
+        game = self.env.unwrapped
+        agent = game.agent_selection
+        live = not (game.terminations[agent] or game.truncations[agent])
         if live and isinstance(action, (bool, np.bool_)):
             raise ValueError(f"an action is an integer id, not {shown(action)}")
-        game = self.env.unwrapped
-        verdict = game.verdict(action) if live and action is not None else None
+        verdict = None
+        if live and action is not None:
+            # The verdict is asked only of an action the wrapper will refuse: one whose
+            # mask entry, which the wrapper reads, is 0.
+            if self._prev_obs is None:
+                self.observe(agent)
+            if isinstance(self._prev_obs, dict) and not self._prev_obs["action_mask"][action]:
+                verdict = game.verdict(action)
         super().step(action)
         if verdict is not None:
             game.truncations = dict.fromkeys(game.truncations, False)
@@ -172,6 +179,15 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         self.action_spaces = {
             agent: spaces.Discrete(self._num_actions) for agent in self.possible_agents
         }
+        self._size = codec.observation_size(players)
+        self._seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        # The move of every id of this wall (move_from_action's table, checked once).
+        self._moves = tuple(
+            codec.move_from_action(a, players, self._variant) for a in range(self._num_actions)
+        )
+        # Each position's observations, built once: (seat, live) -> (vector, mask).
+        self._observed: dict[tuple[int, bool], tuple[np.ndarray, np.ndarray]] = {}
+        self._observed_game: GameState | None = None
         self._seeds: random.Random | None = None
         self.game: GameState = new_game(players, variant=self._variant)
         self._start_episode(self.game)
@@ -212,6 +228,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
 
     def _start_episode(self, game: GameState) -> None:
         self.game = game
+        self._observed_game = None  # no array of an earlier episode is handed out again
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -222,28 +239,44 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """The game seen from ``agent``'s seat, and its legal actions (none when it is
-        not the agent to move)."""
-        player = self._seat(agent)
-        values = codec.observation(self.game, player)
-        vector = np.fromiter(values, dtype=np.float32, count=len(values))
-        mask = np.zeros(self._num_actions, dtype=np.int8)
-        if agent == self.agent_selection and not (
+        not the agent to move).  Built once per position: observing the same agent again
+        before the next step or reset gives the same two arrays (copy them before
+        changing them in place)."""
+        seat = self._seats.get(agent) if isinstance(agent, str) else None
+        if seat is None:
+            seat = self._seat(agent)  # raises
+        live = agent == self.agent_selection and not (
             self.terminations.get(agent) or self.truncations.get(agent)
-        ):
-            mask[codec.legal_actions(self.game)] = 1
-        return {"observation": vector, "action_mask": mask}
+        )
+        game = self.game
+        if game is not self._observed_game:
+            self._observed = {}
+            self._observed_game = game
+        found = self._observed.get((seat, live))
+        if found is None:
+            vector = np.empty(self._size, np.float32)
+            if live:  # observe_into writes every entry of the mask
+                mask = np.empty(self._num_actions, np.int8)
+                codec.observe_into(game, seat, vector, mask)
+            else:
+                mask = np.zeros(self._num_actions, np.int8)
+                codec.observe_into(game, seat, vector)
+            found = self._observed[seat, live] = (vector, mask)
+        return {"observation": found[0], "action_mask": found[1]}
 
     def _seat(self, agent: object) -> int:
         """``agent``'s seat; ``ValueError`` naming the agents for any other name."""
-        if isinstance(agent, str) and agent in self.possible_agents:
-            return self.possible_agents.index(agent)
+        if isinstance(agent, str) and agent in self._seats:
+            return self._seats[agent]
         raise ValueError(
             f"unknown agent {shown(agent)}: the agents are {', '.join(self.possible_agents)}"
         )
 
     def state(self) -> np.ndarray:
         """The whole game as one vector: the observation from player 0's seat."""
-        return np.asarray(codec.observation(self.game, 0), dtype=np.float32)
+        vector = np.empty(self._size, np.float32)
+        codec.observe_into(self.game, 0, vector)
+        return vector
 
     def step(self, action: Any) -> None:
         """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
@@ -268,13 +301,17 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        move = codec.move_from_action(_as_int(action), self._players, self._variant)
+        number = action if type(action) is int else _as_int(action)
+        if 0 <= number < self._num_actions:
+            move = self._moves[number]
+        else:  # raises ValueError, in move_from_action's words
+            move = codec.move_from_action(number, self._players, self._variant)
         self._cumulative_rewards[agent] = 0.0
         self._clear_rewards()
         try:
             self.game = self.game.apply(move)
         except IllegalMoveError as error:
-            self._end_illegal(agent, _verdict_data(_as_int(action), str(move), error.result))
+            self._end_illegal(agent, _verdict_data(number, str(move), error.result))
             return
         game = self.game
         if game.outcome is not None:

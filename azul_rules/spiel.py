@@ -11,12 +11,15 @@ Parameters: ``players`` (2-4, default 2), ``variant`` (``"colored"`` or ``"grey"
 ``max_rounds`` (default 50, see below).  Actions are the ids of
 :mod:`azul_rules.actions`.  Chance is explicit:
 
-* the first chance node chooses the starting player, uniformly (S7): outcome ``5 + k``
+* the first chance node chooses the starting player, uniformly (S7): outcome ``125 + k``
   for player ``k``;
-* every tile drawn to fill the factories is one chance node (R2): outcomes ``0-4`` are the
-  colours (S5 order), weighted by the tiles of each colour in the bag; when the bag is
-  empty the lid is poured in first (R2); when both are empty the fill stops, leaving
-  factories short or empty (R2, R6).  Tiles fill factory 1 first, four per factory.
+* each factory filled is one chance node (R2), factory 1 first: its outcome is the deal,
+  the multiset of the four tiles drawn from the bag (ids ``0-69``; ``70-124`` for a
+  factory left short when bag and lid run out), with the probability of drawing them
+  (the multivariate hypergeometric; when the bag runs out the factory takes what it
+  holds and the rest is drawn from the lid poured into it, R2).  When both are empty
+  the fill stops, leaving factories short or empty (R2, R6).  The deals and their
+  probabilities are :mod:`azul_rules.deals`'.
 
 Returns are given at the end only: the winners (E4: the highest score, ties broken by
 complete rows, then shared) split what the losers pay, 1/(players - 1) each.  A sole
@@ -38,7 +41,7 @@ codes, rule ids and messages); the exception's ``result`` attribute is the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import attrs
 
@@ -57,12 +60,18 @@ from azul_rules import (
     Move,
     Phase,
     Refill,
+    Take,
     Variant,
+    deals,
     new_game,
 )
 from azul_rules import actions as codec
-from azul_rules.actions import DEFAULT_MAX_ROUNDS
+from azul_rules._slots import new_instance, slot_setters
+from azul_rules.actions import DEFAULT_MAX_ROUNDS, legal_actions
+from azul_rules.deals import deal_outcomes
+from azul_rules.position import build, new_context
 from azul_rules.shown import shown
+from azul_rules.state import _speedups
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -81,7 +90,7 @@ GAME_NAME: Final = "python_azul"
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)  # pybind enums are slow to read
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _COLORS: Final = tuple(Color)
-_FIRST_PLAYER_OUTCOME: Final = 5  # chance outcome 5 + k: player k starts (S7)
+_FIRST_PLAYER_OUTCOME: Final = len(deals.DEALS)  # chance outcome 125 + k: player k starts (S7)
 _DEFAULTS: Final = {"players": 2, "variant": "colored", "max_rounds": DEFAULT_MAX_ROUNDS}
 _MAX_GAME_LENGTH: Final = 2**31 - 1  # GameInfo.max_game_length is a C++ int
 
@@ -224,17 +233,70 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-@attrs.frozen
-class _Position:
+class _Kit:
+    """What every state of one game reads on each action, made once per game's
+    parameters: the move of each action id, the first-player outcomes, the placeholder
+    table.  Immutable and shared: clones share it, and a pickle names it by its
+    parameters."""
+
+    __slots__ = ("factories", "first_players", "limit", "max_rounds", "moves", "placeholder",
+                 "players", "starts", "steps", "variant")  # fmt: skip
+
+    def __init__(self, players: int, variant: Variant, max_rounds: int) -> None:
+        self.players = players
+        self.variant = variant
+        self.max_rounds = max_rounds
+        self.factories = codec.factory_count(players)
+        self.limit = codec.num_actions(players, variant)
+        self.moves = tuple(codec.move_from_action(a, players, variant) for a in range(self.limit))
+        # What GameState.apply calls for each move (its hot path): the successor, or
+        # None when the move is illegal.
+        self.steps: tuple[Callable[[GameState, Any], GameState | None], ...] = tuple(
+            GameState._take if type(move) is Take else GameState._place_tile for move in self.moves
+        )
+        self.first_players = [(_FIRST_PLAYER_OUTCOME + k, 1.0 / players) for k in range(players)]
+        # The table waiting for its first fill, player k to start (immutable, shared);
+        # until the first chance outcome, the one of player 0.
+        self.starts = tuple(
+            new_game(players, variant=variant, external_draws=True, first_player=k)
+            for k in range(players)
+        )
+        self.placeholder = self.starts[0]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Kit:
+        return self
+
+    def __reduce__(self) -> tuple[Callable[..., _Kit], tuple[int, str, int]]:
+        return _kit, (self.players, self.variant.value, self.max_rounds)
+
+
+_KITS: dict[tuple[int, str, int], _Kit] = {}
+
+
+def _kit(players: int, variant: str, max_rounds: int) -> _Kit:
+    """The kit of a game's parameters (one per parameters)."""
+    found = _KITS.get((players, variant, max_rounds))
+    if found is None:
+        if len(_KITS) >= 64:
+            _KITS.clear()
+        found = _KITS[players, variant, max_rounds] = _Kit(players, Variant(variant), max_rounds)
+    return found
+
+
+class _Position(NamedTuple):
     """Everything an :class:`AzulState` holds, immutable: OpenSpiel clones a Python state
     by deep-copying its attributes, and this object is shared instead of copied."""
 
     referee: GameState
+    player: int  # what current_player() answers: a seat, _CHANCE or _TERMINAL
+    kit: _Kit
     started: bool = False  # the first player is chosen
     capped: bool = False  # stopped at the round cap
-    filling: bool = False  # tiles are being drawn (chance nodes)
-    drawn: tuple[int, ...] = ()  # colours drawn in this fill, in order
-    bag: tuple[int, ...] = (0, 0, 0, 0, 0)  # during a fill: tiles by colour now
+    filling: bool = False  # factories are being dealt (chance nodes)
+    dealt: tuple[tuple[Color, ...], ...] = ()  # the factories dealt so far in this fill
+    # The bag's tiles by colour (they change only when factories are dealt, R2); during
+    # a fill, the bag and the lid as they are now.
+    bag: tuple[int, ...] = (0, 0, 0, 0, 0)
     lid: tuple[int, ...] = (0, 0, 0, 0, 0)
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Position:
@@ -277,75 +339,106 @@ def _game_string(settings: object) -> str:
 
 class AzulState(pyspiel.State):  # type: ignore[misc]
     """A position of ``python_azul``: the referee's :class:`azul_rules.GameState`
-    (``referee``) and, during a fill, the tiles drawn so far."""
+    (``referee``) and, during a fill, the factories dealt so far."""
 
     _settings = _GameSettings()
+    _plain = True  # _play is this class's: the hot path calls the referee itself
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plain = cls._play is AzulState._play
 
     def __init__(self, game: AzulGame) -> None:
         super().__init__(game)
         settings = game.settings
         self._settings = settings
-        # Until the first chance outcome, a placeholder table with player 0 to start.
-        placeholder = new_game(
-            settings.players, variant=settings.variant, external_draws=True, first_player=0
-        )
-        self._position = _Position(placeholder)
+        kit = _kit(settings.players, settings.variant.value, settings.max_rounds)
+        self._position = _Position(kit.placeholder, _CHANCE, kit)
 
     # -- the OpenSpiel API ----------------------------------------------------------
 
     def current_player(self) -> int:
-        """The player to move, ``CHANCE`` while choosing the first player or drawing
-        tiles, ``TERMINAL`` at the end."""
-        position = self._position
-        if position.capped or position.referee.is_over:
-            return _TERMINAL
-        if not position.started or position.filling:
-            return _CHANCE
-        return position.referee.current_player
+        """The player to move, ``CHANCE`` while choosing the first player or dealing
+        the factories, ``TERMINAL`` at the end."""
+        return self._position.player
 
     def is_terminal(self) -> bool:
         """True once the game is over (E1, R6) or stopped at the round cap."""
-        return self._position.capped or self._position.referee.is_over
+        return self._position.player == _TERMINAL
 
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.current_player():
+        position = self._position
+        if player != position.player:
             return []
+        if player >= 0:
+            return legal_actions(position.referee)
         if player == _CHANCE:
             return [action for action, _ in self.chance_outcomes()]
-        return codec.legal_actions(self._position.referee)
+        return []
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """The first player (``5 + k``, uniform), or the colour of the next tile drawn
-        (``0-4``, weighted by the bag's tiles; by the lid's once the bag is empty)."""
+        """The first player (``125 + k``, uniform), or the deal of the next factory
+        (``0-124``, :func:`azul_rules.deals.deal_outcomes`: the tiles drawn from the bag,
+        the lid poured in when it runs out, R2)."""
         position = self._position
-        if not position.started:
-            players = self._settings.players
-            return [(_FIRST_PLAYER_OUTCOME + k, 1.0 / players) for k in range(players)]
-        if not position.filling or position.capped:
-            return []
-        supply = position.bag if any(position.bag) else position.lid
-        total = sum(supply)
-        return [(color, count / total) for color, count in enumerate(supply) if count]
+        if position.filling:
+            return deal_outcomes(position.bag, position.lid)
+        if position.player == _CHANCE:  # the first player
+            return list(position.kit.first_players)
+        return []
 
     def _apply_action(self, action: int) -> None:
-        if self.is_terminal():
-            raise pyspiel.SpielError(f"action {action}: the game is over")
         position = self._position
-        if not position.started:
-            position = self._choose_first_player(action)
-        elif position.filling:
-            position = _draw(position, action)
+        if self._plain or position.player < 0:  # the hot paths, when they apply
+            found = _step(position, action)
+            if found is not None:
+                self._position = found
+                return
+        if position.player >= 0:  # a player's move
+            kit = position.kit
+            if 0 <= action < kit.limit:
+                move = kit.moves[action]
+            else:
+                self._refuse_action(action)
+            try:
+                if self._plain:  # GameState.apply's hot path, without its frame
+                    after = kit.steps[action](position.referee, move)
+                    if after is None:  # illegal: apply raises with the verdict
+                        after = position.referee.apply(move)
+                else:
+                    after = self._play(move)
+            except IllegalMoveError as error:
+                failure = pyspiel.SpielError(
+                    f"illegal action {action} ({move}) for player "
+                    f"{position.referee.current_player + 1}: {error.result}"
+                )
+                failure.result = error.result
+                raise failure from None
+            context = after.context
+            phase = context.phase
+            if phase is _FACTORY_OFFER or phase is _WALL_TILING:
+                self._position = _new_position(
+                    _Position, (after, after.current_player, kit, True, False, False, (),
+                                position.bag, _NO_TILES)
+                )  # fmt: skip
+            elif context.bag is position.referee.context.bag:  # the bag as it was
+                self._position = _settle(after, kit, position.bag)
+            else:
+                self._position = _settle(after, kit)
+        elif position.player == _TERMINAL:
+            raise pyspiel.SpielError(f"action {action}: the game is over")
+        elif not position.started:
+            self._position = self._choose_first_player(action)
         else:
-            position = _Position(self._play_action(action), started=True)
-        self._position = self._settle(position)
+            self._position = _deal(position, action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         settings = self._settings
         if player == _CHANCE:
             if 0 <= action - _FIRST_PLAYER_OUTCOME < settings.players:
                 return f"player {action - _FIRST_PLAYER_OUTCOME + 1} starts"
-            if 0 <= action < 5:
-                return f"draw {Color(action).name.lower()}"
+            if 0 <= action < _FIRST_PLAYER_OUTCOME:
+                return f"deal {deals.outcome_text(action)}"
             return f"chance outcome {action}"
         try:
             return str(codec.move_from_action(action, settings.players, settings.variant))
@@ -369,8 +462,8 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
     @property
     def referee(self) -> GameState:
         """The referee's position: during a fill it waits in ``Phase.REFILL`` for the
-        tiles being drawn; before the first player is chosen it is a placeholder with
-        player 0 to start."""
+        factories being dealt; before the first player is chosen it is a placeholder
+        with player 0 to start."""
         return self._position.referee
 
     @property
@@ -380,18 +473,16 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 
     @property
     def table(self) -> GameState:
-        """The position as it lies on the table: ``referee``, with the tiles drawn so far
-        on the factories during a fill (and the bag and lid as they are then)."""
+        """The position as it lies on the table: ``referee``, with the factories dealt
+        so far during a fill (and the bag and lid as they are then)."""
         position = self._position
         state = position.referee
         if not position.filling:
             return state
-        drawn = position.drawn
-        factories = [tuple(_COLORS[c] for c in drawn[i : i + 4])
-                     for i in range(0, 4 * len(state.factories), 4)]  # fmt: skip
+        dealt = position.dealt
         return GameState.make(
             players=state.players,
-            factories=tuple(factories),
+            factories=dealt + ((),) * (len(state.factories) - len(dealt)),
             center=state.center,
             bag=_tiles(position.bag),
             lid=_tiles(position.lid),
@@ -409,6 +500,10 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         move (``to_move`` all zeros) before the first player is chosen and once the game
         is stopped at the round cap, and no ``start_player`` before the choice."""
         vector = codec.observation(self.table, player)
+        self._clear_seats(vector)
+        return vector
+
+    def _clear_seats(self, vector: Any) -> None:
         position = self._position
         if not position.started or position.capped:
             # No one to move before the first player is chosen, nor once stopped at the
@@ -417,7 +512,6 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
             for field in codec.observation_layout(self._settings.players):
                 if field.name in cleared:
                     vector[field.offset : field.offset + field.size] = [0.0] * field.size
-        return vector
 
     def observation_text(self, player: int) -> str:
         """:func:`azul_rules.actions.observation_string` of :attr:`table`, after a line
@@ -444,7 +538,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
                 outcome=position.outcome,
                 last_scoring=position.last_scoring,
             )
-        self._position = self._settle(_Position(position, started=True))
+        self._position = _settle(position, self._position.kit)
 
     def _status(self) -> str:
         position = self._position
@@ -453,115 +547,234 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         if not position.started:
             return "chance: the first player is drawn (S7)"
         if position.filling:
-            dealt = 4 * len(position.referee.factories)
-            return f"chance: tile {len(position.drawn) + 1} of {dealt} is drawn (R2)"
+            factories = len(position.referee.factories)
+            return f"chance: factory {len(position.dealt) + 1} of {factories} is dealt (R2)"
         if position.referee.is_over:
             return "game over"
         return f"player {position.referee.current_player + 1} to move"
 
     def _choose_first_player(self, action: int) -> _Position:
-        settings = self._settings
+        kit = self._position.kit
         player = action - _FIRST_PLAYER_OUTCOME
-        if not 0 <= player < settings.players:
-            last = _FIRST_PLAYER_OUTCOME + settings.players - 1
+        if not 0 <= player < kit.players:
+            last = _FIRST_PLAYER_OUTCOME + kit.players - 1
             node = (
                 f"this chance node chooses the first player (S7) and takes outcomes "
-                f"{_FIRST_PLAYER_OUTCOME}-{last} (player 1-{settings.players} starts)"
+                f"{_FIRST_PLAYER_OUTCOME}-{last} (player 1-{kit.players} starts)"
             )
             if 0 <= action < _FIRST_PLAYER_OUTCOME:
-                node += "; the tile colours 0-4 are drawn at the chance nodes after it (R2)"
+                node += (
+                    "; the deals 0-124 (a factory's tiles) are the outcomes of the chance "
+                    "nodes after it (R2)"
+                )
             raise pyspiel.SpielError(f"chance outcome {action} is not a first player: {node}")
-        referee = new_game(
-            settings.players, variant=settings.variant, external_draws=True, first_player=player
-        )
-        return _Position(referee, started=True)
+        return _settle(kit.starts[player], kit)
 
-    def _play_action(self, action: int) -> GameState:
-        settings = self._settings
-        referee = self._position.referee
+    def _refuse_action(self, action: int) -> None:
+        """Raises ``SpielError`` for an id outside this game's actions."""
+        kit = self._position.kit
         try:
-            move = codec.move_from_action(action, settings.players, settings.variant)
+            codec.move_from_action(action, kit.players, kit.variant)
         except ValueError as error:
             raise pyspiel.SpielError(f"illegal action: {error}") from None
-        try:
-            return self._play(move)
-        except IllegalMoveError as error:
-            failure = pyspiel.SpielError(
-                f"illegal action {action} ({move}) for player "
-                f"{referee.current_player + 1}: {error.result}"
-            )
-            failure.result = error.result
-            raise failure from None
+        raise AssertionError(f"action {action} is within the game's actions")  # pragma: no cover
 
     def _play(self, move: Move) -> GameState:
         """The referee's successor after a player's move (a hook for tests)."""
         return self._position.referee.apply(move)
 
-    def _settle(self, position: _Position) -> _Position:
-        """Begin or finish a fill when the referee waits for one; stop at the cap."""
-        state = position.referee
-        if state.phase is not Phase.REFILL:
-            return position
-        if not position.filling:
-            if state.round > self._settings.max_rounds:
-                return attrs.evolve(position, capped=True)
-            position = _Position(
-                state, True, False, True, (), tuple(_counts(state.bag)), tuple(_counts(state.lid))
-            )
-        drawn = position.drawn
-        dealt = 4 * len(state.factories)
-        if len(drawn) < dealt and (any(position.bag) or any(position.lid)):
-            return position
-        seen = tuple(tuple(_COLORS[c] for c in drawn[i : i + 4]) for i in range(0, dealt, 4))
-        return _Position(state.apply(Refill(seen)), started=True)
+
+_FACTORY_OFFER: Final = Phase.FACTORY_OFFER
+_WALL_TILING: Final = Phase.WALL_TILING
+_REFILL: Final = Phase.REFILL
+_GAME_OVER: Final = Phase.GAME_OVER
+_NO_TILES: Final = (0, 0, 0, 0, 0)
+_deal_counted: Final = deals.deal_counted
+_new_position: Final = tuple.__new__  # _Position(...) with every field given, faster
+_new_refill: Final = new_instance
+_set_refill_factories, _set_refill_player = slot_setters(Refill)
 
 
-def _draw(position: _Position, action: int) -> _Position:
-    """One tile drawn (R2): from the bag, the lid poured in first if it is empty."""
-    pour = not any(position.bag)
-    supply = position.lid if pour else position.bag
-    if not (type(action) is int and 0 <= action < 5 and supply[action]):
-        players = len(position.referee.players)
-        raise pyspiel.SpielError(_undrawable(action, supply, pour, players))
-    bag = list(supply)
-    bag[action] -= 1
-    lid = (0, 0, 0, 0, 0) if pour else position.lid
-    drawn = (*position.drawn, action)
-    return _Position(position.referee, True, False, True, drawn, tuple(bag), lid)
+def _refill(seen: tuple[tuple[Color, ...], ...]) -> Refill:
+    """``Refill(seen)`` for factories dealt here: sorted tuples of colours already, as
+    ``Refill``'s converter makes them (built through the slots, as the referee builds
+    its own values; see ``azul_rules._slots``)."""
+    move = _new_refill(Refill)
+    _set_refill_factories(move, seen)
+    _set_refill_player(move, None)
+    return move
 
 
-def _undrawable(action: int, supply: Sequence[int], pour: bool, players: int) -> str:
-    """Why ``action`` cannot be this tile draw's outcome, and which outcomes can (R2)."""
-    place = "lid (poured into the empty bag)" if pour else "bag"
-    takes = ", ".join(
-        f"{color} ({_COLORS[color].name.lower()})" for color, count in enumerate(supply) if count
-    )
-    node = f"this chance node draws a tile from the {place} and takes outcomes {takes} (R2)"
-    if type(action) is int and 0 <= action < 5:
-        colour = _COLORS[action].name.lower()
-        return (
-            f"chance outcome {action} ({colour}) cannot be drawn: the {place} holds no "
-            f"{colour} tile; {node}"
+def _settle(referee: GameState, kit: _Kit, bag: tuple[int, ...] | None = None) -> _Position:
+    """The position at ``referee``: the player to move, the end, the round cap, or the
+    beginning of a fill when the referee waits for one (R2, R6).  ``bag``: the bag's
+    tiles by colour when the caller knows them (counted otherwise)."""
+    context = referee.context
+    if bag is None:
+        bag = _counts(context.bag)
+    if context.phase is _REFILL:
+        if context.round > kit.max_rounds:
+            return _Position(referee, _TERMINAL, kit, True, True, False, (), bag)
+        if not (context.bag or context.lid):  # nothing to deal: R6 ends the game
+            return _settle(referee.apply(_refill(((),) * len(referee.factories))), kit, bag)
+        return _new_position(
+            _Position, (referee, _CHANCE, kit, True, False, True, (), bag, _counts(context.lid))
         )
+    if context.phase is _GAME_OVER:
+        return _Position(referee, _TERMINAL, kit, True, False, False, (), bag)
+    return _new_position(
+        _Position, (referee, referee.current_player, kit, True, False, False, (), bag, _NO_TILES)
+    )
+
+
+def _deal(position: _Position, action: int) -> _Position:
+    """One factory dealt (R2): ``action`` is its deal, the lid poured into the bag when
+    the bag runs out; once the fill is done, the referee's position after it."""
+    lid = position.lid
+    try:
+        if type(action) is not int or not 0 <= action < _FIRST_PLAYER_OUTCOME:
+            raise ValueError("not a deal")
+        tiles, bag, lid = _deal_counted(position.bag, lid, action)
+    except ValueError as error:
+        raise pyspiel.SpielError(_undealable(position, action, error)) from None
+    dealt = (*position.dealt, tiles)
+    kit = position.kit
+    if len(dealt) < kit.factories and (bag != _NO_TILES or lid != _NO_TILES):
+        return _new_position(
+            _Position, (position.referee, _CHANCE, kit, True, False, True, dealt, bag, lid)
+        )
+    return _finish(position, dealt, bag, lid)
+
+
+def _step(position: _Position, action: int) -> _Position | None:
+    """The next position on the two hot paths, or ``None`` for the general path of
+    :meth:`AzulState._apply_action` (which raises for what cannot be played): a legal
+    move by the referee's own ``_take`` or ``_place_tile`` (what ``GameState.apply``
+    calls), and a deal the bag (or the lid poured into it) can give, R2.  The Python
+    reference of its compiled twin (``azul_rules._accelerate``)."""
+    player = position.player
+    if type(action) is not int:
+        return None
+    kit = position.kit
+    if player >= 0:
+        if not 0 <= action < kit.limit:
+            return None
+        referee = position.referee
+        after = kit.steps[action](referee, kit.moves[action])
+        if after is None:
+            return None
+        context = after.context
+        phase = context.phase
+        if phase is _FACTORY_OFFER or phase is _WALL_TILING:
+            return _new_position(
+                _Position, (after, after.current_player, kit, True, False, False, (),
+                            position.bag, _NO_TILES)
+            )  # fmt: skip
+        if context.bag is referee.context.bag:  # the bag as it was
+            return _settle(after, kit, position.bag)
+        return _settle(after, kit)
+    if player != _CHANCE or not position.filling or not 0 <= action < _FIRST_PLAYER_OUTCOME:
+        return None
+    try:
+        tiles, bag, lid = _deal_counted(position.bag, position.lid, action)
+    except ValueError:
+        return None
+    dealt = (*position.dealt, tiles)
+    if len(dealt) < kit.factories and (bag != _NO_TILES or lid != _NO_TILES):
+        return _new_position(
+            _Position, (position.referee, _CHANCE, kit, True, False, True, dealt, bag, lid)
+        )
+    return _finish(position, dealt, bag, lid)
+
+
+def _finish(
+    position: _Position,
+    dealt: tuple[tuple[Color, ...], ...],
+    bag: tuple[int, ...],
+    lid: tuple[int, ...],
+) -> _Position:
+    """The position once the last factory of a fill is dealt (R2): the referee's."""
+    kit = position.kit
+    seen = dealt + ((),) * (kit.factories - len(dealt))
+    return _settle(refilled(position.referee, seen, bag, lid), kit, bag)
+
+
+def refilled(
+    referee: GameState,
+    seen: tuple[tuple[Color, ...], ...],
+    bag: tuple[int, ...],
+    lid: tuple[int, ...],
+) -> GameState:
+    """``referee.apply(Refill(seen))`` for a fill dealt by :func:`azul_rules.deals.deal`
+    from ``referee``'s bag and lid, ending with ``bag`` and ``lid`` (tiles by colour):
+    the position ``GameState._refill`` builds (R2), built through the slots as the
+    referee builds its own successors, without checking again what the deals
+    guarantee.  A fill that deals nothing (R6: the game ends) goes to the referee.
+    ``tests/test_spiel.py`` holds it to ``referee.apply(Refill(seen))``."""
+    if not any(seen):
+        return referee.apply(_refill(seen))
+    context = referee.context
+    starter = referee.current_player
+    return build(
+        GameState, referee.players, seen, (), starter, None,
+        new_context(_tiles(bag), _tiles(lid), starter, _FACTORY_OFFER, context.round,
+                    context.variant, None, None, context.last_scoring),
+    )  # fmt: skip
+
+
+# The compiled twin of _step (azul_rules._accelerate): the reference is kept here.
+PYTHON_STEP: Final = _step
+if _speedups is not None:
+    _speedups.doors_setup(
+        {
+            "spiel_step": _step,
+            "Position": _Position,
+            "Kit": _Kit,
+            "DEALS": deals.DEALS,
+            "settle": _settle,
+            "finish": _finish,
+            "NO_TILES": _NO_TILES,
+        }
+    )
+    _step = _speedups.spiel_step
+
+
+def _undealable(position: _Position, action: int, error: ValueError) -> str:
+    """Why ``action`` cannot be this deal's outcome, and which outcomes can (R2)."""
+    factory = len(position.dealt) + 1
+    outcomes = deal_outcomes(position.bag, position.lid)
+    takes = ", ".join(f"{a} ({deals.outcome_text(a)})" for a, _ in outcomes)
+    node = f"this chance node deals factory {factory} and takes outcomes {takes} (R2)"
+    players = position.kit.players
+    if type(action) is int and 0 <= action < _FIRST_PLAYER_OUTCOME:
+        return f"chance outcome {action} ({deals.outcome_text(action)}): {error}; {node}"
     if type(action) is int and _FIRST_PLAYER_OUTCOME <= action < _FIRST_PLAYER_OUTCOME + players:
         what = "a first-player outcome (S7), taken only by the game's first chance node"
-        return f"chance outcome {action} is not a tile colour but {what}; {node}"
+        return f"chance outcome {action} is not a deal but {what}; {node}"
     last = _FIRST_PLAYER_OUTCOME + players - 1
     return (
-        f"chance outcome {shown(action)} is not a tile colour (0-4), nor any outcome of "
-        f"this game (0-{last}); {node}"
+        f"chance outcome {shown(action)} is not a deal (0-{_FIRST_PLAYER_OUTCOME - 1}), nor "
+        f"any outcome of this game (0-{last}); {node}"
     )
 
 
-def _counts(tiles: Sequence[Color]) -> list[int]:
-    counts = [0] * 5
-    for tile in tiles:
-        counts[tile] += 1
-    return counts
+_BLUE, _YELLOW, _RED, _BLACK, _WHITE = _COLORS
+
+
+def _counts(tiles: Sequence[Color]) -> tuple[int, ...]:
+    """A multiset of tiles as counts by colour."""
+    count = tiles.count
+    return (count(_BLUE), count(_YELLOW), count(_RED), count(_BLACK), count(_WHITE))
+
+
+_ONE: Final = tuple((color,) for color in _COLORS)
 
 
 def _tiles(counts: Sequence[int]) -> tuple[Color, ...]:
-    return tuple(_COLORS[c] for c, n in enumerate(counts) for _ in range(n))
+    """Counts by colour as the referee keeps a multiset: a sorted tuple of colours."""
+    blue, yellow, red, black, white = _ONE
+    n0, n1, n2, n3, n4 = counts
+    return blue * n0 + yellow * n1 + red * n2 + black * n3 + white * n4
 
 
 AzulGame.state_class = AzulState
@@ -609,8 +822,8 @@ class SpielImplementation:
     ``AssertionError`` saying what differs.
 
     The game must use the action ids of :mod:`azul_rules.actions`.  By default it must
-    also follow ``python_azul``'s parameters, chance outcomes (``5 + k`` for the first
-    player, one colour per tile drawn, factory by factory) and observation layout (the
+    also follow ``python_azul``'s parameters, chance outcomes (``125 + k`` for the first
+    player, then one deal per factory: :func:`chance_sequence`) and observation layout (the
     scores are read from player 0's observation tensor); pass ``parameters``,
     ``deal`` and ``scores`` to drive a game that does otherwise.
     """
@@ -715,28 +928,15 @@ def _named(ids: list[int], state: GameState) -> str:
 
 def chance_sequence(state: GameState, before: GameState | None) -> list[int]:
     """The ``python_azul`` chance outcomes that deal ``state``'s factories: the first
-    player (``5 + k``) when ``before`` is ``None`` (a new game), then each tile's colour,
-    factory by factory.  Within a factory, the tiles that came from the bag go first, so
-    the bag runs out, and the lid is poured in, where it did for the referee (R2)."""
+    player (``125 + k``) when ``before`` is ``None`` (a new game), then each factory's
+    deal (:func:`azul_rules.deals.deal_id` of its tiles), factory by factory, for every
+    factory that got a tile (R2: the factories left empty when bag and lid ran out get
+    no chance node).  ``before`` is unused otherwise: a factory's deal is its tiles,
+    whether they came from the bag or, once it ran out, from the lid."""
     outcomes = [] if before is not None else [_FIRST_PLAYER_OUTCOME + state.start_player]
     if state.is_over:  # R6: nothing could be dealt, so nothing is drawn
         return outcomes
-    bag = _counts(before.bag if before is not None else _full_bag())
-    for factory in state.factories:
-        from_bag = []
-        from_lid = []
-        for tile in factory:
-            if bag[tile]:
-                bag[tile] -= 1
-                from_bag.append(int(tile))
-            else:
-                from_lid.append(int(tile))
-        outcomes += from_bag + from_lid
-    return outcomes
-
-
-def _full_bag() -> tuple[Color, ...]:
-    return tuple(c for c in Color for _ in range(20))
+    return outcomes + [deals.deal_id(tiles) for tiles in state.factories if tiles]
 
 
 def observed_scores(state: Any) -> list[int]:

@@ -12,8 +12,9 @@ from typing import Final
 import attrs
 
 from azul_rules import rules
+from azul_rules._accelerate import load_speedups
 from azul_rules._slots import new_instance
-from azul_rules.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PlayerBoard
+from azul_rules.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PatternLine, PlayerBoard
 from azul_rules.colors import (
     CENTER,
     COLORS,
@@ -29,7 +30,14 @@ from azul_rules.colors import (
     subtract,
 )
 from azul_rules.errors import FormatError, IllegalMoveError, Result
-from azul_rules.grey import legal_columns, line_to_floor, next_line, placements_of, walls_can_end
+from azul_rules.grey import (
+    PLACE_TILES,
+    legal_columns,
+    line_to_floor,
+    next_line,
+    placements_of,
+    walls_can_end,
+)
 from azul_rules.moves import TAKE_OPTIONS, Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.phases import (
     FACTORY_OFFER,
@@ -51,10 +59,12 @@ from azul_rules.rounds import (
     settle_floor,
     tile_colored,
 )
-from azul_rules.scoring import PlayerTiling, new_scoring, new_tiling
+from azul_rules.scoring import PlayerTiling, RoundScoring, WallPlacement, new_scoring, new_tiling
 from azul_rules.shown import number, shown
 
-__all__ = ["FACTORY_COUNTS", "GameState", "RoundContext", "new_game"]
+__all__ = [
+    "ACCELERATED", "FACTORY_COUNTS", "PYTHON_TWINS", "GameState", "RoundContext", "new_game",
+]  # fmt: skip
 
 
 FACTORY_COUNTS: Final = {2: 5, 3: 7, 4: 9}
@@ -187,6 +197,11 @@ class GameState(Position):
             after = self._take(move)
             if after is None:
                 raise IllegalMoveError(Result(tuple(rules.check_take(self, move))))
+            return after
+        if type(move) is PlaceTile:  # the grey wall's hot path
+            after = self._place_tile(move)
+            if after is None:
+                raise IllegalMoveError(Result(tuple(rules.check_place_tile(self, move))))
             return after
         if isinstance(move, TableTake):
             found = rules.check_table_take(self, move)
@@ -326,6 +341,32 @@ class GameState(Position):
 
     # -- the grey wall tiling (V1-V4) ---------------------------------------------------
 
+    def _place_tile(self, move: PlaceTile) -> GameState | None:
+        """V1-V3, W1, W3: the tile of the next complete line goes to the wall, and the
+        tiling goes on; ``None`` when the placement is illegal.
+
+        The checks of ``rules.check_place_tile`` (G1, T1, V1-V3), made on the way: the
+        second place the legality of a placement is written; the property test that
+        holds ``apply`` to ``validate`` holds the two together.
+        """
+        player = self.current_player
+        if self.context.phase is not WALL_TILING or (
+            move.player is not None and move.player != player
+        ):
+            return None
+        board = self.players[player]
+        line, column = move.line, move.column
+        if line != next_line(board) or not 0 <= column < 5:
+            return None  # V3: only the next complete line is tiled (none: nothing to tile)
+        wall = board.wall
+        color = board.pattern_lines[line].color
+        if wall[line][column] is not None:  # V1
+            return None
+        for row in wall:  # V2
+            if row[column] is color:
+                return None
+        return self._place(move)
+
     def _place(self, move: PlaceTile) -> GameState:
         """Apply a legal ``PlaceTile``: the tile goes to the wall and scores at once (W3),
         the line's other tiles go to the lid; then the tiling moves on."""
@@ -445,21 +486,17 @@ class GameState(Position):
         round = context.round
         scoring = new_scoring(round, tilings, False)
         rng = context.rng_state
-        if rng is None:
+        if rng is None:  # the table's draws: wait for its Refill
             empty = ((),) * len(self.factories)
-            return GameState.make(
-                players=boards,
-                factories=empty,
-                center=(),
-                bag=self.bag,
-                lid=lid,
-                current_player=starter,
-                start_player=starter,
-                phase=REFILL,
-                round=self.round + 1,
-                variant=self.variant,
-                last_scoring=scoring,
-            )
+            return build(GameState,
+                boards,
+                empty,
+                (),
+                starter,
+                None,
+                _context(context.bag, lid, starter, REFILL, round + 1, context.variant, None,
+                         None, scoring),
+            )  # fmt: skip
         factories, bag, lid, rng = draw_factories(len(self.factories), context.bag, lid, rng)
         if not any(factories):
             return self._game_over(boards, tilings, bag, lid, starter, rng)
@@ -536,7 +573,8 @@ _set_score, _set_lines, _set_wall, _set_floor, _set_accepting = BOARD_SETTERS
 
 
 def _no_tilings(players: tuple[PlayerBoard, ...]) -> tuple[PlayerTiling, ...]:
-    return tuple(PlayerTiling(i, b.score, (), 0, b.score) for i, b in enumerate(players))
+    """A fresh record of a tiling: nothing placed yet, every score as it stands."""
+    return tuple([new_tiling(i, b.score, (), 0, b.score) for i, b in enumerate(players)])
 
 
 def _fill_floor(
@@ -609,3 +647,63 @@ def new_game(
     factories, bag, lid, rng = draw_factories(count, _ALL_TILES, (), rng)  # sorted
     context = _context(bag, lid, first_player, FACTORY_OFFER, 1, variant, rng, None, None)
     return build(GameState, boards, factories, (), first_player, None, context)
+
+
+# -- the compiled twin (azul_rules._accelerate says which functions, and how a rule
+# change is made in both) ------------------------------------------------------------
+
+PYTHON_TWINS: Final = {
+    "legal_moves": GameState.legal_moves,
+    "tilings_so_far": GameState._tilings_so_far,
+    "end_offer": GameState._end_offer,
+    "close_round": GameState._close_round,
+    "settle_grey_round": GameState._settle_grey_round,
+    "walls_can_end": walls_can_end,
+    "settle_floor": settle_floor,
+    "take": GameState._take,
+    "place_tile": GameState._place_tile,
+    "grey_tiling": GameState._grey_tiling,
+    "draw_factories": draw_factories,
+    "tile_colored": tile_colored,
+    "place_on_wall": place_on_wall,
+}
+"""The Python reference of each function that has a compiled twin, by name."""
+
+_speedups = load_speedups()
+ACCELERATED: Final = _speedups is not None
+"""True when the compiled core is in use (``azul_rules.accelerated``)."""
+
+if _speedups is not None:
+    _speedups.setup(
+        {
+            **PYTHON_TWINS,
+            "COLORS": COLORS,
+            "MARKER": MARKER,
+            "FACTORY_OFFER": FACTORY_OFFER,
+            "WALL_TILING": WALL_TILING,
+            "GREY": GREY,
+            "PlaceTile": PlaceTile,
+            "RoundScoring": RoundScoring,
+            "PLACE_TILES": PLACE_TILES,
+            "GameState": GameState,
+            "PlayerBoard": PlayerBoard,
+            "RoundContext": RoundContext,
+            "PatternLine": PatternLine,
+            "PlayerTiling": PlayerTiling,
+            "WallPlacement": WallPlacement,
+            "Take": Take,
+            "TAKE_OPTIONS": TAKE_OPTIONS,
+            "LINES": LINES,
+        }
+    )
+    setattr(GameState, "legal_moves", _speedups.method("legal_moves"))  # noqa: B010
+    for _name in (
+        "_take", "_end_offer", "_close_round", "_place_tile", "_grey_tiling", "_tilings_so_far",
+        "_settle_grey_round",
+    ):  # fmt: skip
+        setattr(GameState, _name, _speedups.method(_name))
+    draw_factories = _speedups.draw_factories
+    tile_colored = _speedups.tile_colored
+    place_on_wall = _speedups.place_on_wall
+    settle_floor = _speedups.settle_floor
+    walls_can_end = _speedups.walls_can_end

@@ -12,13 +12,15 @@ new seeds each time):
 * ``codec``: the same, through the action ids (``actions.legal_actions`` then
   ``move_from_action``), the floor every AI adapter stands on;
 * ``openspiel``: ``python_azul`` through pyspiel (``legal_actions``, ``apply_action``,
-  one chance node per tile drawn and one for the first player);
+  one chance node per factory dealt and one for the first player);
 * ``pettingzoo``: ``env()`` with its wrappers (``last()`` builds the observation and the
   mask, then ``step``), and ``raw_env`` without them.
 
 Then cProfile splits each adapter's time by where it is spent: the referee, the codec
 and observations, the adapter module itself, the framework (pyspiel's C++ side,
 PettingZoo's wrappers), numpy, and the loop.  No timing is asserted anywhere.
+``benchmarks/door_floors.py`` measures each entry point against a zero-work game pushed
+through the same framework machinery instead.
 """
 
 from __future__ import annotations

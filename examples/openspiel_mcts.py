@@ -6,7 +6,7 @@ Run it (from the project's root, with the ``openspiel`` extra installed)::
 
 ``import azul_rules.spiel`` registers the game; ``MCTSBot`` (random rollouts, a few
 simulations a move, to keep it quick) plays seat 0 and ``UniformRandomBot`` seat 1,
-then the seats are swapped; chance nodes (the first player, every tile drawn) are
+then the seats are swapped; chance nodes (the first player, each factory dealt) are
 sampled from ``state.chance_outcomes()``.  Prints each game's scores and the tally.
 """
 

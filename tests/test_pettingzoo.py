@@ -593,3 +593,91 @@ def test_observe_names_the_agents_for_an_unknown_one() -> None:
                            r"player_0, player_1, player_2$"):  # fmt: skip
             game.observe(odd)  # type: ignore[arg-type]
     assert game.observation_space("player_2").contains(game.observe("player_2"))
+
+
+# -- one observation per position (issue 25) ------------------------------------------------
+
+
+def test_an_observation_is_built_once_per_position() -> None:
+    """Observing an agent again before the next step gives the same two arrays; a step
+    or a reset gives new ones; every agent's are the codec's observation and mask."""
+    game = raw_env(players=3)
+    game.reset(seed=6)
+    agent = game.agent_selection
+    first = game.observe(agent)
+    again = game.observe(agent)
+    assert again is not first  # a dict of its own each time...
+    assert again["observation"] is first["observation"]  # ...holding the same arrays
+    assert again["action_mask"] is first["action_mask"]
+    state = game.game
+    for seat, name in enumerate(game.possible_agents):
+        seen = game.observe(name)
+        assert seen["observation"].tolist() == actions.observation(state, seat)
+        expected = actions.legal_action_mask(state) if name == agent else [0] * 240
+        assert seen["action_mask"].tolist() == expected
+        assert game.observation_space(name).contains(seen)
+    game.step(int(np.flatnonzero(first["action_mask"])[0]))
+    after = game.observe(game.agent_selection)
+    assert after["observation"] is not first["observation"]
+    assert after["observation"].tolist() == actions.observation(
+        game.game, game.possible_agents.index(game.agent_selection)
+    )
+    before_reset = game.observe(game.agent_selection)["observation"]
+    game.reset(seed=6)
+    assert game.observe(game.agent_selection)["observation"] is not before_reset
+
+
+def test_a_mask_follows_the_terminations_even_in_the_same_position() -> None:
+    """PettingZoo's own TerminateIllegalWrapper ends the game without a step of the raw
+    environment: the position is the same, but the mask of the agent is now all zeros."""
+    from pettingzoo.utils import wrappers
+
+    game = wrappers.TerminateIllegalWrapper(raw_env(players=2), illegal_reward=-1)
+    game.reset(seed=3)
+    agent = game.agent_selection
+    mask = game.observe(agent)["action_mask"]
+    assert mask.any()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        game.step(int(np.flatnonzero(mask == 0)[0]))
+    assert game.terminations[agent]
+    assert not game.observe(agent)["action_mask"].any()
+    assert mask.any()  # the array handed out before is left as it was
+
+
+def test_the_wrapper_asks_the_referee_only_about_refused_actions() -> None:
+    """env() asked the referee for a verdict (GameState.validate) at every step; it asks
+    only about an action the mask refuses, whose verdict it records."""
+    game = env(players=2)
+    game.reset(seed=4)
+    raw = game.unwrapped
+    asked: list[object] = []
+    verdict = raw.verdict
+
+    def counted(action: object) -> object:
+        asked.append(action)
+        return verdict(action)
+
+    raw.verdict = counted
+    for _ in range(10):
+        observation, *_ = game.last()
+        game.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert asked == []
+    observation, *_ = game.last()
+    refused = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    agent = game.agent_selection
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        game.step(refused)
+    assert asked == [refused]
+    assert game.infos[agent]["illegal_move"]["action"] == refused
+
+
+def test_state_is_player_0s_observation() -> None:
+    game = raw_env(players=4, variant="grey")
+    game.reset(seed=2)
+    for _ in range(12):
+        game.step(int(np.flatnonzero(game.observe(game.agent_selection)["action_mask"])[0]))
+    whole = game.state()
+    assert whole.dtype == np.float32
+    assert whole.tolist() == actions.observation(game.game, 0)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import pickle
 import random
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.extras import needs
 
@@ -14,7 +17,7 @@ pyspiel = needs("pyspiel")
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import actions  # noqa: E402
+from azul_rules import actions, deals, testing  # noqa: E402
 from azul_rules import spiel as azs  # noqa: E402
 
 COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
@@ -57,7 +60,7 @@ def test_game_info(players: int, takes: int) -> None:
     assert colored.num_players() == players
     assert colored.num_distinct_actions() == takes
     assert grey.num_distinct_actions() == takes + 25
-    assert colored.max_chance_outcomes() == 5 + players
+    assert colored.max_chance_outcomes() == 125 + players  # 125 deals, then the first player
     assert colored.max_utility() == 1.0
     assert colored.min_utility() == pytest.approx(-1 / (players - 1))
     assert colored.utility_sum() == 0.0
@@ -93,16 +96,20 @@ def test_bad_parameters(params: dict[str, object], message: str) -> None:
 
 
 def test_first_chance_node_chooses_the_first_player_s7() -> None:
-    """S7: uniform over the players, outcome 5 + k; then tiles are drawn (R2)."""
+    """S7: uniform over the players, outcome 125 + k; then each factory is dealt (R2):
+    one chance node per factory, its outcome the deal of its four tiles."""
     state = load(3).new_initial_state()
     assert state.is_chance_node()
-    assert state.chance_outcomes() == [(5, 1 / 3), (6, 1 / 3), (7, 1 / 3)]
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "player 3 starts"
-    state.apply_action(7)
+    assert state.chance_outcomes() == [(125, 1 / 3), (126, 1 / 3), (127, 1 / 3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 127) == "player 3 starts"
+    state.apply_action(127)
     assert state.is_chance_node()
-    assert state.chance_outcomes() == [(c, 0.2) for c in range(5)]
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "draw black"
-    for _ in range(4 * 7):
+    outcomes = state.chance_outcomes()
+    assert [a for a, _ in outcomes] == list(range(70))  # every deal of four tiles
+    assert dict(outcomes)[0] == math.comb(20, 4) / math.comb(100, 4)  # BBBB
+    assert math.fsum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal BBBK"
+    for _ in range(7):
         state.apply_action(sample_chance(state, random.Random(1)))
     assert state.current_player() == 2
     assert state.referee.start_player == 2
@@ -110,28 +117,36 @@ def test_first_chance_node_chooses_the_first_player_s7() -> None:
     assert len(state.referee.bag) == 72
 
 
-def test_tiles_are_drawn_by_the_bags_counts_and_the_lid_is_poured_r2() -> None:
-    """R2: each draw is weighted by the bag's tiles; once the bag is empty, by the lid's,
-    which is poured into the bag; the referee accepts every fill."""
+def test_factories_are_dealt_by_the_bags_counts_and_the_lid_is_poured_r2() -> None:
+    """R2: each factory's deal is weighted by the bag's tiles (the multivariate
+    hypergeometric of its four tiles); once the bag holds fewer than four, the factory
+    takes them and the rest is drawn from the lid, poured into the bag; the referee
+    accepts every fill."""
     rng = random.Random(4)
     poured = 0
     for _ in range(3):
         state = load(4).new_initial_state()
-        state.apply_action(5)
+        state.apply_action(125)
         while not state.is_terminal():
             if not state.is_chance_node():
                 state.apply_action(rng.choice(state.legal_actions()))
                 continue
             table = state.table
-            if table.bag:
-                counts = [table.bag.count(c) for c in az.Color]
-            else:
-                counts = [table.lid.count(c) for c in az.Color]
+            bag = tuple(table.bag.count(c) for c in az.Color)
+            lid = tuple(table.lid.count(c) for c in az.Color)
+            outcomes = state.chance_outcomes()
+            assert outcomes == deals.deal_outcomes(bag, lid)
+            assert math.fsum(p for _, p in outcomes) == pytest.approx(1.0, abs=1e-12)
+            if len(table.bag) >= 4:
+                assert all(sum(deals.DEAL_COUNTS[a]) == 4 for a, _ in outcomes)
+            outcome = sample_chance(state, rng)
+            state.apply_action(outcome)
+            dealt = state.table.factories if state.is_chance_node() else state.referee.factories
+            assert deals.deal_id(next(f for f in reversed(dealt) if f)) == outcome or (
+                not state.is_chance_node()
+            )
+            if len(table.bag) < 4 and table.lid:
                 poured += 1
-            total = sum(counts)
-            assert state.chance_outcomes() == [(c, n / total) for c, n in enumerate(counts) if n]
-            state.apply_action(sample_chance(state, rng))
-            if not table.bag:
                 assert not state.table.lid  # poured into the bag
     assert poured > 0
 
@@ -146,12 +161,12 @@ def test_a_fill_stops_when_bag_and_lid_are_empty_r2_r6() -> None:
         current_player=1, start_player=1, phase=az.Phase.REFILL, round=4,
     )  # fmt: skip
     state = game.state_from(waiting)
-    draws = 0
-    while state.is_chance_node():
-        assert state.chance_outcomes() == [(int(az.Color.RED), 1.0)]
-        state.apply_action(int(az.Color.RED))
-        draws += 1
-    assert draws == 6
+    red = az.Color.RED
+    assert state.chance_outcomes() == [(deals.deal_id((red,) * 4), 1.0)]
+    state.apply_action(deals.deal_id((red,) * 4))
+    assert state.chance_outcomes() == [(deals.deal_id((red,) * 2), 1.0)]  # short (R2)
+    state.apply_action(deals.deal_id((red,) * 2))
+    assert not state.is_chance_node()  # bag and lid are empty: the fill stops
     assert [len(f) for f in state.referee.factories] == [4, 2, 0, 0, 0]
     assert state.current_player() == 1
     empty = az.GameState.make(
@@ -166,9 +181,10 @@ def test_a_fill_stops_when_bag_and_lid_are_empty_r2_r6() -> None:
 def test_illegal_actions_raise_spiel_error_with_the_verdict() -> None:
     """The message carries the code, rule id and message; ``result`` the verdict."""
     state = load(2).new_initial_state()
-    state.apply_action(5)
-    for color in [0, 0, 0, 0, 1, 1, 1, 1] + [2] * 12:  # factories 1-2, then red
-        state.apply_action(color)
+    state.apply_action(125)
+    blue, yellow, red = az.Color.BLUE, az.Color.YELLOW, az.Color.RED
+    for tiles in [(blue,) * 4, (yellow,) * 4] + [(red,) * 4] * 3:  # factories 1-2, then red
+        state.apply_action(deals.deal_id(tiles))
     assert state.referee.factories[0] == (az.Color.BLUE,) * 4
     red_from_factory_1 = actions.action_id(az.Take(0, az.Color.RED, 0), 2)
     with pytest.raises(pyspiel.SpielError) as caught:
@@ -179,14 +195,14 @@ def test_illegal_actions_raise_spiel_error_with_the_verdict() -> None:
     assert caught.value.result.code is az.ErrorCode.COLOR_NOT_IN_SOURCE
     with pytest.raises(pyspiel.SpielError, match="out of range"):
         state.apply_action(180)  # a placement id, on the coloured wall
-    with pytest.raises(pyspiel.SpielError, match="the bag holds no blue tile"):
-        chance = load(3).new_initial_state()  # 28 tiles drawn
-        chance.apply_action(5)
-        for _ in range(20):
-            chance.apply_action(0)
-        chance.apply_action(0)  # a 21st blue tile
+    with pytest.raises(pyspiel.SpielError, match=r"the bag holds 0 blue tile\(s\)"):
+        chance = load(3).new_initial_state()  # 7 factories dealt
+        chance.apply_action(125)
+        for _ in range(5):
+            chance.apply_action(0)  # BBBB: the 20 blue tiles
+        chance.apply_action(0)  # four more blue tiles
     with pytest.raises(pyspiel.SpielError, match="not a first player"):
-        load(2).new_initial_state().apply_action(7)
+        load(2).new_initial_state().apply_action(127)
     legal = state.legal_actions()
     state.apply_action(legal[0])  # the failed actions left the state as it was
 
@@ -200,19 +216,24 @@ def _refused(state: Any, outcome: int) -> str:
     return str(caught.value)
 
 
-def test_a_tile_draw_names_the_outcomes_it_takes_r2() -> None:
-    """R2: a tile draw takes only the colours in the bag (0-4); outcome 7, a first
-    player (S7) at the game's first chance node, was called a colour the bag lacked."""
+def test_a_deal_names_the_outcomes_it_takes_r2() -> None:
+    """R2: a deal node takes only the deals the bag (and the lid poured into it) can
+    give; outcome 127, a first player (S7) at the game's first chance node, is named
+    for what it is; so is a deal the bag cannot give, with the outcomes the node takes."""
     state = load(3).new_initial_state()
-    state.apply_action(7)
-    every_colour = "0 (blue), 1 (yellow), 2 (red), 3 (black), 4 (white)"
-    node = f"this chance node draws a tile from the bag and takes outcomes {every_colour} (R2)"
-    assert _refused(state, 7) == (
-        "chance outcome 7 is not a tile colour but a first-player outcome (S7), taken only "
-        f"by the game's first chance node; {node}"
+    state.apply_action(127)
+    every_deal = ", ".join(f"{a} ({deals.outcome_text(a)})" for a in range(70))
+    node = f"this chance node deals factory 1 and takes outcomes {every_deal} (R2)"
+    assert _refused(state, 127) == (
+        "chance outcome 127 is not a deal but a first-player outcome (S7), taken only by "
+        f"the game's first chance node; {node}"
     )
-    assert _refused(state, 8) == (
-        f"chance outcome 8 is not a tile colour (0-4), nor any outcome of this game (0-7); {node}"
+    assert _refused(state, 200) == (
+        f"chance outcome 200 is not a deal (0-124), nor any outcome of this game (0-127); {node}"
+    )
+    assert _refused(state, 70) == (
+        "chance outcome 70 (BBB): deal 70 (BBB) cannot be dealt: the bag holds 4 tiles or "
+        f"more, so the factory gets four (R2); {node}"
     )
     waiting = az.GameState.make(
         players=(az.PlayerBoard(), az.PlayerBoard()), factories=((),) * 5, center=(),
@@ -220,29 +241,31 @@ def test_a_tile_draw_names_the_outcomes_it_takes_r2() -> None:
         phase=az.Phase.REFILL, round=2,
     )  # fmt: skip
     short = load(2).state_from(waiting)
+    assert short.chance_outcomes() == [(deals.deal_id((az.Color.BLUE, az.Color.RED)), 1.0)]
     assert _refused(short, 1) == (
-        "chance outcome 1 (yellow) cannot be drawn: the bag holds no yellow tile; this chance "
-        "node draws a tile from the bag and takes outcomes 0 (blue), 2 (red) (R2)"
+        "chance outcome 1 (BBBY): deal 1 (BBBY) cannot be dealt: the factory takes every "
+        "tile left, BR (R2); this chance node deals factory 1 and takes outcomes 107 (BR) (R2)"
     )
-    poured = load(2).state_from(waiting.replace(bag=(), lid=(az.Color.WHITE,) * 3))
+    poured = load(2).state_from(waiting.replace(lid=(az.Color.WHITE,) * 3 + (az.Color.RED,)))
     assert _refused(poured, 0) == (
-        "chance outcome 0 (blue) cannot be drawn: the lid (poured into the empty bag) holds "
-        "no blue tile; this chance node draws a tile from the lid (poured into the empty bag) "
-        "and takes outcomes 4 (white) (R2)"
+        "chance outcome 0 (BBBB): deal 0 (BBBB) cannot be dealt: the factory takes the "
+        "bag's BR and 2 tile(s) drawn from the lid poured into the bag, which holds 1 red, "
+        "3 white (R2); this chance node deals factory 1 and takes outcomes 27 (BRRW), "
+        "30 (BRWW) (R2)"
     )
 
 
 def test_the_first_chance_node_names_the_outcomes_it_takes_s7() -> None:
-    """S7: the first chance node takes only 5 + k, player k starting."""
+    """S7: the first chance node takes only 125 + k, player k starting."""
     state = load(3).new_initial_state()
     assert _refused(state, 2) == (
         "chance outcome 2 is not a first player: this chance node chooses the first player "
-        "(S7) and takes outcomes 5-7 (player 1-3 starts); the tile colours 0-4 are drawn at "
-        "the chance nodes after it (R2)"
+        "(S7) and takes outcomes 125-127 (player 1-3 starts); the deals 0-124 (a factory's "
+        "tiles) are the outcomes of the chance nodes after it (R2)"
     )
-    assert _refused(state, 8) == (
-        "chance outcome 8 is not a first player: this chance node chooses the first player "
-        "(S7) and takes outcomes 5-7 (player 1-3 starts)"
+    assert _refused(state, 128) == (
+        "chance outcome 128 is not a first player: this chance node chooses the first player "
+        "(S7) and takes outcomes 125-127 (player 1-3 starts)"
     )
 
 
@@ -316,17 +339,19 @@ def test_observations() -> None:
     assert state.information_state_string(0) == ", ".join(str(a) for a in state.history())
 
 
-def test_observation_during_a_fill_shows_the_tiles_drawn() -> None:
+def test_observation_during_a_fill_shows_the_factories_dealt() -> None:
     state = load(2).new_initial_state()
-    state.apply_action(6)
-    for color in (4, 4, 3):
-        state.apply_action(color)
-    assert state.table.factories[0] == (az.Color.BLACK, az.Color.WHITE, az.Color.WHITE)
+    state.apply_action(126)
+    black, white = az.Color.BLACK, az.Color.WHITE
+    state.apply_action(deals.deal_id((white, black, white, white)))
+    assert state.table.factories[0] == (black, white, white, white)
+    assert state.table.factories[1] == ()
+    assert len(state.table.bag) == 96
     tensor = state.observation_tensor(0)
     factories = next(f for f in actions.observation_layout(2) if f.name == "factories")
-    assert tensor[factories.offset : factories.offset + 5] == [0, 0, 0, 1, 2]
-    assert "chance: tile 4 of 20 is drawn (R2)" in str(state)
-    assert "factories: KWW" in str(state)
+    assert tensor[factories.offset : factories.offset + 10] == [0, 0, 0, 1, 3] + [0] * 5
+    assert "chance: factory 2 of 5 is dealt (R2)" in str(state)
+    assert "factories: KWWW - - - -" in str(state)
 
 
 def test_mcts_plays_whole_games() -> None:
@@ -406,10 +431,11 @@ def test_action_to_string_names_only_the_games_own_actions() -> None:
     coloured game was "place line 1 at column 1"."""
     colored = load(2).new_initial_state()
     chance = int(pyspiel.PlayerId.CHANCE)
-    assert colored.action_to_string(chance, 6) == "player 2 starts"
-    assert colored.action_to_string(chance, 7) == "chance outcome 7"
-    assert colored.action_to_string(chance, 100) == "chance outcome 100"
-    assert colored.action_to_string(chance, 4) == "draw white"
+    assert colored.action_to_string(chance, 126) == "player 2 starts"
+    assert colored.action_to_string(chance, 127) == "chance outcome 127"
+    assert colored.action_to_string(chance, 1000) == "chance outcome 1000"
+    assert colored.action_to_string(chance, 4) == "deal BBBW"
+    assert colored.action_to_string(chance, 124) == "deal W"
     assert colored.action_to_string(0, 180) == "action 180"
     grey = load(2, "grey").new_initial_state()
     assert grey.action_to_string(0, 180) == "place line 1 at column 1"
@@ -450,3 +476,137 @@ def test_state_from_refuses_what_is_not_a_position() -> None:
     """It raised AttributeError ('dict' object has no attribute 'players')."""
     with pytest.raises(az.FormatError, match=r"state_from\(\) reads a GameState, not \{\}"):
         load(2).state_from({})
+
+
+# -- the chance nodes of a fill, one per factory (issue 25) ---------------------------------
+
+
+@settings(max_examples=60, deadline=None)
+@given(state=testing.game_states(include_over=False), rnd=st.randoms(use_true_random=False))
+def test_a_fill_dealt_factory_by_factory_is_the_referees_refill_r2(
+    state: az.GameState, rnd: random.Random
+) -> None:
+    """R2: the position python_azul builds after a fill (through the slots, without the
+    Refill's checks) is the one ``referee.apply(Refill(...))`` gives, part for part, for
+    fills sampled by the deals' probabilities from reachable bags and lids."""
+    waiting = az.GameState.make(
+        players=state.players, factories=((),) * len(state.factories), center=(),
+        bag=state.bag, lid=state.lid, current_player=state.start_player,
+        start_player=state.start_player, phase=az.Phase.REFILL, round=state.round,
+        variant=state.variant, last_scoring=state.last_scoring,
+    )  # fmt: skip
+    game = load(len(state.players), state.variant.value)
+    spiel_state = game.state_from(waiting)
+    seen: list[tuple[az.Color, ...]] = []
+    while spiel_state.is_chance_node():
+        before = spiel_state.table
+        outcome = sample_chance(spiel_state, rnd)
+        spiel_state.apply_action(outcome)
+        seen.append(deals.deal_tiles(outcome))
+        assert len(before.factories[len(seen) - 1]) == 0
+    seen += [()] * (len(state.factories) - len(seen))
+    expected = waiting.apply(az.Refill(tuple(seen)))
+    got = spiel_state.referee
+    assert got == expected
+    assert hash(got) == hash(expected)
+    assert az.to_json(got) == az.to_json(expected)
+    assert [type(f) for f in got.factories] == [tuple] * len(seen)
+    assert (got.phase, got.context.rng_state, got.marker_holder) == (
+        expected.phase, expected.context.rng_state, expected.marker_holder,
+    )  # fmt: skip
+
+
+def test_refilled_hands_an_empty_fill_to_the_referee_r6() -> None:
+    """R6: a fill that deals nothing goes through the referee, which ends the game."""
+    boards = (az.PlayerBoard(score=3), az.PlayerBoard(score=5))
+    empty = az.GameState.make(
+        players=boards, factories=((),) * 5, center=(), bag=(), lid=(), current_player=1,
+        start_player=1, phase=az.Phase.REFILL, round=4,
+    )  # fmt: skip
+    over = azs.refilled(empty, ((),) * 5, (0,) * 5, (0,) * 5)
+    assert over == empty.apply(az.Refill(((),) * 5))
+    assert over.is_over
+
+
+def test_a_state_in_the_middle_of_a_fill_clones_pickles_and_serializes() -> None:
+    """A state between two deals: its clone, its pickle and its serialization go on to
+    the same game as the state itself."""
+    game = load(3, "grey")
+    state = game.new_initial_state()
+    state.apply_action(126)
+    state.apply_action(sample_chance(state, random.Random(2)))
+    state.apply_action(sample_chance(state, random.Random(3)))
+    assert state.is_chance_node() and len(state.table.bag) == 92
+    copies = [
+        state.clone(),
+        pickle.loads(pickle.dumps(state)),
+        game.deserialize_state(state.serialize()),
+        pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1],
+    ]
+    end = play_random(state, random.Random(9))
+    for copy in copies:
+        assert str(play_random(copy, random.Random(9))) == str(end)
+        assert copy.history() == end.history()
+
+
+def test_a_chance_node_per_factory_and_per_round() -> None:
+    """One chance node per factory filled and one for the first player: 1 + 5 per round
+    of a 2-player game while the bag lasts (20 tiles per round)."""
+    state = load(2).new_initial_state()
+    rng = random.Random(5)
+    chance = 0
+    while state.referee.round < 3 or state.is_chance_node():
+        if state.is_chance_node():
+            chance += 1
+            state.apply_action(sample_chance(state, rng))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    assert chance == 1 + 5 * 3
+    assert len(state.referee.bag) == 40
+
+
+def _step_outcome(step: Any, position: Any, action: object) -> tuple[str, object]:
+    try:
+        return "value", step(position, action)
+    except Exception as error:
+        return "raised", (type(error), str(error))
+
+
+@pytest.mark.skipif(azs._step is azs.PYTHON_STEP, reason="the compiled core is not in use")
+def test_the_compiled_step_is_the_python_step() -> None:
+    """``spiel._step``'s C twin gives the reference's next position (or hands the action
+    to the general path, or raises alike) for every legal and illegal action and chance
+    outcome of whole games, 2-4 players, both walls, and for tampered positions."""
+    rng = random.Random(12)
+    checked = 0
+    for players, variant in COMBINATIONS:
+        state = load(players, variant).new_initial_state()
+        while not state.is_terminal():
+            position = state._position
+            tries: list[object] = [*range(-2, 130), 180, 205, 325, 10**20, True, 3.0, None]
+            tries.append(np.int64(3))
+            for action in tries:
+                compiled = _step_outcome(azs._step, position, action)
+                assert compiled == _step_outcome(azs.PYTHON_STEP, position, action), action
+                checked += 1
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+    assert checked > 100_000
+    # tampered positions: the twin hands them to the reference
+    state = play_random(load(2).new_initial_state(), random.Random(4), limit=30)
+    base = state._position
+    for index, value in [(7, (1, 2)), (7, (1, 2, 3, 4, -5)), (8, ("a",) * 5), (2, None),
+                         (5, 1), (1, 2**70), (6, [()]), (0, None)]:  # fmt: skip
+        fields = list(base)
+        fields[index] = value
+        odd = tuple.__new__(azs._Position, fields)
+        for action in (0, 3, *state.legal_actions()[:3]):
+            assert _step_outcome(azs._step, odd, action) == _step_outcome(
+                azs.PYTHON_STEP, odd, action
+            )
+    for odd_position in (None, tuple(base), (*base, 0)):
+        assert _step_outcome(azs._step, odd_position, 0) == _step_outcome(
+            azs.PYTHON_STEP, odd_position, 0
+        )

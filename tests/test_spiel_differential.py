@@ -14,6 +14,7 @@ from tests.extras import needs
 pyspiel = needs("pyspiel")
 
 import azul_rules as az  # noqa: E402
+from azul_rules import deals  # noqa: E402
 from azul_rules import spiel as azs  # noqa: E402
 from azul_rules import testing as azt  # noqa: E402
 
@@ -89,9 +90,10 @@ def test_a_cross_counted_once_is_caught_w3() -> None:
         run_state_machine_as_test(machine, settings=settings(QUICK, max_examples=30))
 
 
-def test_chance_sequence_puts_the_bags_tiles_first_r2() -> None:
-    """R2: when the bag runs out during a fill, the tiles that came from the bag are
-    drawn first, so that the lid is poured in at the same point."""
+def test_chance_sequence_deals_each_factory_r2() -> None:
+    """R2: one deal per factory, the first player (125 + k) first in a new game; a
+    factory filled across the pour of the lid is dealt as its four tiles, and python_azul
+    takes that deal where the bag ran out."""
     red, blue = az.Color.RED, az.Color.BLUE
     before = az.GameState.make(
         players=(az.PlayerBoard(), az.PlayerBoard()), factories=((),) * 5, center=(),
@@ -104,11 +106,16 @@ def test_chance_sequence_puts_the_bags_tiles_first_r2() -> None:
         phase=az.Phase.FACTORY_OFFER, round=4,
     )  # fmt: skip
     outcomes = azs.chance_sequence(after, before)
-    assert outcomes[:4] == [int(blue), int(red), int(red), int(red)]
-    assert len(outcomes) == 20
+    assert outcomes == [deals.deal_id((blue, red, red, red))] + [deals.deal_id((red,) * 4)] * 4
+    waiting = pyspiel.load_game("python_azul").state_from(before.replace(phase=az.Phase.REFILL))
+    for outcome in outcomes:
+        assert outcome in dict(waiting.chance_outcomes())
+        waiting.apply_action(outcome)
+    assert waiting.referee.factories == after.factories
+    assert (waiting.referee.bag, waiting.referee.lid) == ((red, red), ())  # the lid was poured
     first = azs.chance_sequence(az.new_game(2, seed=1, first_player=1), None)
-    assert first[0] == 6  # player 2 starts (S7)
-    assert len(first) == 21
+    assert first[0] == 126  # player 2 starts (S7)
+    assert len(first) == 6
 
 
 def test_a_game_with_other_legal_actions_is_caught() -> None:

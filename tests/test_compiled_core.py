@@ -1,0 +1,383 @@
+"""The compiled core against its Python reference (see ``azul_rules._accelerate``).
+
+Both cores give the same games, verdicts and records.  With the compiled twin in use,
+each call here is made through both cores in one process (the Python one by putting the
+Python functions back for the call, :func:`python_core`) and the results compared part
+by part: legal moves, successors (``last_scoring`` and the boards' accepting lines
+included), verdicts and exceptions, on reachable, mutated, hand-built and tampered
+positions, with legal and illegal moves of every kind, on both walls, for 2-4 players.
+The seeded games of both cores are compared by digest, the Python core's in a process
+of its own (``AZUL_RULES_PURE_PYTHON=1``).  CI runs the whole suite on both cores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import azul_rules as az
+from azul_rules import state as state_module
+from azul_rules import testing
+from azul_rules.board import pattern_line
+from azul_rules.colors import COLORS
+from azul_rules.rounds import draw_factories, place_on_wall, tile_colored
+from tests.core_digest import game_digest
+from tests.test_possible_successors import mutated_position
+
+compiled = pytest.mark.skipif(
+    not az.accelerated, reason="the compiled core is not in use (AZUL_RULES_PURE_PYTHON=1)"
+)
+_GLOBALS = ("draw_factories", "tile_colored", "place_on_wall", "settle_floor", "walls_can_end")
+_METHODS = {
+    "legal_moves": "legal_moves", "_take": "take", "_place_tile": "place_tile",
+    "_grey_tiling": "grey_tiling", "_tilings_so_far": "tilings_so_far", "_end_offer": "end_offer",
+    "_close_round": "close_round", "_settle_grey_round": "settle_grey_round",
+}  # fmt: skip
+
+
+@contextlib.contextmanager
+def python_core() -> Iterator[None]:
+    """The Python reference in place of every compiled twin, for the time of a call."""
+    saved_globals = {name: getattr(state_module, name) for name in _GLOBALS}
+    saved_methods = {name: az.GameState.__dict__[name] for name in _METHODS}
+    try:
+        for name in _GLOBALS:
+            setattr(state_module, name, state_module.PYTHON_TWINS[name])
+        for name, twin in _METHODS.items():
+            setattr(az.GameState, name, state_module.PYTHON_TWINS[twin])
+        yield
+    finally:
+        for name, value in saved_globals.items():
+            setattr(state_module, name, value)
+        for name, value in saved_methods.items():
+            setattr(az.GameState, name, value)
+
+
+def parts(state: az.GameState) -> tuple[object, ...]:
+    """Every part of a state, the record of its last tiling and the derived accepting
+    lines included, with the exact types of its containers."""
+    boards = tuple(
+        (type(b), b.score, b.pattern_lines, b.wall, b.floor, b.accepting, type(b.floor))
+        for b in state.players
+    )
+    return (
+        type(state), boards, state.factories, state.center, state.bag, state.lid,
+        state.current_player, state.marker_holder, state.start_player, state.phase,
+        state.round, state.variant, state.rng_state, state.outcome, state.last_scoring,
+        type(state.players), type(state.factories), type(state.center), type(state.context),
+    )  # fmt: skip
+
+
+def outcome(call: Callable[[], object]) -> tuple[str, object]:
+    """What a call gives: its value's parts, or its exception (type, text, verdict)."""
+    try:
+        value = call()
+    except az.IllegalMoveError as error:
+        return "illegal", error.result
+    except Exception as error:
+        return "raised", (type(error), str(error))
+    if isinstance(value, az.GameState):
+        return "state", parts(value)
+    return "value", value
+
+
+def assert_same(call: Callable[[], object]) -> tuple[str, object]:
+    """The call through the compiled core gives what it gives through the Python one."""
+    compiled_result = outcome(call)
+    with python_core():
+        python_result = outcome(call)
+    assert compiled_result == python_result
+    return compiled_result
+
+
+def moves_to_try(state: az.GameState, rnd: random.Random) -> list[az.Move]:
+    """Legal moves and illegal ones of every kind."""
+    moves: list[az.Move] = list(state.legal_moves())
+    colors: tuple[az.Color | az.Marker, ...] = (*COLORS, az.MARKER)
+    for _ in range(12):
+        moves.append(
+            az.Take(rnd.randrange(-1, 10), rnd.choice(colors), rnd.randrange(-1, 5),
+                    player=rnd.choice((None, 0, 1, 2, 3)))
+        )  # fmt: skip
+    moves.append(az.PlaceTile(rnd.randrange(6), rnd.randrange(6)))
+    if state.legal_moves() and isinstance(state.legal_moves()[0], az.Take):
+        take = rnd.choice(state.legal_moves())
+        assert isinstance(take, az.Take)
+        moves.append(az.TableTake(take.source, take.color, rnd.randint(1, 4), {take.line: 1}))
+    return rnd.sample(moves, min(len(moves), 16))
+
+
+def check_position(state: az.GameState, rnd: random.Random) -> None:
+    assert_same(state.legal_moves)
+    for move in moves_to_try(state, rnd):
+        assert_same(lambda move=move: state.apply(move))  # type: ignore[misc]
+
+
+@compiled
+@settings(max_examples=60)
+@given(state=testing.game_states(), rnd=st.randoms())
+def test_both_cores_agree_on_reachable_positions(state: az.GameState, rnd: random.Random) -> None:
+    """S1-S7, T1-T4, P1-P7, F1-F4, W1-W5, E1-E4, R1-R7, V1-V5: the same legal moves, and
+    for legal and illegal moves the same successor or the same verdict."""
+    check_position(state, rnd)
+
+
+@compiled
+@settings(max_examples=60)
+@given(rnd=st.randoms(), variant=st.sampled_from(az.Variant), tiling=st.booleans())
+def test_both_cores_agree_on_mutated_positions(
+    rnd: random.Random, variant: az.Variant, tiling: bool
+) -> None:
+    """The same on positions built by mutation, possible or not (the referee plays on
+    from any position its constructor accepts)."""
+    grey_tiling = tiling and variant is az.Variant.GREY
+    phase = az.Phase.WALL_TILING if grey_tiling else az.Phase.FACTORY_OFFER
+    check_position(mutated_position(rnd, variant, phase), rnd)
+
+
+@compiled
+def test_both_cores_play_the_same_seeded_games() -> None:
+    """R2, S7: 900 seeded random games (150 seeds, 2-4 players, both walls) give the same
+    digest of every successor and tiling record on both cores."""
+    compiled_digest = game_digest(150)
+    pure = subprocess.run(
+        [sys.executable, "-m", "tests.core_digest", "150"],
+        env={**os.environ, "AZUL_RULES_PURE_PYTHON": "1"},
+        capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    moves, digest = compiled_digest
+    assert pure.stdout.split() == ["moves", str(moves), "digest", digest]
+    assert moves > 90_000
+
+
+# -- the twins one by one ------------------------------------------------------------
+
+_speedups = state_module._speedups
+
+
+@compiled
+@settings(max_examples=300)
+@given(
+    count=st.integers(0, 9),
+    bag=st.lists(st.sampled_from(COLORS), max_size=120),
+    lid=st.lists(st.sampled_from(COLORS), max_size=60),
+    rng=st.integers(0, 2**64 - 1),
+)
+def test_r2_the_compiled_draws_are_the_python_draws(
+    count: int, bag: list[az.Color], lid: list[az.Color], rng: int
+) -> None:
+    """R2: the same factories, bag, lid and generator state, bit for bit, when the bag
+    runs out (the lid poured in) and when both run out."""
+    args = (count, tuple(sorted(bag)), tuple(sorted(lid)), rng)
+    assert _speedups is not None
+    assert _speedups.draw_factories(*args) == draw_factories(*args)
+
+
+boards = st.builds(
+    lambda score, fills, wall, floor: (score, fills, wall, floor),
+    st.one_of(st.integers(0, 300), st.integers(-(2**70), 2**70)),
+    st.lists(st.tuples(st.sampled_from(COLORS), st.integers(0, 5)), min_size=5, max_size=5),
+    st.lists(st.lists(st.one_of(st.none(), st.sampled_from(COLORS)), min_size=5, max_size=5),
+             min_size=5, max_size=5),
+    st.lists(st.sampled_from((*COLORS, az.MARKER)), max_size=7),
+)  # fmt: skip
+
+
+BoardSpec = tuple[int, list[tuple[az.Color, int]], list[list[az.Color | None]], list[object]]
+
+
+def _board(spec: BoardSpec) -> az.PlayerBoard:
+    score, fills, wall, floor = spec
+    lines = tuple(pattern_line(i, c, min(n, i + 1)) for i, (c, n) in enumerate(fills))
+    rows = tuple(tuple(row) for row in wall)
+    return az.PlayerBoard(score, lines, rows, tuple(floor))
+
+
+@compiled
+@settings(max_examples=300)
+@given(spec=boards, player=st.integers(0, 3))
+def test_w1_w5_the_compiled_colored_tiling_is_the_python_tiling(
+    spec: BoardSpec, player: int
+) -> None:
+    """W1-W5 (coloured wall): the same board, accepting lines, tiling record and lid,
+    scores past 60 bits included (handed to Python)."""
+    board = _board(spec)
+    lids: list[list[az.Color]] = [[az.Color.RED], [az.Color.RED]]
+    assert _speedups is not None
+    compiled_board, compiled_tiling = _speedups.tile_colored(player, board, lids[0])
+    python_board, python_tiling = tile_colored(player, board, lids[1])
+    assert compiled_tiling == python_tiling
+    assert attrs.astuple(compiled_board) == attrs.astuple(python_board)
+    assert compiled_board.accepting == python_board.accepting
+    assert lids[0] == lids[1]
+
+
+@compiled
+@settings(max_examples=300)
+@given(spec=boards, row=st.integers(0, 4), column=st.integers(0, 4))
+def test_w1_w3_the_compiled_grey_placement_is_the_python_placement(
+    spec: BoardSpec, row: int, column: int
+) -> None:
+    """W1, W3 (grey wall, V1): the same board, placement and lid for a complete line."""
+    board = _board(spec)
+    line = board.pattern_lines[row]
+    color = line.color or az.Color.BLUE
+    lines = list(board.pattern_lines)
+    lines[row] = pattern_line(row, color, row + 1)
+    board = attrs.evolve(board, pattern_lines=tuple(lines))
+    lids: list[list[az.Color]] = [[], []]
+    assert _speedups is not None
+    compiled_board, compiled_placed = _speedups.place_on_wall(board, row, column, lids[0])
+    python_board, python_placed = place_on_wall(board, row, column, lids[1])
+    assert compiled_placed == python_placed
+    assert attrs.astuple(compiled_board) == attrs.astuple(python_board)
+    assert compiled_board.accepting == python_board.accepting
+    assert lids[0] == lids[1]
+
+
+# -- tampered states: a verdict or an exception, never a crash -----------------------
+
+def _tampered(rnd: random.Random) -> list[tuple[str, object]]:
+    """Replacements a program could force into a state's slots (``object.__setattr__``)."""
+    return [
+        ("factories", [(az.Color.RED,)] * 5),
+        ("factories", ((az.Color.RED, 2),) + ((),) * 4),
+        ("factories", ((az.Color.RED,) * 40,) + ((),) * 4),
+        ("factories", ((az.Color.RED,),) * 12),
+        ("center", (az.MARKER, az.Color.RED)),
+        ("center", (az.Color.WHITE, az.Color.BLUE, az.Color.BLUE)),
+        ("center", tuple(rnd.choice(COLORS) for _ in range(500))),
+        ("center", None),
+        ("current_player", -1),
+        ("current_player", 7),
+        ("current_player", True),
+        ("current_player", 2**80),
+        ("current_player", "0"),
+        ("marker_holder", "x"),
+        ("marker_holder", 2**70),
+        ("players", ()),
+        ("players", [None, None]),
+        ("context", None),
+    ]
+
+
+def _tampered_board(rnd: random.Random) -> list[tuple[str, object]]:
+    return [
+        ("score", 2**100),
+        ("score", -(2**65)),
+        ("score", "12"),
+        ("accepting", -1),
+        ("accepting", 2**40),
+        ("accepting", None),
+        ("floor", (az.Color.RED,) * 9),
+        ("floor", [az.MARKER]),
+        ("pattern_lines", ()),
+        ("pattern_lines", (None,) * 5),
+        ("wall", ((0,) * 5,) * 5),
+        ("wall", None),
+    ]
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> None:
+    """Slots replaced behind the constructors' back: both cores answer alike (a
+    successor, a verdict or the same exception), and the process never crashes."""
+    rnd = random.Random(seed)
+    for variant in az.Variant:
+        state = az.new_game(rnd.choice((2, 3, 4)), seed=seed, variant=variant)
+        for _ in range(rnd.randrange(40)):
+            state = state.apply(rnd.choice(state.legal_moves()))
+        changes: list[tuple[int | None, str, object]] = [
+            (None, name, value) for name, value in _tampered(rnd)
+        ]
+        changes += [(state.current_player, name, value) for name, value in _tampered_board(rnd)]
+        for player, name, value in changes:
+            copy = attrs.evolve(state)
+            if player is None:
+                object.__setattr__(copy, name, value)
+            else:
+                board = attrs.evolve(copy.players[player])
+                object.__setattr__(board, name, value)
+                players = list(copy.players)
+                players[player] = board
+                object.__setattr__(copy, "players", tuple(players))
+            for move in (*state.legal_moves()[:3], *moves_to_try(state, rnd)[:6]):
+                assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
+            assert_same(copy.legal_moves)
+
+
+def test_the_switch_forces_the_python_core() -> None:
+    """``AZUL_RULES_PURE_PYTHON=1`` at import: ``accelerated`` is False and every twin is
+    the Python function; a value of ``0`` forces nothing."""
+    code = (
+        "import azul_rules as az, azul_rules.state as s, azul_rules.rounds as r\n"
+        "print(az.accelerated, s.draw_factories is r.draw_factories,"
+        " az.GameState.legal_moves is s.PYTHON_TWINS['legal_moves'])"
+    )
+    pure = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "AZUL_RULES_PURE_PYTHON": "1"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert pure.stdout.split() == ["False", "True", "True"]
+    zero = subprocess.run(
+        [sys.executable, "-c", "import azul_rules as az; print(type(az.accelerated).__name__)"],
+        env={**os.environ, "AZUL_RULES_PURE_PYTHON": "0"},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert zero.stdout.split() == ["bool"]
+
+
+def test_ci_uses_the_compiled_core() -> None:
+    """CI installs with gcc: its first run must use the compiled core (its second run
+    forces the Python one), so that a build that silently fell back would fail here."""
+    if os.environ.get("AZUL_REQUIRE_EXTRAS") != "1":
+        pytest.skip("only CI requires the compiled core")
+    forced = os.environ.get("AZUL_RULES_PURE_PYTHON", "") not in ("", "0")
+    assert az.accelerated is (not forced)
+
+
+@compiled
+def test_the_compiled_twins_hold_no_reference_too_many() -> None:
+    """The same games played again leave the memory as it was: a reference the C code
+    forgot to release (a leaked successor, board or tile tuple) would grow it by tens of
+    kilobytes a game."""
+    import gc
+    import tracemalloc
+
+    def play() -> int:
+        moves = 0
+        for variant in az.Variant:
+            for seed in range(12):
+                state = az.new_game(2 + seed % 3, seed=seed, variant=variant)
+                choose = random.Random(seed).choice
+                while not state.is_over and state.round <= 30:
+                    state = state.apply(choose(state.legal_moves()))
+                    moves += 1
+                for move in state.legal_moves()[:1]:
+                    with contextlib.suppress(az.IllegalMoveError):
+                        state.apply(move)
+        return moves
+
+    play()  # the memo tables filled, as in a long run
+    tracemalloc.start()
+    try:
+        play()
+        gc.collect()
+        before = tracemalloc.get_traced_memory()[0]
+        moves = sum(play() for _ in range(3))
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert moves > 5_000
+    assert grown < 20_000, f"{grown} bytes more after {moves} moves"
