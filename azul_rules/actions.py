@@ -41,23 +41,13 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules import (
-    CENTER,
-    FLOOR,
-    Color,
-    FormatError,
-    GameState,
-    Move,
-    Phase,
-    PlaceTile,
-    PlayerBoard,
-    Refill,
-    TableTake,
-    Take,
-    Variant,
-)
-from azul_rules.shown import fill, number, shown
-from azul_rules.state import _speedups
+from azul_rules.core.board import PlayerBoard
+from azul_rules.core.colors import CENTER, FLOOR, Color
+from azul_rules.core.errors import FormatError
+from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.shown import fill, number, shown
+from azul_rules.core.state import GameState, _speedups
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -640,7 +630,7 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
     return "\n".join(lines)
 
 
-# -- the compiled twins (azul_rules._accelerate) ------------------------------------------
+# -- the compiled twins (azul_rules.core._accelerate) ------------------------------------------
 
 PYTHON_TWINS: Final[dict[str, Callable[..., Any]]] = {
     "legal_actions": legal_actions,

@@ -19,14 +19,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final, NoReturn
 
-from azul_rules.errors import FormatError, Result
-from azul_rules.jsonio import move_from_dict, to_dict
-from azul_rules.jsontext import first_repeated, load
-from azul_rules.moves import Move, Refill
-from azul_rules.phases import Variant
-from azul_rules.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
-from azul_rules.shown import shown
-from azul_rules.state import FACTORY_COUNTS, GameState, new_game
+from azul_rules.core.errors import FormatError, Result
+from azul_rules.core.moves import Move, Refill
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import shown
+from azul_rules.core.state import FACTORY_COUNTS, GameState, new_game
+from azul_rules.formats.jsonio import move_from_dict, to_dict
+from azul_rules.formats.jsontext import first_repeated, load
+from azul_rules.testing.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
 
 __all__ = ["ReferenceEngine", "RequestError", "command", "main"]
 

@@ -29,13 +29,15 @@ raise.  ``raw_env`` alone does the same for an illegal action, without the wrapp
 
 from __future__ import annotations
 
+import io
 import math
 import numbers
 import operator
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
-from azul_rules._extras import extra
+from azul_rules.core._extras import extra
 
 with extra("pettingzoo", __name__):
     import numpy as np
@@ -45,9 +47,12 @@ with extra("pettingzoo", __name__):
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.env_logger import EnvLogger
 
-from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
-from azul_rules import actions as codec
-from azul_rules.shown import shown
+import azul_rules.actions as codec
+import azul_rules.svg as svg
+from azul_rules.core.errors import FormatError, IllegalMoveError, Result
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import shown
+from azul_rules.core.state import GameState, new_game
 
 __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
 
@@ -140,9 +145,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
                 f"render_mode must be one of {RENDER_MODES} or None, not {shown(render_mode)}"
             )
         if render_mode == "rgb_array":
-            with extra("pettingzoo", __name__):  # the rasteriser, only when asked for
-                from azul_rules import _raster
-            self._raster = _raster.rgb_array
+            self._raster = _rasteriser()
         rounds = _whole(max_rounds)
         if rounds is None:
             raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
@@ -408,3 +411,21 @@ def _verdict_data(action: int, move: str, result: Result) -> dict[str, Any]:
             {"code": v.code.value, "rule": v.rule, "message": v.message} for v in result.violations
         ],
     }
+
+
+def _rasteriser() -> Callable[[str], np.ndarray]:
+    """The SVG pictures as pixels, for the ``rgb_array`` render mode: resvg (through
+    ``resvg-py``, a Rust library in a self-contained wheel) rasterises the document of
+    :func:`azul_rules.svg.board` at its own size on white, and Pillow decodes the PNG into
+    an ``H×W×3`` ``uint8`` array.  Both are imported only when ``rgb_array`` is asked for
+    (docs/ai.md says why these libraries)."""
+    with extra("pettingzoo", __name__):
+        import resvg_py
+        from PIL import Image
+
+    def rgb_array(picture: str) -> np.ndarray:
+        png = resvg_py.svg_to_bytes(svg_string=picture, background="white")
+        with Image.open(io.BytesIO(png)) as image:
+            return np.asarray(image.convert("RGB"), dtype=np.uint8)
+
+    return rgb_array

@@ -19,7 +19,7 @@ Parameters: ``players`` (2-4, default 2), ``variant`` (``"colored"`` or ``"grey"
   (the multivariate hypergeometric; when the bag runs out the factory takes what it
   holds and the rest is drawn from the lid poured into it, R2).  When both are empty
   the fill stops, leaving factories short or empty (R2, R6).  The deals and their
-  probabilities are :mod:`azul_rules.deals`'.
+  probabilities are :mod:`azul_rules.core.deals`'.
 
 Returns are given at the end only: the winners (E4: the highest score, ties broken by
 complete rows, then shared) split what the losers pay, 1/(players - 1) each.  A sole
@@ -45,33 +45,25 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
-from azul_rules._extras import extra
+from azul_rules.core._extras import extra
 
 with extra("openspiel", __name__):
     import numpy as np
     import pyspiel
     from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from azul_rules import (
-    Color,
-    FormatError,
-    GameState,
-    IllegalMoveError,
-    Move,
-    Phase,
-    Refill,
-    Take,
-    Variant,
-    deals,
-    new_game,
-)
-from azul_rules import actions as codec
-from azul_rules._slots import new_instance, slot_setters
+import azul_rules.actions as codec
 from azul_rules.actions import DEFAULT_MAX_ROUNDS, legal_actions
-from azul_rules.deals import deal_outcomes
-from azul_rules.position import build, new_context
-from azul_rules.shown import shown
-from azul_rules.state import _speedups
+from azul_rules.core import deals
+from azul_rules.core._slots import new_instance, slot_setters
+from azul_rules.core.colors import Color
+from azul_rules.core.deals import deal_outcomes
+from azul_rules.core.errors import FormatError, IllegalMoveError
+from azul_rules.core.moves import Move, Refill, Take
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.position import build, new_context
+from azul_rules.core.shown import shown
+from azul_rules.core.state import GameState, _speedups, new_game
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -378,7 +370,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The first player (``125 + k``, uniform), or the deal of the next factory
-        (``0-124``, :func:`azul_rules.deals.deal_outcomes`: the tiles drawn from the bag,
+        (``0-124``, :func:`azul_rules.core.deals.deal_outcomes`: the tiles drawn from the bag,
         the lid poured in when it runs out, R2)."""
         position = self._position
         if position.filling:
@@ -598,7 +590,7 @@ _set_refill_factories, _set_refill_player = slot_setters(Refill)
 def _refill(seen: tuple[tuple[Color, ...], ...]) -> Refill:
     """``Refill(seen)`` for factories dealt here: sorted tuples of colours already, as
     ``Refill``'s converter makes them (built through the slots, as the referee builds
-    its own values; see ``azul_rules._slots``)."""
+    its own values; see ``azul_rules.core._slots``)."""
     move = _new_refill(Refill)
     _set_refill_factories(move, seen)
     _set_refill_player(move, None)
@@ -651,7 +643,7 @@ def _step(position: _Position, action: int) -> _Position | None:
     :meth:`AzulState._apply_action` (which raises for what cannot be played): a legal
     move by the referee's own ``_take`` or ``_place_tile`` (what ``GameState.apply``
     calls), and a deal the bag (or the lid poured into it) can give, R2.  The Python
-    reference of its compiled twin (``azul_rules._accelerate``)."""
+    reference of its compiled twin (``azul_rules.core._accelerate``)."""
     player = position.player
     if type(action) is not int:
         return None
@@ -705,7 +697,7 @@ def refilled(
     bag: tuple[int, ...],
     lid: tuple[int, ...],
 ) -> GameState:
-    """``referee.apply(Refill(seen))`` for a fill dealt by :func:`azul_rules.deals.deal`
+    """``referee.apply(Refill(seen))`` for a fill dealt by :func:`azul_rules.core.deals.deal`
     from ``referee``'s bag and lid, ending with ``bag`` and ``lid`` (tiles by colour):
     the position ``GameState._refill`` builds (R2), built through the slots as the
     referee builds its own successors, without checking again what the deals
@@ -722,7 +714,7 @@ def refilled(
     )  # fmt: skip
 
 
-# The compiled twin of _step (azul_rules._accelerate): the reference is kept here.
+# The compiled twin of _step (azul_rules.core._accelerate): the reference is kept here.
 PYTHON_STEP: Final = _step
 if _speedups is not None:
     _speedups.doors_setup(
@@ -929,7 +921,7 @@ def _named(ids: list[int], state: GameState) -> str:
 def chance_sequence(state: GameState, before: GameState | None) -> list[int]:
     """The ``python_azul`` chance outcomes that deal ``state``'s factories: the first
     player (``125 + k``) when ``before`` is ``None`` (a new game), then each factory's
-    deal (:func:`azul_rules.deals.deal_id` of its tiles), factory by factory, for every
+    deal (:func:`azul_rules.core.deals.deal_id` of its tiles), factory by factory, for every
     factory that got a tile (R2: the factories left empty when bag and lid ran out get
     no chance node).  ``before`` is unused otherwise: a factory's deal is its tiles,
     whether they came from the bag or, once it ran out, from the lid."""

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.messages import PHRASES, TEMPLATES
+from azul_rules.core.messages import PHRASES, TEMPLATES
 
 RULES_CODES = {
     # Documented mistakes.
@@ -121,8 +121,9 @@ def test_multisets_read_as_the_contract_says() -> None:
 
 def _catalogues() -> dict[str, str]:
     """Every template of every catalogue of words, by name and language."""
-    from azul_rules import _svg_words, differential
-    from azul_rules.messages import PHRASES, PROBLEM_TEMPLATES
+    from azul_rules.core.messages import PHRASES, PROBLEM_TEMPLATES
+    from azul_rules.svg import _words as _svg_words
+    from azul_rules.testing import differential
     from azul_rules.web import words
 
     found = {f"{name}/{key}/{lang}": text
@@ -163,7 +164,7 @@ def test_problems_count_in_the_singular_and_the_plural_S1_S3_S4(
 ) -> None:
     """S1, S3, S4: ``it has 1 spaces``, ``1 carreaux`` (French takes the singular for 0
     and 1, English for 1 alone)."""
-    from azul_rules.messages import render_problem
+    from azul_rules.core.messages import render_problem
 
     assert render_problem(code, params, "en") == english
     assert render_problem(code, params, "fr") == french
@@ -205,7 +206,7 @@ def test_violations_count_in_the_singular_and_the_plural_T2_P4_P5(
 
 def test_the_command_line_counts_in_the_singular_and_the_plural() -> None:
     """``-> 1 point(s)``, ``end bonuses 1 row(s) x2``, ``bag: 1 tiles``."""
-    from azul_rules.messages import phrase
+    from azul_rules.core.messages import phrase
 
     assert phrase("supply", "en", bag=1, lid=0) == "  bag: 1 tile, lid: 0 tiles"
     assert phrase("supply", "fr", bag=1, lid=0) == "  sac : 1 carreau, couvercle : 0 carreau"

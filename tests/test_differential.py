@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 import azul_rules as az
-from azul_rules import differential
 from azul_rules.cli import main
-from azul_rules.engine_process import EngineProcess
-from azul_rules.protocol import EngineInfo, ProtocolError
-from azul_rules.testing import differential_machine, protocol_engine
+from azul_rules.testing import differential, differential_machine, protocol_engine
+from azul_rules.testing.engine_process import EngineProcess
+from azul_rules.testing.protocol import EngineInfo, ProtocolError
 from tests.extras import required
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -450,7 +449,7 @@ def test_protocol_engine_that_failed_prints_nothing_at_exit() -> None:
     """Regression: the atexit close of a failed engine printed "Exception ignored"."""
     script = f"""
 import sys
-from azul_rules.protocol import ProtocolError
+from azul_rules.testing.protocol import ProtocolError
 from azul_rules.testing import protocol_engine
 engine = protocol_engine({broken("old")!r}, timeout=30)
 try:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules import differential
+from azul_rules.testing import differential
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 

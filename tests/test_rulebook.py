@@ -14,8 +14,8 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import main
-from azul_rules.make_docs import PAGES, pages
-from azul_rules.rulebook import CODE_RULES, RULES, markdown, rules
+from azul_rules.cli.make_docs import PAGES, pages
+from azul_rules.core.rulebook import CODE_RULES, RULES, markdown, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_IDS = [
@@ -75,14 +75,14 @@ def test_violations_and_problems_give_their_rule_s_text() -> None:
 
 
 def test_the_committed_pages_are_the_generated_ones() -> None:
-    """docs/rules.md and docs/regles.md: python -m azul_rules.make_docs writes them."""
+    """docs/rules.md and docs/regles.md: python -m azul_rules.cli.make_docs writes them."""
     for name, text in pages():
         assert (ROOT / "docs" / name).read_text(encoding="utf-8") == text, name
     assert set(PAGES.values()) == {"rules.md", "regles.md"}
 
 
 def test_make_docs_check_and_write(tmp_path: Path) -> None:
-    from azul_rules.make_docs import main as make_docs
+    from azul_rules.cli.make_docs import main as make_docs
 
     assert make_docs([str(tmp_path), "--check"]) == 1
     assert make_docs([str(tmp_path)]) == 0
@@ -95,24 +95,25 @@ def test_make_docs_has_a_command_line_of_its_own(
 ) -> None:
     """``--help`` is help, not a folder; a wrong command line or a folder that cannot be
     written is one line on standard error and exit 2, never a traceback."""
-    from azul_rules.make_docs import main as make_docs
+    from azul_rules.cli.make_docs import main as make_docs
 
-    done = subprocess.run([sys.executable, "-m", "azul_rules.make_docs", "--help"],
+    done = subprocess.run([sys.executable, "-m", "azul_rules.cli.make_docs", "--help"],
                           capture_output=True, text=True, check=False, cwd=tmp_path)  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("usage: python -m azul_rules.make_docs [-h] [--check] [DOCS_DIR]")
+    usage = "usage: python -m azul_rules.cli.make_docs [-h] [--check] [DOCS_DIR]"
+    assert done.stdout.startswith(usage)
     assert list(tmp_path.iterdir()) == []
     assert make_docs(["--bogus"]) == 2
     assert capsys.readouterr().err == (
-        "python -m azul_rules.make_docs: unrecognized arguments: --bogus "
-        "(see python -m azul_rules.make_docs --help)\n"
+        "python -m azul_rules.cli.make_docs: unrecognized arguments: --bogus "
+        "(see python -m azul_rules.cli.make_docs --help)\n"
     )
     assert make_docs(["one", "two"]) == 2
     assert "unrecognized arguments: two" in capsys.readouterr().err
     missing = tmp_path / "missing"
     assert make_docs([str(missing)]) == 2
     assert capsys.readouterr().err == (
-        f"python -m azul_rules.make_docs: cannot write {missing}/rules.md: "
+        f"python -m azul_rules.cli.make_docs: cannot write {missing}/rules.md: "
         "No such file or directory\n"
     )
 

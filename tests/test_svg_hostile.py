@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.cli import main
-from azul_rules.messages import TEMPLATES
+from azul_rules.core.messages import TEMPLATES
 from azul_rules.svg import board
-from azul_rules.svg_game import iter_record_pictures, record_pictures
+from azul_rules.svg.game import iter_record_pictures, record_pictures
 from tests.pictures import elements, parse
 
 E = az.ErrorCode

@@ -33,7 +33,7 @@ from tests.fake_servers import closed_port
 
 ray = needs("ray")
 
-from azul_rules.shown import shown  # noqa: E402
+from azul_rules.core.shown import shown  # noqa: E402
 from azul_rules.tournament import (  # noqa: E402
     RayClusterError,
     TournamentError,

@@ -39,7 +39,7 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.shown import shown
+from azul_rules.core.shown import shown
 from azul_rules.tournament import _grpc_probe
 from azul_rules.tournament.settings import TournamentError
 

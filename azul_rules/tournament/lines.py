@@ -23,11 +23,11 @@ from typing import IO, Any, Final
 
 import attrs
 
-from azul_rules._files import kind_of, open_input, open_output, write_all
-from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, load_unique, repeated_keys
-from azul_rules.record import GameRecord
-from azul_rules.shown import listed, shown
+from azul_rules.core.errors import FormatError, InvalidStateError
+from azul_rules.core.shown import listed, shown
+from azul_rules.formats._files import kind_of, open_input, open_output, write_all
+from azul_rules.formats.jsontext import load, load_unique, repeated_keys
+from azul_rules.formats.record import GameRecord
 from azul_rules.tournament.readback import checked_summary, record_of, same_json
 from azul_rules.tournament.referee import GameSummary
 from azul_rules.tournament.settings import RESUME, Settings, TournamentError

@@ -11,11 +11,11 @@ from typing import Any, Final, Protocol
 
 import attrs
 
-from azul_rules.bots import BotFactory
-from azul_rules.jsontext import MAX_DIGITS
-from azul_rules.messages import LANGUAGES
-from azul_rules.phases import Variant
-from azul_rules.shown import number, shown, too_long
+from azul_rules.core.bots import BotFactory
+from azul_rules.core.messages import LANGUAGES
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import number, shown, too_long
+from azul_rules.formats.jsontext import MAX_DIGITS
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
@@ -227,7 +227,7 @@ def run(
     (``"en"`` or ``"fr"``) is the language of the referee's messages in the forfeits
     the file records.
 
-    Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
+    Raises :class:`~azul_rules.core.bots.BotSpecError` for a bot that names nothing,
     :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
     be sent to workers, Ray missing, a file that cannot be continued), and its subclass
     :class:`~azul_rules.tournament.cluster.RayClusterError` for a Ray cluster that cannot

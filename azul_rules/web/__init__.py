@@ -9,6 +9,10 @@ program can call, in English or French.
 * :mod:`azul_rules.web.openapi` — the OpenAPI 3.1 description.
 
 Everything is documented in ``docs/web.md``.
+
+Layer: beside ``tournament`` and the reference engine, under the command line.  May
+import ``testing``, the AI doors and ``actions``, ``svg``, ``adjudication``, ``formats``
+and ``core``; Starlette only here (the ``web`` extra).
 """
 
 from __future__ import annotations

@@ -36,9 +36,10 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from azul_rules import __version__, schemas
-from azul_rules.serialization import long_integers
-from azul_rules.shown import shown
+from azul_rules import __version__
+from azul_rules.core.shown import shown
+from azul_rules.formats import schemas
+from azul_rules.formats.serialization import long_integers
 from azul_rules.web import judge, openapi
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
 from azul_rules.web.words import say

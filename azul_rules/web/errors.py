@@ -15,9 +15,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from azul_rules.errors import FormatError, InvalidStateError, Problem
-from azul_rules.rulebook import rule
-from azul_rules.shown import too_long
+from azul_rules.core.errors import FormatError, InvalidStateError, Problem
+from azul_rules.core.rulebook import rule
+from azul_rules.core.shown import too_long
 from azul_rules.web.words import framed, say
 
 __all__ = [

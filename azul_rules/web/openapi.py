@@ -3,7 +3,7 @@
 The documents' own schemas (position, move, record, claim, scoresheet) are not copied
 here: the description refers to them where the service publishes them
 (``schemas/position.json``, relative to the description's own address), so there is one
-source for each format, :mod:`azul_rules.schemas`.
+source for each format, :mod:`azul_rules.formats.schemas`.
 """
 
 from __future__ import annotations

@@ -2,10 +2,10 @@
 itself (the envelope of a request, its options, the HTTP refusals), by key.
 
 The rule texts, the violations and the impossible positions are worded by the library
-(:mod:`azul_rules.rulebook`, :mod:`azul_rules.messages`).  The problems of unreadable
+(:mod:`azul_rules.core.rulebook`, :mod:`azul_rules.core.messages`).  The problems of unreadable
 documents (:class:`~azul_rules.FormatError`) are worded by the library's readers in
 English only: :func:`framed` gives them a French sentence saying which document could
-not be read, the English text quoted.  Standard library and :mod:`azul_rules.shown` only.
+not be read, the English text quoted.  Standard library and :mod:`azul_rules.core.shown` only.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import json
 from collections.abc import Mapping
 from typing import Final
 
-from azul_rules.shown import fill, shown, too_long
+from azul_rules.core.shown import fill, shown, too_long
 
 __all__ = ["DOCUMENTS", "TEXTS", "describe", "document_of", "framed", "quoted", "say", "short"]
 
