@@ -144,6 +144,7 @@ def test_both_cores_agree_on_mutated_positions(
     check_position(mutated_position(rnd, variant, phase), rnd)
 
 
+@pytest.mark.slow
 @compiled
 def test_both_cores_play_the_same_seeded_games() -> None:
     """R2, S7: 900 seeded random games (150 seeds, 2-4 players, both walls) give the same

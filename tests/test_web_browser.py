@@ -160,6 +160,7 @@ def build_round_two_position(driver: WebDriver) -> None:
     add_tiles(driver, "floor:1", "M")
 
 
+@pytest.mark.slow
 def test_a_position_built_by_clicks_and_a_partial_take_judged_in_french(page: WebDriver) -> None:
     """T2: the round-2 table of examples/, built tile by tile; player 1 took two of the
     three blues of factory 2 to line 3: PARTIAL_TAKE, its rule and the French message."""
@@ -275,6 +276,7 @@ def test_claimed_scores_audited_from_the_page(page: WebDriver) -> None:
     assert "The scores are wrong" in verdict_text(page)
 
 
+@pytest.mark.slow
 def test_the_keyboard_alone_builds_and_asks(page: WebDriver) -> None:
     """Every control is reached with Tab and worked with Enter or Space; the focus stays
     where it was after each change, and it is visible (a 3 px outline)."""
