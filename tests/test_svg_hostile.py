@@ -122,8 +122,8 @@ def test_numbers_past_4300_digits_are_drawn_as_such(
     state: az.GameState, highlight: az.Move | None, lang: str
 ) -> None:
     """Was ``ValueError: Exceeds the limit (4300 digits) for integer string conversion``
-    (a score grown past it is reachable: README), or an ``OverflowError`` for a factory
-    number so large its angle on the ring has no float."""
+    (a score grown past it is reachable: docs/cli.md, "Failures"), or an ``OverflowError``
+    for a factory number so large its angle on the ring has no float."""
     picture = board(state, highlight=highlight, lang=lang)
     assert ("more than 4300 digits" if lang == "en" else "plus de 4300 chiffres") in picture
 
