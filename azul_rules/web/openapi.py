@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
 
@@ -40,7 +41,7 @@ def _problem(description: str) -> Doc:
 
 
 _LANG: Final = {
-    "enum": ["en", "fr"],
+    "enum": list(LANGUAGES),
     "default": "en",
     "description": "The language of messages, rule texts, and problem titles and details.",
 }
