@@ -29,14 +29,15 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Final, NamedTuple
 
 __all__ = [
-    "SOURCE", "Catalogue", "CatalogueError", "PoEntry", "PoFile", "check_language", "keys",
-    "languages", "load", "plural_index", "read_po", "table", "template",
+    "FOLDER", "SOURCE", "Catalogue", "CatalogueError", "PoEntry", "PoFile", "check_language",
+    "keys", "languages", "load", "plural_index", "read_po", "table", "template",
 ]  # fmt: skip
 
 SOURCE: Final = "en"
 """The source catalogue: every other one has exactly its keys and placeholders."""
 
-_HERE: Final = os.path.dirname(os.path.abspath(__file__))
+FOLDER: Final = os.path.dirname(os.path.abspath(__file__))
+"""Where the catalogues are: ``LANG.po`` files beside this module."""
 _NAME: Final = re.compile(r"[a-z]{2,3}(?:_[A-Z]{2})?\.po")
 _ESCAPES: Final = {
     "\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f",
@@ -210,7 +211,7 @@ def languages() -> tuple[str, ...]:
     """The languages, one per catalogue file present (``en`` first, then by name); the
     folder is listed once, on the first call."""
     if not _LANGUAGES:
-        found = sorted(name[:-3] for name in os.listdir(_HERE) if _NAME.fullmatch(name))
+        found = sorted(name[:-3] for name in os.listdir(FOLDER) if _NAME.fullmatch(name))
         _LANGUAGES.append((SOURCE, *(lang for lang in found if lang != SOURCE)))
     return _LANGUAGES[0]
 
@@ -227,7 +228,7 @@ def load(lang: str) -> Catalogue:
     """The catalogue of ``lang``, read and checked on its first use."""
     found = _LOADED.get(lang)
     if found is None:
-        found = _LOADED[lang] = read_catalogue(os.path.join(_HERE, f"{check_language(lang)}.po"))
+        found = _LOADED[lang] = read_catalogue(os.path.join(FOLDER, f"{check_language(lang)}.po"))
     return found
 
 
