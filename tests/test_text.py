@@ -12,19 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from azul_rules.text import (
-    SOURCE,
-    CatalogueError,
-    keys,
-    languages,
-    load,
-    placeholders,
-    plural_index,
-    read_catalogue,
-    read_po,
-    template,
-)
+from azul_rules.text import SOURCE, keys, languages, load, plural_index, template
 from azul_rules.text.catalogue import FOLDER
+from azul_rules.text.po import CatalogueError, placeholders, read_catalogue, read_po
 
 HEADER = (
     'msgid ""\nmsgstr ""\n"Language: xx\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n'
@@ -137,17 +127,17 @@ def test_a_catalogue_that_does_not_match_english_is_refused(
 ) -> None:
     path = _catalogue_with(tmp_path, replace)
     with pytest.raises(CatalogueError, match=problem) as caught:
-        read_catalogue(str(path))
+        read_catalogue(str(path), load(SOURCE))
     assert caught.value.path == str(path) and caught.value.line >= 1
 
 
 def test_a_catalogue_without_plural_forms_or_not_utf8_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="Plural-Forms"):
-        read_catalogue(str(_catalogue_with(tmp_path, header="nplurals=2")))
+        read_catalogue(str(_catalogue_with(tmp_path, header="nplurals=2")), load(SOURCE))
     path = tmp_path / "xx.po"
     path.write_bytes(b'msgid ""\nmsgstr "caf\xe9"\n')
     with pytest.raises(CatalogueError, match=r"xx.po:2: not UTF-8"):
-        read_catalogue(str(path))
+        read_catalogue(str(path), load(SOURCE))
 
 
 def test_the_checker_command(tmp_path: Path) -> None:

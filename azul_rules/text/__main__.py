@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 import sys
 
-from azul_rules.text.catalogue import FOLDER, CatalogueError, languages, read_catalogue
+from azul_rules.text.catalogue import FOLDER, SOURCE, languages, load
+from azul_rules.text.po import CatalogueError, read_catalogue
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -16,7 +17,7 @@ def main(argv: list[str] | None = None) -> int:
     status = 0
     for path in paths:
         try:
-            catalogue = read_catalogue(path)
+            catalogue = read_catalogue(path, load(SOURCE))
         except (CatalogueError, OSError) as error:
             print(f"{error}", file=sys.stderr)
             status = 1
