@@ -41,7 +41,7 @@ def test_every_key_of_every_catalogue_in_every_language_with_the_same_placeholde
         catalogue = load(lang)
         assert catalogue.texts.keys() == english.texts.keys(), lang
         for key, text in catalogue.texts.items():
-            assert text.strip(), (lang, key)
+            assert text, (lang, key)  # a thousands separator may be a (narrow) space
             assert placeholders(text) == placeholders(english.texts[key]), (lang, key)
             for _, name, spec, _ in string.Formatter().parse(text):
                 if name and spec and "|" in spec:
