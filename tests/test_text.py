@@ -178,11 +178,13 @@ def test_one_file_adds_a_language(tmp_path: Path) -> None:
         f"assert az.__file__.startswith({str(copy)!r}), az.__file__\n"
         "v = az.Violation.of(az.ErrorCode.GAME_OVER, 'E1')\n"
         "print(v.message_in('de')); print(az.rule('P3').title_in('de'))\n"
+        "from azul_rules.svg import board\n"
+        "print('[de] Azul' in board(az.new_game(2, seed=1), lang='de'))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True, cwd=tmp_path)  # fmt: skip
     assert out.stdout.splitlines() == ["[de] the game is over: no move can be made",
-                                       "[de] No colour twice beside a wall row"]  # fmt: skip
+                                       "[de] No colour twice beside a wall row", "True"]  # fmt: skip
     command = [sys.executable, "-m", "azul_rules", "rules", "P3", "--lang", "de"]
     cli = subprocess.run(command, capture_output=True, text=True, env=env, check=True,
                          cwd=tmp_path)  # fmt: skip

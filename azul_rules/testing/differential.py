@@ -617,7 +617,7 @@ def run(
     variants the engine declares in ``hello`` unless ``variants`` is given; ``timeout``
     seconds at most for each reply; ``shrink_time`` seconds at most for shrinking a
     disagreement.  The same ``seed`` and a deterministic engine give the same report.
-    ``lang`` (``"en"`` or ``"fr"``) is the language of the referee's verdicts quoted in
+    ``lang`` (``"en"``, ``"fr"``...) is the language of the referee's verdicts quoted in
     the differences.  Never raises for the engine's failures: they are in
     ``Report.failure``; raises ``ValueError`` for an unknown ``lang``.
     """
@@ -713,7 +713,7 @@ def _rule_title(rule_id: str, lang: str) -> str:
 
 def report_text(report: Report, lang: str = "en") -> str:
     """The report in words (what ``azul-rules differential`` prints), in ``lang``
-    (``"en"`` or ``"fr"``): its sentences and the rule's title; the facts that differ
+    (``"en"``, ``"fr"``...): its sentences and the rule's title; the facts that differ
     are written as :mod:`azul_rules.testing.conformance` names them (in English, quoting the
     referee's verdicts in the language :func:`run` was given)."""
     if lang not in LANGUAGES:

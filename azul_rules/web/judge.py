@@ -11,7 +11,7 @@ readers; their errors only have their JSON paths moved under the request's membe
 core only: no web framework is imported here.
 
 Every request is a JSON object holding everything the answer depends on (the service
-keeps no state between requests) and an optional ``lang``, ``"en"`` or ``"fr"``, for the
+keeps no state between requests) and an optional ``lang`` (``"en"``, ``"fr"``...) for the
 messages, the rule texts and the problems' titles and details; each endpoint's ``lang``
 argument is the language when the body gives none (the request's ``?lang=``, else
 ``"en"``), and the language of the refusals of a body whose own ``lang`` cannot be read.

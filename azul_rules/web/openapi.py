@@ -69,7 +69,8 @@ _GET_LANG: Final = {
 }
 
 _BAD_QUERY_LANG: Final = _problem(
-    "A wrong lang in the address: not en or fr, or given twice (in English; errors names ?lang)."
+    "A wrong lang in the address: not a catalogue's (en, fr...), or given twice (in English; "
+    "errors names ?lang)."
 )
 
 _ERRORS: Final[Doc] = {
