@@ -183,8 +183,10 @@ def test_one_file_adds_a_language(tmp_path: Path) -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                          check=True, cwd=tmp_path)  # fmt: skip
-    assert out.stdout.splitlines() == ["[de] the game is over: no move can be made",
-                                       "[de] No colour twice beside a wall row", "True"]  # fmt: skip
+    assert out.stdout.splitlines() == [
+        "[de] the game is over: no move can be made", "[de] No colour twice beside a wall row",
+        "True",
+    ]  # fmt: skip
     command = [sys.executable, "-m", "azul_rules", "rules", "P3", "--lang", "de"]
     cli = subprocess.run(command, capture_output=True, text=True, env=env, check=True,
                          cwd=tmp_path)  # fmt: skip

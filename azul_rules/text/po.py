@@ -15,7 +15,7 @@ import os
 import re
 import string
 from collections.abc import Callable, Iterator, Mapping
-from typing import Final, NamedTuple
+from typing import Final
 
 __all__ = [
     "Catalogue", "CatalogueError", "PoEntry", "PoFile", "placeholders", "read_catalogue",
@@ -26,6 +26,7 @@ _ESCAPES: Final = {
     "\\": "\\", '"': '"', "n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f",
     "v": "\v",
 }  # fmt: skip
+_ESCAPE: Final = re.compile(r"\\(.)")
 _STRING: Final = re.compile(r'"((?:[^"\\]|\\.)*)"')
 _KEYWORD: Final = re.compile(r"(msgctxt|msgid_plural|msgid|msgstr(?:\[\d+\])?)\s+(.*)")
 _PLURAL_FORMS: Final = re.compile(r"\s*nplurals\s*=\s*(\d+)\s*;\s*plural\s*=\s*([^;]+);?\s*")
@@ -41,37 +42,52 @@ class CatalogueError(ValueError):
         self.problem = problem
 
 
-class PoEntry(NamedTuple):
+class PoEntry:
     """One entry of a ``.po`` file: its ``msgid`` (with ``msgctxt``, if any, before a
     ``\\x04`` as gettext keys it), its ``msgstr`` (``msgstr[0]``... for a plural entry),
-    its flags (``fuzzy``, ``python-brace-format``...) and the line of its ``msgid``."""
+    its flags (``fuzzy``, ``python-brace-format``...) and the line of its ``msgid``.
+    (Plain slotted classes rather than named tuples here: those cost a compilation each
+    when this module is imported, on the first lookup.)"""
 
-    msgid: str
-    msgstr: tuple[str, ...]
-    plural: bool
-    flags: frozenset[str]
-    line: int
+    __slots__ = ("flags", "line", "msgid", "msgstr", "plural")
+
+    def __init__(self, msgid: str, msgstr: tuple[str, ...], plural: bool,
+                 flags: frozenset[str], line: int) -> None:  # fmt: skip
+        self.msgid = msgid
+        self.msgstr = msgstr
+        self.plural = plural
+        self.flags = flags
+        self.line = line
 
 
-class PoFile(NamedTuple):
+class PoFile:
     """A ``.po`` file read: its header's fields (``Plural-Forms``...) and its entries by
     ``msgid``, in the file's order."""
 
-    path: str
-    header: Mapping[str, str]
-    entries: Mapping[str, PoEntry]
+    __slots__ = ("entries", "header", "path")
+
+    def __init__(self, path: str, header: Mapping[str, str],
+                 entries: Mapping[str, PoEntry]) -> None:  # fmt: skip
+        self.path = path
+        self.header = header
+        self.entries = entries
 
 
-class Catalogue(NamedTuple):
+class Catalogue:
     """One language's phrases, checked: by key, with the line of each (for errors), the
     number of plural forms and the ``Plural-Forms`` rule choosing among them."""
 
-    lang: str
-    path: str
-    texts: Mapping[str, str]
-    lines: Mapping[str, int]
-    nplurals: int
-    plural: Callable[[int], int]
+    __slots__ = ("lang", "lines", "nplurals", "path", "plural", "texts")
+
+    def __init__(self, lang: str, path: str, texts: Mapping[str, str],
+                 lines: Mapping[str, int], nplurals: int,
+                 plural: Callable[[int], int]) -> None:  # fmt: skip
+        self.lang = lang
+        self.path = path
+        self.texts = texts
+        self.lines = lines
+        self.nplurals = nplurals
+        self.plural = plural
 
 
 # -- reading a .po file ------------------------------------------------------------------
@@ -136,16 +152,13 @@ def _string(token: str, path: str, number: int) -> str:
     found = _STRING.fullmatch(token.strip())
     if found is None:
         raise CatalogueError(path, number, f"not a quoted string: {token[:60]!r}")
-    out = []
-    body = iter(found.group(1))
-    for char in body:
-        if char == "\\":
-            escaped = next(body)
-            if escaped not in _ESCAPES:
-                raise CatalogueError(path, number, f"unknown escape \\{escaped}")
-            char = _ESCAPES[escaped]
-        out.append(char)
-    return "".join(out)
+    body = found.group(1)
+    if "\\" not in body:
+        return body
+    for escaped in _ESCAPE.findall(body):
+        if escaped not in _ESCAPES:
+            raise CatalogueError(path, number, f"unknown escape \\{escaped}")
+    return _ESCAPE.sub(lambda m: _ESCAPES[m.group(1)], body)
 
 
 def _finish(draft: _Draft, entries: dict[str, PoEntry], path: str) -> None:
