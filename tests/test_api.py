@@ -120,19 +120,12 @@ def test_multisets_read_as_the_contract_says() -> None:
 
 
 def _catalogues() -> dict[str, str]:
-    """Every template of every catalogue of words, by name and language."""
-    from azul_rules.core.messages import PHRASES, PROBLEM_TEMPLATES
-    from azul_rules.svg import _words as _svg_words
-    from azul_rules.testing import differential
-    from azul_rules.web import words
+    """Every template of every catalogue of words (the differential report's among them),
+    by key and language."""
+    from azul_rules.text import keys, languages, template
 
-    found = {f"{name}/{key}/{lang}": text
-             for name, catalogue in (("TEMPLATES", TEMPLATES), ("PROBLEMS", PROBLEM_TEMPLATES),
-                                     ("PHRASES", PHRASES), ("svg", _svg_words._WORDS),
-                                     ("web", words.TEXTS))
-             for key, texts in catalogue.items() for lang, text in texts.items()}  # fmt: skip
-    for key, texts in differential._TEXTS.items():
-        found.update({f"differential/{key}/{i}": text for i, text in enumerate(texts)})
+    found = {f"{key}/{lang}": template(lang, key) for lang in languages() for key in keys()}
+    assert any(key.startswith("differential.") for key in found)
     return found
 
 

@@ -31,7 +31,7 @@ from azul_rules.core.messages import LANGUAGES, color_name, phase_name, phrase
 from azul_rules.core.moves import Move, parse_move
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.render import move_text, render_state, variant_name
-from azul_rules.core.rulebook import SECTIONS, Rule, id_ranges, rule, rules
+from azul_rules.core.rulebook import SECTIONS, Rule, id_ranges, rule, rules, section_title
 from azul_rules.core.scoring import Outcome, RoundScoring
 from azul_rules.core.shown import clipped, listed, number, printable, shown
 from azul_rules.core.state import GameState
@@ -136,7 +136,10 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-_LANG_HELP = "the language of the output: en (default) or fr"
+_LANG_HELP = (  # one language per catalogue of azul_rules.text: "en (default) or fr"
+    f"the language of the output: {', '.join(['en (default)', *LANGUAGES[1:-1]])} or "
+    f"{LANGUAGES[-1]}"
+)
 _PLAYERS_HELP = "2, 3 or 4 (default 2)"
 _VARIANT_HELP = "the wall: colored (default) or grey (the back of the boards)"
 _STATE_HELP = "a position (JSON, docs/json-format.md; - reads standard input)"
@@ -506,8 +509,7 @@ def _draw_record(directory: str | None, record: GameRecord, lang: str) -> int:
 def _say_drawn(drawn: int, args: argparse.Namespace) -> None:
     if drawn:
         where = _name(args.svg_dir)
-        print(f"{_count(drawn, 'picture')} in {where}" if args.lang == "en"
-              else f"{_count(drawn, 'image')} dans {where}")  # fmt: skip
+        print(phrase("pictures", args.lang, count=drawn, where=where))
 
 
 def _count(n: int, noun: str) -> str:
@@ -752,9 +754,9 @@ def _audit(args: argparse.Namespace) -> int:
         }
         _print_json(doc)
     elif result.ok:
-        print("the claim is correct" if args.lang == "en" else "l'annonce est correcte")
+        print(phrase("claim_correct", args.lang))
     else:
-        print("the claim is wrong:" if args.lang == "en" else "l'annonce est fausse :")
+        print(phrase("claim_wrong", args.lang))
         _print_violations(result.violations, args.lang, args.explain)
     return 0 if result.ok else 1
 
@@ -823,8 +825,8 @@ def _rules(args: argparse.Namespace) -> int:
         print(_text(entry, lang))
         return 0
     print(phrase("rules_title", lang))
-    for letter, titles in SECTIONS.items():
-        print(f"\n{titles[0] if lang == 'en' else titles[1]}")
+    for letter in SECTIONS:
+        print(f"\n{section_title(letter, lang)}")
         for entry in rules(letter):
             print(f"  {entry.id:<3} {entry.title_in(lang)}")
             if args.all:

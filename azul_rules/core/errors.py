@@ -67,7 +67,8 @@ class Violation:
         return self.message_in("en")
 
     def message_in(self, lang: str) -> str:
-        """The message in ``lang`` (``"en"`` or ``"fr"``); ``ValueError`` for others."""
+        """The message in ``lang`` (one of ``LANGUAGES``, a catalogue each: ``"en"``,
+        ``"fr"``...); ``ValueError`` for others."""
         return render(self.code, dict(self.params), lang)
 
     def rule_text(self, lang: str = "en") -> str:
@@ -145,7 +146,7 @@ class Problem:
         return cls(code, rule, path, render_problem(code, params, "en"), tuple(params.items()))
 
     def message_in(self, lang: str) -> str:
-        """The message in ``lang`` (``"en"`` or ``"fr"``; ``ValueError`` for others).  A
+        """The message in ``lang`` (one of ``LANGUAGES``; ``ValueError`` for others).  A
         problem built without ``params`` has its English ``message`` only."""
         if lang not in LANGUAGES:
             choices = ", ".join(LANGUAGES)

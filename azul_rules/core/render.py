@@ -1,11 +1,11 @@
-"""A position as readable text (``azul-rules show``), in English or French."""
+"""A position as readable text (``azul-rules show``), in any language of the catalogues."""
 
 from __future__ import annotations
 
 from azul_rules.core.board import PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, FLOOR_PENALTIES, Color, wall_color
-from azul_rules.core.messages import color_name, phase_name, phrase
-from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake
+from azul_rules.core.messages import color_name, phase_name, phrase, says
+from azul_rules.core.moves import Move, PlaceTile, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import Position
 from azul_rules.core.scoring import floor_penalty
@@ -13,19 +13,13 @@ from azul_rules.core.shown import number
 
 __all__ = ["move_text", "render_state"]
 
-_VARIANTS = {
-    "en": {"colored": "colored", "grey": "grey"},
-    "fr": {"colored": "coloré", "grey": "gris"},
-}
-
-
 def _tiles(tiles: tuple[Color, ...]) -> str:
     return " ".join(t.letter for t in tiles) or "-"
 
 
 def variant_name(variant: Variant, lang: str) -> str:
     """The wall variant in ``lang``."""
-    return _VARIANTS[lang][variant.value]
+    return says(lang, f"variant.{variant.value}")
 
 
 def render_state(state: Position, lang: str = "en") -> str:
@@ -82,34 +76,38 @@ def _board(index: int, board: PlayerBoard, state: Position, lang: str) -> list[s
 
 def move_text(move: Move, lang: str = "en") -> str:
     """A move as the command line shows it: ``str(move)`` in English (the notation for
-    a ``Take``, words for the other moves), the same words in French."""
-    if lang == "en":
+    a ``Take``, words for the other moves), the catalogue's words (``move.*``) in the
+    other languages (a ``Take`` keeps its notation)."""
+    if lang == "en" or isinstance(move, Take):
         return str(move)
     if isinstance(move, TableTake):
-        return _table_take_fr(move)
+        return _table_take(move, lang)
     if isinstance(move, PlaceTile):
-        return f"poser la ligne {number(move.line + 1)} en colonne {number(move.column + 1)}"
-    if isinstance(move, Refill):
-        return "remplissage " + str(move).removeprefix("refill ")
-    return str(move)
+        return says(lang, "move.place_tile", line=number(move.line + 1),
+                    column=number(move.column + 1))  # fmt: skip
+    return says(lang, "move.refill", factories=str(move).removeprefix("refill "))
 
 
-def _table_take_fr(move: TableTake) -> str:
-    """``TableTake.__str__`` in French: ``2 carreaux de couleur bleue pris de la
-    fabrique 2 : 2 vers la ligne 3``."""
-    count = number(move.count, "fr")
+def _table_take(move: TableTake, lang: str) -> str:
+    """``TableTake.__str__`` in ``lang``: in French, ``2 carreaux de couleur bleue pris de
+    la fabrique 2 : 2 vers la ligne 3``."""
+    count = move.count  # an int: written, and counted, in ``lang``
     if isinstance(move.color, Color):
-        noun = "carreau" if move.count in (0, 1) else "carreaux"
-        what = f"{count} {noun} de couleur {color_name(move.color, 'fr')}"
+        what = says(lang, "move.tiles", count=count, color=color_name(move.color, lang))
     elif isinstance(move.color, tuple):
-        names = [color_name(c, "fr") for c in move.color]
-        what = f"{count} carreaux de couleurs {', '.join(names[:-1])} et {names[-1]}"
+        names = [color_name(c, lang) for c in move.color]
+        colors = f"{', '.join(names[:-1])} {says(lang, 'word.and')} {names[-1]}"
+        what = says(lang, "move.colors", count=count, colors=colors)
     else:
-        what = f"{count} marqueur premier joueur"
-    source = "du centre" if move.source == CENTER else f"de la fabrique {number(move.source + 1)}"
+        what = says(lang, "move.marker", count=count)
+    if move.source == CENTER:
+        source = says(lang, "move.from_centre")
+    else:
+        source = says(lang, "move.from_factory", number=number(move.source + 1))
     where = ", ".join(
-        f"{number(n, 'fr')} vers {'le plancher' if k == FLOOR else f'la ligne {number(k + 1)}'}"
+        says(lang, "move.to_floor", count=n) if k == FLOOR
+        else says(lang, "move.to_line", count=n, number=number(k + 1))
         for k, n in move.placements.items()
-    )
-    nowhere = "posé nulle part" if move.count in (0, 1) else "posés nulle part"
-    return f"{what} pris {source} : {where or nowhere}"
+    )  # fmt: skip
+    nowhere = says(lang, "move.nowhere", count=move.count)
+    return says(lang, "move.table_take", what=what, source=source, where=where or nowhere)

@@ -3,7 +3,8 @@ was given may be hostile -- a number of 5,000 digits, whose ``str`` and ``repr``
 ``ValueError`` past Python's limit of digits; a string of a megabyte; control
 characters that would move a terminal's cursor or end a log line.  Every quoted value
 is cut (:data:`MAX_SHOWN` characters, a number past :data:`MAX_FIGURE_DIGITS` digits
-said to be one) and printable.  No dependency: every layer may use it.
+said to be one) and printable.  Its words (a number too long to write, the forms of a
+counted word) come from the catalogues (:mod:`azul_rules.text`); every layer may use it.
 """
 
 from __future__ import annotations
@@ -13,9 +14,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
+from azul_rules.text import SOURCE, languages, plural_index, template
+
 __all__ = [
     "MAX_FIGURE_DIGITS", "MAX_NAME", "MAX_SHOWN", "clipped", "fill", "listed", "name", "number",
-    "printable", "shown", "singular", "too_long",
+    "plural_form", "printable", "shown", "singular", "too_long",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -30,16 +33,15 @@ said to be one (``an integer of 4300 digits``), as the web judge says it."""
 MAX_NAME: Final = 40
 """The longest key named as it is (``$.bag.blue``, ``unknown field: surprise``)."""
 
-_TOO_LONG = {
-    "en": "an integer of more than {digits} digits",
-    "fr": "un entier de plus de {digits} chiffres",
-}
-_LONG = {"en": "an integer of {digits} digits", "fr": "un entier de {digits} chiffres"}
+
+def _known(lang: str) -> str:
+    """``lang`` if a catalogue has it, else English: a quoted value is always written."""
+    return lang if lang in languages() else SOURCE
 
 
 def too_long(lang: str = "en") -> str:
     """What a number Python refuses to write is called in messages."""
-    return _TOO_LONG.get(lang, _TOO_LONG["en"]).format(digits=sys.get_int_max_str_digits())
+    return template(_known(lang), "number.too_long").format(digits=sys.get_int_max_str_digits())
 
 
 def number(value: int, lang: str = "en") -> str:
@@ -52,22 +54,27 @@ def number(value: int, lang: str = "en") -> str:
         digits = len(str(abs(value)))
     except ValueError:
         return too_long(lang)
-    return _LONG.get(lang, _LONG["en"]).format(digits=digits)
+    return template(_known(lang), "number.long").format(digits=digits)
+
+
+def plural_form(count: object, lang: str = "en") -> int:
+    """Which form of a counted word ``count`` takes in ``lang`` (0 the first), by the
+    ``Plural-Forms`` rule of its catalogue: ``1 tile``, ``0 tiles``, ``2 tiles`` in
+    English; ``0 carreau``, ``1 carreau``, ``2 carreaux`` in French; a ``float`` of seconds
+    likewise.  What is not a number (hostile input) takes the last form."""
+    return plural_index(_known(lang), count)
 
 
 def singular(count: object, lang: str = "en") -> bool:
-    """Whether ``count`` takes the singular: 1 in English (``1 tile``, ``0 tiles``); 0
-    and 1 in French (``0 carreau``, ``1 carreau``, ``2 carreaux``); a ``float`` of
-    seconds likewise.  What is not a number (hostile input) takes the plural."""
-    if type(count) not in (int, float):
-        return False
-    assert isinstance(count, (int, float))
-    return abs(count) < 2 if lang == "fr" else abs(count) == 1
+    """Whether ``count`` takes the first form of a counted word in ``lang``: the singular
+    of the two of English and French (:func:`plural_form`)."""
+    return plural_form(count, lang) == 0
 
 
 class _Words(string.Formatter):
     """``str.format`` for messages: an ``int`` is written by :func:`number`, and a
-    field whose format is ``singular|plural`` is the word its count takes:
+    field whose format lists forms, ``singular|plural`` (as many as the language's
+    catalogue has plural forms), is the form its count takes:
     ``{count} {count:tile|tiles} {count:was|were} taken``."""
 
     def __init__(self, lang: str) -> None:
@@ -76,8 +83,8 @@ class _Words(string.Formatter):
 
     def format_field(self, value: object, format_spec: str) -> str:
         if "|" in format_spec:
-            one, other = format_spec.split("|", 1)
-            return one if singular(value, self.lang) else other
+            forms = format_spec.split("|")
+            return forms[min(plural_form(value, self.lang), len(forms) - 1)]
         if type(value) is int:
             return format(number(value, self.lang), format_spec)
         return format(value, format_spec)

@@ -105,7 +105,8 @@ def board(
     tiles taken, its target line or wall space) and its verdict (the offending place of
     each violation, the verdict's text under the table); a ``Result`` alone marks its
     violations; a ``RoundScoring`` marks the tiles that tiling placed.  ``lang`` is
-    ``"en"`` or ``"fr"``; ``size`` the width in px (the height follows).
+    ``"en"``, ``"fr"`` or any language of the catalogues (:mod:`azul_rules.text`);
+    ``size`` the width in px (the height follows).
 
     Raises :class:`~azul_rules.FormatError` (a ``TypeError`` and ``ValueError``) for
     arguments of the wrong type (a ``Result`` or ``RoundScoring`` built by hand with

@@ -1,5 +1,6 @@
-"""The words of :mod:`azul_rules.svg` pictures, in English and French: the title, the
-moves, the verdict and the tiling written under the table.
+"""The words of :mod:`azul_rules.svg` pictures, in every language of the catalogues
+(``svg.*`` in ``azul_rules/text/*.po``): the title, the moves, the verdict and the tiling
+written under the table.
 
 Private: ``azul_rules.svg`` is the public entry point.
 """
@@ -7,86 +8,24 @@ Private: ``azul_rules.svg`` is the public entry point.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from azul_rules.core.colors import CENTER, FLOOR, Color, Marker
 from azul_rules.core.errors import Violation
-from azul_rules.core.messages import color_name, phase_name
+from azul_rules.core.messages import color_name, phase_name, says
 from azul_rules.core.moves import Move, PlaceTile, TableTake, Take
 from azul_rules.core.position import Position
 from azul_rules.core.render import variant_name
 from azul_rules.core.scoring import RoundScoring
-from azul_rules.core.shown import fill
 from azul_rules.svg._parts import NOTES_WIDTH, Verdict
-
-_WORDS: Final[Mapping[str, Mapping[str, str]]] = {
-    "title": {"en": "Azul — round {round} · {phase}", "fr": "Azul — manche {round} · {phase}"},
-    "players": {
-        "en": "{players} players, {variant} wall",
-        "fr": "{players} joueurs, mur {variant}",
-    },
-    "to_move": {"en": "player {player} to move", "fr": "au joueur {player} de jouer"},
-    "player": {"en": "Player {player}", "fr": "Joueur {player}"},
-    "board_to_move": {"en": "to move", "fr": "à jouer"},
-    "score": {"en": "score {score}", "fr": "score {score}"},
-    "winner": {"en": "winner", "fr": "gagnant"},
-    "winners": {"en": "winner: {players}", "fr": "gagnant : {players}"},
-    "shared": {"en": "shared victory: {players}", "fr": "victoire partagée : {players}"},
-    "round": {"en": "Round {round}", "fr": "Manche {round}"},
-    "bag": {
-        "en": "Bag: {count} {count:tile|tiles}",
-        "fr": "Sac : {count} {count:carreau|carreaux}",
-    },
-    "lid": {
-        "en": "Lid: {count} {count:tile|tiles}",
-        "fr": "Couvercle : {count} {count:carreau|carreaux}",
-    },
-    "centre": {"en": "centre", "fr": "centre"},
-    "floor": {"en": "floor line", "fr": "plancher"},
-    "marker": {"en": "starting player marker", "fr": "marqueur premier joueur"},
-    "legal": {"en": "Legal: {move}", "fr": "Coup légal : {move}"},
-    "illegal": {"en": "Illegal: {move}", "fr": "Coup illégal : {move}"},
-    "legal_alone": {"en": "Legal", "fr": "Coup légal"},
-    "illegal_alone": {"en": "Illegal", "fr": "Coup illégal"},
-    "factory_n": {"en": "from factory {n}", "fr": "de la fabrique {n}"},
-    "the_centre": {"en": "from the centre", "fr": "du centre"},
-    "line_n": {"en": "pattern line {n}", "fr": "la ligne de préparation {n}"},
-    "the_floor": {"en": "the floor line", "fr": "le plancher"},
-    "take": {
-        "en": "{notation}: {color} {source} to {line}",
-        "fr": "{notation} : les carreaux de couleur {color} {source} vers {line}",
-    },
-    "table_take": {
-        "en": "{count} {color} {source}: {where}",
-        "fr": "{count} {count:carreau|carreaux} de couleur {color} pris {source} : {where}",
-    },
-    "placed_in": {"en": "{count} to {line}", "fr": "{count} vers {line}"},
-    "nowhere": {"en": "placed nowhere", "fr": "{count:posé|posés} nulle part"},
-    "place_tile": {
-        "en": "pattern line {line} to wall column {column}",
-        "fr": "ligne de préparation {line} vers la colonne {column} du mur",
-    },
-    "by_player": {"en": "player {player}: {move}", "fr": "joueur {player} : {move}"},
-    "tiling": {"en": "Wall tiling of round {round}", "fr": "Décoration du mur, manche {round}"},
-    "tiling_player": {
-        "en": "player {player}: +{placed} placed, −{penalty} floor, score {before} → {after}",
-        "fr": "joueur {player} : +{placed} posés, −{penalty} plancher, score {before} → {after}",
-    },
-    "bonuses": {
-        "en": "player {player}: end bonuses +{points}",
-        "fr": "joueur {player} : bonus de fin +{points}",
-    },
-    "and": {"en": " and ", "fr": " et "},
-    "players_n": {"en": "players {players}", "fr": "joueurs {players}"},
-}
 
 
 def word(key: str, lang: str, **params: object) -> str:
     """A phrase of the picture in ``lang``, its figures filled in (a number past 40
     digits said to be one) and the words they count in the singular or the plural
     (:func:`~azul_rules.core.shown.fill`)."""
-    return fill(_WORDS[key][lang], lang, **params)
+    return says(lang, "svg." + key, **params)
 
 
 def title_of(state: Position, lang: str) -> str:

@@ -35,7 +35,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from azul_rules.core.colors import CENTER, Color
-from azul_rules.core.messages import LANGUAGES
+from azul_rules.core.messages import LANGUAGES, says
 from azul_rules.core.moves import Move, Refill, Take
 from azul_rules.core.phases import Phase as GamePhase
 from azul_rules.core.phases import Variant
@@ -57,6 +57,7 @@ from azul_rules.testing.conformance import (
 )
 from azul_rules.testing.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.testing.protocol import EngineInfo, ProtocolError
+from azul_rules.text import table, template
 
 __all__ = [
     "DEFAULT_GAMES",
@@ -616,7 +617,7 @@ def run(
     variants the engine declares in ``hello`` unless ``variants`` is given; ``timeout``
     seconds at most for each reply; ``shrink_time`` seconds at most for shrinking a
     disagreement.  The same ``seed`` and a deterministic engine give the same report.
-    ``lang`` (``"en"`` or ``"fr"``) is the language of the referee's verdicts quoted in
+    ``lang`` (``"en"``, ``"fr"``...) is the language of the referee's verdicts quoted in
     the differences.  Never raises for the engine's failures: they are in
     ``Report.failure``; raises ``ValueError`` for an unknown ``lang``.
     """
@@ -684,72 +685,35 @@ def _hypothesis_run(search: _Search, examples: int, seed: int) -> None:
 # -- the report -------------------------------------------------------------------------------
 
 
-_TEXTS: Final = {
-    "failed": ("azul-rules differential: the engine failed to speak the protocol: {failure}",
-               "azul-rules differential : le moteur ne parle pas le protocole : {failure}"),
-    "line": ("  the line: {line}", "  la ligne : {line}"),
-    "stderr": ("  its standard error ended with:", "  la fin de sa sortie d'erreur :"),
-    "agrees": ("azul-rules differential: {name} agrees with the referee ({played}; seed {seed}).",
-               "azul-rules differential : {name} est d'accord avec l'arbitre ({played} ; "
-               "graine {seed})."),
-    "disagrees": ("azul-rules differential: {name} disagrees with the referee.",
-                  "azul-rules differential : {name} n'est pas d'accord avec l'arbitre."),
-    "rule": ("rule broken: {rule} ({title})", "règle enfreinte : {rule} ({title})"),
-    "shortest": ("the shortest disagreeing game: {moves}{first}; {played}; --seed {seed} "
-                 "repeats this run",
-                 "la plus courte partie en désaccord : {moves}{first} ; {played} ; --seed "
-                 "{seed} refait cette recherche"),
-    "first": (" (the first found had {moves})", " (la première trouvée en avait {moves})"),
-    "at_deal": ("at the first deal: {move}", "à la première distribution : {move}"),
-    "at_move": ("at move {number}, player {player}: {move}",
-                "au coup {number}, joueur {player} : {move}"),
-    "differs": ("what differs:", "ce qui diffère :"),
-    "position": ("the referee's position there (JSON):",
-                 "la position de l'arbitre à cet instant (JSON) :"),
-    "record": ("the game record (save it and run `azul-rules replay FILE`):",
-               "l'enregistrement de la partie (à sauver, puis `azul-rules replay FICHIER`) :"),
-    "played": ("{games}{shrinking}, {moves} in {seconds} s",
-               "{games}{shrinking}, {moves} en {seconds} s"),
-    "shrinking": (" (and {games} more while shrinking)",
-                  " (et {games} de plus pendant la réduction)"),
-}  # fmt: skip
-"""The report's sentences in English and in French."""
-
-_NOUNS: Final = {
-    "game": (("game", "games"), ("partie", "parties")),
-    "move": (("move", "moves"), ("coup", "coups")),
-    "compared": (("move compared", "moves compared"), ("coup comparé", "coups comparés")),
-}
-"""Singular and plural, in English and in French (where 0 and 1 are singular)."""
+_TEXTS: Final = table("differential.")
+"""The report's sentences, by key, each in every language of the catalogues."""
 
 
 def _say(key: str, lang: str, **params: object) -> str:
-    return _TEXTS[key][LANGUAGES.index(lang)].format(**params)
+    return says(lang, "differential." + key, **params)
 
 
 def _count(n: int, noun: str, lang: str = "en") -> str:
     """``1 game``, ``1,580 moves``; ``1 partie``, ``1 580 coups`` (a narrow space)."""
-    singular, plural = _NOUNS[noun][LANGUAGES.index(lang)]
-    one = n == 1 or (lang == "fr" and n == 0)
-    return f"{_number(n, lang)} {singular if one else plural}"
+    return _say(f"count.{noun}", lang, number=_number(n, lang), count=n)
 
 
 def _number(n: int, lang: str) -> str:
-    return f"{n:,}" if lang == "en" else f"{n:,}".replace(",", "\u202f")
+    return f"{n:,}".replace(",", template(lang, "differential.thousands"))
 
 
 def _rule_title(rule_id: str, lang: str) -> str:
     if lang == "en":
-        return RULE_TITLES.get(rule_id, "see azul-rules rules")
+        return RULE_TITLES.get(rule_id) or _say("see_rules", lang)
     try:
         return rule(rule_id).title_in(lang)
     except ValueError:
-        return "voir azul-rules rules"
+        return _say("see_rules", lang)
 
 
 def report_text(report: Report, lang: str = "en") -> str:
     """The report in words (what ``azul-rules differential`` prints), in ``lang``
-    (``"en"`` or ``"fr"``): its sentences and the rule's title; the facts that differ
+    (``"en"``, ``"fr"``...): its sentences and the rule's title; the facts that differ
     are written as :mod:`azul_rules.testing.conformance` names them (in English, quoting the
     referee's verdicts in the language :func:`run` was given)."""
     if lang not in LANGUAGES:
@@ -768,7 +732,7 @@ def report_text(report: Report, lang: str = "en") -> str:
     name = info.name if info is not None else clipped(report.command)
     replayed = report.shrink_games
     shrinking = _say("shrinking", lang, games=_number(replayed, lang)) if replayed else ""
-    seconds = f"{report.elapsed:.1f}" if lang == "en" else f"{report.elapsed:.1f}".replace(".", ",")
+    seconds = f"{report.elapsed:.1f}".replace(".", template(lang, "differential.decimal"))
     played = _say("played", lang, games=_count(report.games, "game", lang), shrinking=shrinking,
                   moves=_count(report.moves, "compared", lang), seconds=seconds)  # fmt: skip
     found = report.disagreement

@@ -224,7 +224,7 @@ def run(
     it, skipping the games it holds.  ``backend`` is ``"local"``, ``"process"`` (with
     ``workers`` processes, default one a core) or ``"ray"`` (the current Ray connection,
     or ``ray_address``, or a new local cluster); ``batch`` is games a task.  ``lang``
-    (``"en"`` or ``"fr"``) is the language of the referee's messages in the forfeits
+    (``"en"``, ``"fr"``...) is the language of the referee's messages in the forfeits
     the file records.
 
     Raises :class:`~azul_rules.core.bots.BotSpecError` for a bot that names nothing,

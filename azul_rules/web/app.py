@@ -37,6 +37,7 @@ from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul_rules import __version__
+from azul_rules.core.messages import LANGUAGES
 from azul_rules.core.shown import shown
 from azul_rules.formats import schemas
 from azul_rules.formats.serialization import long_integers
@@ -108,7 +109,7 @@ def _answer(data: object, lang: str) -> Response:
     except ValueError:  # the only ValueError json.dumps raises on the judge's answers
         paths = [path for path, _ in long_integers(data)] or ["$"]
         said = data.get("lang") if isinstance(data, dict) else None
-        raise unwritable_answer(paths, said if said in ("en", "fr") else lang) from None
+        raise unwritable_answer(paths, said if said in LANGUAGES else lang) from None
 
 
 def _problem(problem: ApiProblem, request: Request) -> Response:
@@ -125,8 +126,10 @@ def _internal_error(request: Request) -> Response:
 
 def _asked_language(request: Request) -> str:
     """The language of a refusal made before the request could be read (an unknown
-    address, a wrong method, a bug): ``?lang=fr`` gives French, anything else English."""
-    return "fr" if request.query_params.getlist("lang") == ["fr"] else "en"
+    address, a wrong method, a bug): ``?lang=fr`` gives French (any language of the
+    catalogues, given once), anything else English."""
+    asked = request.query_params.getlist("lang")
+    return asked[0] if len(asked) == 1 and asked[0] in LANGUAGES else "en"
 
 
 def _query_language(request: Request) -> str:
