@@ -1,5 +1,7 @@
 """Azul as a PettingZoo AEC environment, refereed by azul_rules (extra ``[pettingzoo]``).
 
+A game of random legal moves::
+
     from azul_rules.pettingzoo import env
 
     game = env(players=3, variant="grey")
