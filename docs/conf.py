@@ -9,6 +9,10 @@ Build it offline, with warnings as errors (``pip install -e '.[docs]'``)::
 from __future__ import annotations
 
 import os
+
+# The reference documents the Python core, the specification: the compiled twins of a
+# few methods (``GameState.legal_moves``) carry only a one-line docstring.
+os.environ["AZUL_RULES_PURE_PYTHON"] = "1"
 import sys
 from importlib.metadata import version as _version
 from pathlib import Path
