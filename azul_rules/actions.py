@@ -153,12 +153,14 @@ def num_actions(players: int, variant: Variant | str = Variant.COLORED) -> int:
 
 def action_id(move: Move, players: int) -> int:
     """The id of a compact move (a ``Take`` or a ``PlaceTile``) in a game of ``players``.
+    The move's ``player`` is ignored.
 
-    Raises ``ValueError`` for a move that has no id: a ``TableTake`` (use
-    ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or a
-    take or placement off the table (factory 7 with 2 players, line 6, the marker as a
-    colour); ``FormatError`` for something that is not a move or a player count that
-    is not an int.  The move's ``player`` is ignored.
+    :raises ValueError: for a move that has no id: a ``TableTake`` (use
+        ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or
+        a take or placement off the table (factory 7 with 2 players, line 6, the marker as
+        a colour).
+    :raises FormatError: for something that is not a move or a player count that is not
+        an int.
     """
     factories = factory_count(players)
     if type(move) is Take:
@@ -208,9 +210,11 @@ def move_from_action(
 ) -> Take | PlaceTile:
     """The move of action id ``action``: a ``Take``, or a ``PlaceTile`` for the ids after
     the takes.  With ``variant="colored"`` the placement ids are refused; with no
-    variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range,
-    ``FormatError`` for an id or a player count that is not an int (numpy integers are
-    ints here).
+    variant, both walls' ids are accepted.
+
+    :raises ValueError: for an id out of range.
+    :raises FormatError: for an id or a player count that is not an int (numpy integers
+        are ints here).
     """
     players = _check_players(players)
     moves = _MOVES[players]
@@ -320,15 +324,16 @@ def utilities(winners: Iterable[int], players: int) -> list[float]:
     1)`` and the winners split the pot.  A sole winner gets 1; a victory shared by every
     player gives 0 to all.  The returns sum to 0 (within float rounding).
 
-    ``winners`` lists distinct players, ``0`` to ``players - 1``, in any order.  Raises
-    ``ValueError`` for no winner, a repeated winner or one out of range, and
-    ``FormatError`` (a ``ValueError`` too) for winners that are not ints (a ``bool`` is
-    refused; numpy integers are ints here, as for action ids).
+    ``winners`` lists distinct players, ``0`` to ``players - 1``, in any order.
 
     >>> utilities((0,), 2), utilities((1,), 3)
     ([1.0, -1.0], [-0.5, 1.0, -0.5])
     >>> [round(u, 3) for u in utilities((0, 2), 4)]
     [0.333, -0.333, 0.333, -0.333]
+
+    :raises ValueError: for no winner, a repeated winner or one out of range.
+    :raises FormatError: (a ``ValueError`` too) for winners that are not ints (a ``bool``
+        is refused; numpy integers are ints here, as for action ids).
     """
     players = _check_players(players)
     won = _winners(winners, players)
@@ -492,9 +497,12 @@ def _check_player(state: GameState, player: object, function: str) -> int:
 
 def observation(state: GameState, player: int) -> list[float]:
     """``state`` as ``observation_size(players)`` floats seen from ``player``'s seat, in
-    the order of :func:`observation_layout`.  Raises ``ValueError`` for a player out of
-    range, ``FormatError`` for a ``state`` that is not a ``GameState`` or a ``player``
-    that is not an int (numpy integers are ints here; a bool is not)."""
+    the order of :func:`observation_layout`.
+
+    :raises ValueError: for a player out of range.
+    :raises FormatError: for a ``state`` that is not a ``GameState`` or a ``player`` that
+        is not an int (numpy integers are ints here; a bool is not).
+    """
     player = _check_player(state, player, "observation")
     players = len(state.players)
     out: list[float] = []
@@ -528,9 +536,13 @@ def observe_into(state: GameState, player: int, vector: Any, mask: Any = None) -
     ``vector`` is a writable, C-contiguous buffer of ``observation_size(players)``
     float32s (a numpy ``float32`` array, an ``array.array("f")``); ``mask`` one of
     ``num_actions(players, state.variant)`` bytes (a numpy ``int8`` or ``uint8`` array, a
-    ``bytearray``).  Raises as :func:`observation`, and ``FormatError`` for a ``vector``
-    or ``mask`` that is not such a buffer, ``ValueError`` for one of another length;
-    nothing is written then.  With the compiled core this is its C twin.
+    ``bytearray``).  When it raises, nothing is written.  With the compiled core this
+    is its C twin.
+
+    :raises ValueError: as :func:`observation`, and for a ``vector`` or ``mask`` of
+        another length.
+    :raises FormatError: as :func:`observation`, and for a ``vector`` or ``mask`` that is
+        not such a buffer.
     """
     values = observation(state, player)
     target = _buffer(vector, "vector", ("f",), "float32s", len(values))
@@ -587,7 +599,10 @@ def observation_string(state: GameState, player: int) -> str:
     """The same position as text, seen from ``player``'s seat: the table, then the boards
     from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
     ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1.
-    Raises as :func:`observation`."""
+
+    :raises ValueError: as :func:`observation`.
+    :raises FormatError: as :func:`observation`.
+    """
     player = _check_player(state, player, "observation_string")
     return _text(state, player, f"player {player + 1}'s view; ")
 

@@ -286,9 +286,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def step(self, action: Any) -> None:
         """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
         An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
-        others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
-        ``ValueError`` for an id outside the action space.  In ``"human"`` render mode
-        the table is printed after the step."""
+        others, and the verdict in ``infos[agent]["illegal_move"]``.  In ``"human"``
+        render mode the table is printed after the step.
+
+        :raises ValueError: for an id outside the action space.
+        """
         if not self.agents:  # as OrderEnforcingWrapper: a warning, nothing done
             EnvLogger.warn_step_after_terminated_truncated()
             return

@@ -199,9 +199,13 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
         position, for puzzles and tests), with an empty history.  The first player is
         taken as chosen; a position waiting for a ``Refill`` begins its fill with chance
         nodes, and a seeded position is taken with its generator left out (the fills are
-        chance nodes here).  Raises ``pyspiel.SpielError`` when the position's player
-        count or wall differs from the game's, ``azul_rules.FormatError`` (a
-        ``TypeError``) when ``position`` is not a ``GameState``."""
+        chance nodes here).
+
+        :raises SpielError: (``pyspiel.SpielError``) when the position's player count or
+            wall differs from the game's.
+        :raises FormatError: (``azul_rules.FormatError``, a ``TypeError``) when
+            ``position`` is not a ``GameState``.
+        """
         settings = self.settings
         if not isinstance(position, GameState):
             raise FormatError(f"state_from() reads a GameState, not {shown(position, 60)}")
