@@ -95,6 +95,23 @@ def data_docstring(
             return
 
 
+def required_parts(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """``GameState.make``'s parts without a default are shown as such: the marker of a
+    missing part (``<required>``) is no Python a signature can hold."""
+    if signature is None or " = <required>" not in signature:
+        return None
+    return signature.replace(" = <required>", ""), return_annotation
+
+
 def setup(app: Sphinx) -> None:
     app.add_transform(FilesBesideTheDocs)
     app.connect("autodoc-process-docstring", data_docstring)
+    app.connect("autodoc-process-signature", required_parts)

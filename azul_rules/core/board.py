@@ -200,6 +200,8 @@ def _check_score(_: object, __: object, value: object) -> None:
 @attrs.frozen
 class PlayerBoard:
     """One player's board: ``score``, ``pattern_lines``, ``wall``, ``floor`` (S4).
+    ``PlayerBoard()`` is a board at the start of a game: no point, five empty pattern
+    lines, an empty wall and an empty floor.
 
     ``floor`` lists the occupied floor spaces from left to right: colours, and
     :data:`~azul_rules.MARKER` where the starting player marker lies (F1, F3).
