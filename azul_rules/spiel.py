@@ -79,6 +79,7 @@ __all__ = [
 ]
 
 GAME_NAME: Final = "python_azul"
+"""The name the game is registered under: ``pyspiel.load_game(GAME_NAME)``."""
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)  # pybind enums are slow to read
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _COLORS: Final = tuple(Color)

@@ -20,6 +20,7 @@ from pathlib import Path
 from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
+from sphinx.errors import PycodeError
 from sphinx.pycode import ModuleAnalyzer
 from sphinx.transforms import SphinxTransform
 
@@ -37,8 +38,9 @@ language = "en"
 # heading (``[Limits](#limits)``, ``json-format.md#writing``) work in the site too.
 myst_heading_anchors = 4
 
-# autodoc: every documented member (public names only), in the order of the source.
-autodoc_default_options = {"members": True}
+# autodoc: every public member (a module's __all__), in the order of the source.  A constant
+# a module re-exports has no docstring there: docs/api.md names it (autodata).
+autodoc_default_options = {"members": True, "undoc-members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
 
@@ -85,14 +87,23 @@ def data_docstring(
     the one written under it where it is defined, rather than that of its type (``int``)."""
     if what != "data" or "." not in name:
         return
-    short = name.rpartition(".")[2]
+    home, _, short = name.rpartition(".")
+    if _attribute_doc(home, short):
+        return  # documented where autodoc looks
     for module in sorted(m for m in sys.modules if m.startswith("azul_rules.")):
-        if getattr(sys.modules[module], short, lines) is not obj:
-            continue
-        docs = ModuleAnalyzer.for_module(module).find_attr_docs().get(("", short))
-        if docs:
-            lines[:] = list(docs)
+        docs = _attribute_doc(module, short)
+        if docs and getattr(sys.modules[module], short, lines) is obj:
+            lines[:] = docs
             return
+
+
+def _attribute_doc(module: str, name: str) -> list[str]:
+    """The docstring written under ``name = ...`` in ``module``'s source (none without
+    source, as for the compiled core)."""
+    try:
+        return list(ModuleAnalyzer.for_module(module).find_attr_docs().get(("", name), []))
+    except PycodeError:
+        return []
 
 
 def required_parts(

@@ -6,11 +6,14 @@ on one bad call per exception."""
 
 from __future__ import annotations
 
+import ast
 import inspect
 import json
 import re
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -33,6 +36,34 @@ def test_the_reference_documents_every_public_name_and_module() -> None:
     missing = sorted(set(az.__all__) - {n.removeprefix("azul_rules.") for n in DOCUMENTED})
     assert not missing, f"not in docs/api.md: {missing}"
     assert {f"azul_rules.{m}" for m in MODULES} <= DOCUMENTED
+
+
+def _attribute_docs(module: ModuleType) -> set[str]:
+    """The names given a docstring under their assignment in ``module``'s own source."""
+    body = ast.parse(inspect.getsource(module)).body
+    return {
+        target.id
+        for statement, after in pairwise(body)
+        if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+        for target in getattr(statement, "targets", [getattr(statement, "target", None)])
+        if isinstance(target, ast.Name)
+    }
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_each_constant_a_module_exports_reaches_the_reference(name: str) -> None:
+    """autodoc documents a module's classes and functions, and the constants with a
+    docstring in that module; a constant it re-exports from another (``svg.WIDTH``) is
+    named on the page, or it would be left out silently."""
+    module = pytest.importorskip(f"azul_rules.{name}")
+    values = {n: getattr(module, n) for n in module.__all__}
+    constants = [n for n, v in values.items()
+                 if not isinstance(v, type) and not inspect.isroutine(v)]  # fmt: skip
+    documented = _attribute_docs(module)
+    missing = [n for n in constants if n not in documented
+               and f"azul_rules.{name}.{n}" not in DOCUMENTED]  # fmt: skip
+    assert not missing, f"add to docs/api.md: .. autodata:: azul_rules.{name}.{missing[0]}"
 
 
 def _docstring(entry: object) -> str:
