@@ -89,8 +89,11 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
     on the illegal action in ``infos[agent]["illegal_move"]``, and ends the game as
     ``raw_env`` does: ``terminations`` true, ``truncations`` false (PettingZoo's wrapper
     sets both, which a learner would read as a cut-off game to bootstrap from), float
-    rewards.  A ``bool`` action is refused with ``ValueError``, as by ``raw_env``
-    (``Discrete`` spaces take ``True`` for 1)."""
+    rewards.
+
+    :raises ValueError: from ``step``, for a ``bool`` action, as ``raw_env``
+        (``Discrete`` spaces take ``True`` for 1).
+    """
 
     def step(self, action: Any) -> None:
         game = self.env.unwrapped

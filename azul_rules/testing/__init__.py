@@ -813,7 +813,8 @@ def protocol_engine(
         TestMyEngine = differential_machine(engine, variants=[Variant.COLORED]).TestCase
 
     Every step compares the engine's reported view, its legal moves (when it lists them)
-    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds
-    (``ValueError`` unless it is a positive number).
+    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds.
+
+    :raises ValueError: for a ``timeout`` that is not a positive number.
     """
     return ProtocolEngine(command, timeout=timeout)
