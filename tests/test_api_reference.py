@@ -10,6 +10,7 @@ import ast
 import inspect
 import json
 import re
+from array import array
 from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 import pytest
 
 import azul_rules as az
+from azul_rules import actions
 from azul_rules.core.rulebook import Rule
 from azul_rules.core.state import PYTHON_TWINS
 from azul_rules.svg import board
@@ -68,10 +70,13 @@ def test_each_constant_a_module_exports_reaches_the_reference(name: str) -> None
 
 def _docstring(entry: object) -> str:
     """The docstring of an entry point, the Python core's where a compiled twin replaces
-    a method (``GameState.legal_moves``)."""
+    it (``GameState.legal_moves``, ``actions.legal_actions``), as the site shows it."""
     name = getattr(entry, "__name__", "")
-    if getattr(entry, "__qualname__", "").startswith("GameState.") and name in PYTHON_TWINS:
+    qualified = getattr(entry, "__qualname__", "")
+    if qualified.startswith("GameState.") and name in PYTHON_TWINS:
         entry = PYTHON_TWINS[name]
+    elif inspect.isbuiltin(entry):
+        entry = actions.PYTHON_TWINS.get(name, entry)
     return " ".join((inspect.getdoc(entry) or "").split())
 
 
@@ -93,7 +98,16 @@ def _entry_points() -> dict[str, object]:
         found[f"GameRecord.{method}"] = getattr(record, method)
     found["Rule.text"] = Rule.text
     found["svg.board"] = board
+    for name in ACTIONS:
+        found[f"actions.{name}"] = getattr(actions, name)
     return found
+
+
+# The functions of azul_rules.actions held to the same standard.
+ACTIONS = ("factory_count", "num_take_actions", "num_actions", "action_id",
+           "move_from_action", "action_to_string", "legal_actions", "legal_action_mask",
+           "utilities", "observation", "observation_string", "observation_size",
+           "observation_layout", "table_string", "observe_into")  # fmt: skip
 
 
 ENTRY_POINTS = _entry_points()
@@ -197,6 +211,35 @@ CALLS: list[tuple[str, Callable[[], object], type[BaseException]]] = [
     ("svg.board", lambda: board(_state(), size=0), ValueError),
     ("svg.board", lambda: board(_state(), size="600"), az.FormatError),  # type: ignore[arg-type]
     ("svg.board", lambda: board(_state(), highlight=az.Result("junk")), az.FormatError),  # type: ignore[arg-type]
+    ("actions.factory_count", lambda: actions.factory_count(5), ValueError),
+    ("actions.factory_count", lambda: actions.factory_count(True), az.FormatError),
+    ("actions.num_take_actions", lambda: actions.num_take_actions(1), ValueError),
+    ("actions.num_take_actions", lambda: actions.num_take_actions("2"), az.FormatError),  # type: ignore[arg-type]
+    ("actions.num_actions", lambda: actions.num_actions(2, "blue"), ValueError),
+    ("actions.num_actions", lambda: actions.num_actions(2, 3), az.FormatError),  # type: ignore[arg-type]
+    ("actions.action_id", lambda: actions.action_id(az.Take(7, az.Color.RED, 0), 2), ValueError),
+    ("actions.action_id", lambda: actions.action_id("3B2", 2), az.FormatError),  # type: ignore[arg-type]
+    ("actions.move_from_action", lambda: actions.move_from_action(9999, 2), ValueError),
+    ("actions.move_from_action", lambda: actions.move_from_action("1", 2), az.FormatError),  # type: ignore[arg-type]
+    ("actions.action_to_string", lambda: actions.action_to_string(0, 5), ValueError),
+    ("actions.action_to_string", lambda: actions.action_to_string(1.0, 2), az.FormatError),  # type: ignore[arg-type]
+    ("actions.legal_actions", lambda: actions.legal_actions(None), az.FormatError),  # type: ignore[arg-type]
+    ("actions.legal_action_mask", lambda: actions.legal_action_mask({}), az.FormatError),  # type: ignore[arg-type]
+    ("actions.utilities", lambda: actions.utilities((0, 0), 2), ValueError),
+    ("actions.utilities", lambda: actions.utilities(("0",), 2), az.FormatError),  # type: ignore[arg-type]
+    ("actions.observation", lambda: actions.observation(_state(), 2), ValueError),
+    ("actions.observation", lambda: actions.observation(_state(), True), az.FormatError),
+    ("actions.observation_string", lambda: actions.observation_string(_state(), -1), ValueError),
+    ("actions.observation_string", lambda: actions.observation_string(None, 0), az.FormatError),  # type: ignore[arg-type]
+    ("actions.observation_size", lambda: actions.observation_size(6), ValueError),
+    ("actions.observation_size", lambda: actions.observation_size(None), az.FormatError),  # type: ignore[arg-type]
+    ("actions.observation_layout", lambda: actions.observation_layout(0), ValueError),
+    ("actions.observation_layout", lambda: actions.observation_layout(2.0), az.FormatError),  # type: ignore[arg-type]
+    ("actions.table_string", lambda: actions.table_string("table"), az.FormatError),  # type: ignore[arg-type]
+    ("actions.observe_into", lambda: actions.observe_into(_state(), 0, array("f", [0.0] * 3)),
+     ValueError),
+    ("actions.observe_into", lambda: actions.observe_into(_state(), 0, bytearray(364)),
+     az.FormatError),
 ]  # fmt: skip
 
 
