@@ -75,7 +75,11 @@ def env(
 ) -> Any:
     """The environment in PettingZoo's standard wrappers: an illegal action ends the game
     (``illegal_reward`` for its player, the verdict in its ``infos``), an action outside
-    the action space fails an assertion, and calls out of order raise."""
+    the action space fails an assertion, and calls out of order raise.
+
+    :raises ValueError: for arguments :class:`raw_env` refuses.
+    :raises FormatError: for arguments :class:`raw_env` refuses.
+    """
     game = raw_env(
         players, variant, render_mode, max_rounds=max_rounds, illegal_reward=illegal_reward
     )  # checks every argument
@@ -118,7 +122,14 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for it
-    """Azul for 2-4 agents on either wall, with no wrapper."""
+    """Azul for 2-4 agents on either wall, with no wrapper.
+
+    :raises ValueError: for a player count other than 2-4, a variant other than
+        ``"colored"`` and ``"grey"``, a ``render_mode`` not in :data:`RENDER_MODES`, a
+        ``max_rounds`` below 1 or an ``illegal_reward`` that is not finite.
+    :raises FormatError: for a player count or ``max_rounds`` that is not an int, an
+        ``illegal_reward`` that is not a number.
+    """
 
     metadata: Final = {
         "render_modes": list(RENDER_MODES),

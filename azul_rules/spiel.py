@@ -128,8 +128,12 @@ class AzulSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any] | None) -> AzulSettings:
-        """Read and check ``players``, ``variant`` and ``max_rounds``; raises
-        ``pyspiel.SpielError`` naming the parameter at fault."""
+        """Read and check ``players``, ``variant`` and ``max_rounds``.
+
+        :raises SpielError: (``pyspiel.SpielError``) naming the parameter at fault: an
+            unknown one, a player count other than 2-4, another variant, a round cap
+            below 1 or past what OpenSpiel's 32-bit ``max_game_length`` holds.
+        """
         given = dict(_DEFAULTS)
         given.update(params or {})
         unknown = sorted(set(given) - set(_DEFAULTS))
@@ -178,7 +182,11 @@ def _game_info(settings: AzulSettings) -> pyspiel.GameInfo:
 
 
 class AzulGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``."""
+    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``.
+
+    :raises SpielError: (``pyspiel.SpielError``) for parameters
+        :meth:`AzulSettings.from_params` refuses.
+    """
 
     state_class: type[AzulState]
 
