@@ -539,6 +539,9 @@ def differential_machine(
     ``implementation`` may also be the name of an OpenSpiel Azul game
     (``differential_machine("python_azul")``): that is
     :func:`spiel_differential_machine` with its defaults.
+
+    :raises TypeError: for an ``implementation`` that is neither callable nor a name.
+    :raises ValueError: for a name, as :func:`spiel_differential_machine`.
     """
     if isinstance(implementation, str):
         return spiel_differential_machine(
