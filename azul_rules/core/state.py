@@ -127,10 +127,10 @@ class GameState(Position):
     ``bag``...).  All four check the parts and store tile multisets sorted; whether the
     position can arise in a game is :meth:`problems`' question (``from_json`` asks it).
 
-    :raises FormatError: a part of the wrong type (tiles that are not colours (``Color``), a
-        mapping or a set given for a multiset -- ``{Color.RED: 21}`` is not 21 reds --,
-        players that are not boards (``PlayerBoard``), a round below 1, a generator state past
-        64 bits).
+    :raises FormatError: a part of the wrong type (tiles that are not colours
+        (``Color``), a mapping or a set given for a multiset -- ``{Color.RED: 21}`` is
+        not 21 reds --, players that are not boards (``PlayerBoard``), a round below 1,
+        a generator state past 64 bits).
     :raises InvalidStateError: what the referee could not even read: a player count
         other than 2-4 (S1), a factory count that does not fit it (S2), a current
         player, starting player or marker holder not at the table (G2, T3).
