@@ -50,7 +50,10 @@ Outcome = tuple[Batch, "list[GameDone] | Lost"]
 
 @attrs.frozen
 class Lost:
-    """Games a backend could not play, and why."""
+    """Games a backend could not play, and why.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     games: Batch
     error: str
