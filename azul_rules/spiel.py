@@ -344,7 +344,12 @@ def _game_string(settings: object) -> str:
 
 class AzulState(pyspiel.State):  # type: ignore[misc]
     """A position of ``python_azul``: the referee's :class:`azul_rules.GameState`
-    (``referee``) and, during a fill, the factories dealt so far."""
+    (``referee``) and, during a fill, the factories dealt so far.
+
+    :raises SpielError: (``pyspiel.SpielError``) from ``apply_action``, for an action that
+        is illegal (its ``result`` is the referee's verdict), outside this game's ids, or
+        played after the end.
+    """
 
     _settings = _GameSettings()
     _plain = True  # _play is this class's: the hot path calls the referee itself
@@ -787,7 +792,10 @@ AzulGame.state_class = AzulState
 
 class AzulObserver:
     """The observation tensor (``azul_rules.actions.observation``, as float32) and
-    string of ``python_azul``; ``dict`` holds a named, shaped view of each field."""
+    string of ``python_azul``; ``dict`` holds a named, shaped view of each field.
+
+    :raises ValueError: for observation parameters (it takes none).
+    """
 
     def __init__(self, players: int, params: Mapping[str, Any] | None = None) -> None:
         if params:
