@@ -47,7 +47,10 @@ class RequestError(Exception):
 class ReferenceEngine:
     """The protocol's server side over the referee.  ``handle_line`` answers one line;
     subclasses may override :meth:`legal`, :meth:`play`, :meth:`deal` and :meth:`view`
-    (the tests build engines with one rule bug each this way)."""
+    (the tests build engines with one rule bug each this way).
+
+    Raises nothing: every bad line is answered with an ``{"ok": false}`` reply.
+    """
 
     name = "azul_rules reference engine"
     variants: tuple[str, ...] = ("colored", "grey")
@@ -265,7 +268,8 @@ def serve(engine: ReferenceEngine, source: IO[bytes], sink: IO[str]) -> int:
 
 
 def main(engine: ReferenceEngine | None = None) -> int:
-    """Serve standard input and output; the exit status (0)."""
+    """Serve standard input and output; the exit status (0).  Raises nothing for bad
+    input: every line is answered."""
     return serve(engine or ReferenceEngine(), sys.stdin.buffer, sys.stdout)
 
 
@@ -278,7 +282,8 @@ class _Arguments(argparse.ArgumentParser):
 
 def command(argv: Sequence[str] | None = None) -> int:
     """``python -m azul_rules.engine [--help]``: serve the protocol; ``--help`` says
-    what it does instead of waiting for requests; any other argument is refused (2)."""
+    what it does instead of waiting for requests; any other argument is refused (exit
+    status 2, not raised)."""
     parser = _Arguments(
         prog="python -m azul_rules.engine",
         description="The referee speaking the engine protocol, version "

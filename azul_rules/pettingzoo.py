@@ -1,5 +1,7 @@
 """Azul as a PettingZoo AEC environment, refereed by azul_rules (extra ``[pettingzoo]``).
 
+A game of random legal moves::
+
     from azul_rules.pettingzoo import env
 
     game = env(players=3, variant="grey")
@@ -73,7 +75,11 @@ def env(
 ) -> Any:
     """The environment in PettingZoo's standard wrappers: an illegal action ends the game
     (``illegal_reward`` for its player, the verdict in its ``infos``), an action outside
-    the action space fails an assertion, and calls out of order raise."""
+    the action space fails an assertion, and calls out of order raise.
+
+    :raises ValueError: for arguments :class:`raw_env` refuses.
+    :raises FormatError: for arguments :class:`raw_env` refuses.
+    """
     game = raw_env(
         players, variant, render_mode, max_rounds=max_rounds, illegal_reward=illegal_reward
     )  # checks every argument
@@ -87,8 +93,11 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
     on the illegal action in ``infos[agent]["illegal_move"]``, and ends the game as
     ``raw_env`` does: ``terminations`` true, ``truncations`` false (PettingZoo's wrapper
     sets both, which a learner would read as a cut-off game to bootstrap from), float
-    rewards.  A ``bool`` action is refused with ``ValueError``, as by ``raw_env``
-    (``Discrete`` spaces take ``True`` for 1)."""
+    rewards.
+
+    :raises ValueError: from ``step``, for a ``bool`` action, as ``raw_env``
+        (``Discrete`` spaces take ``True`` for 1).
+    """
 
     def step(self, action: Any) -> None:
         game = self.env.unwrapped
@@ -113,7 +122,14 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for it
-    """Azul for 2-4 agents on either wall, with no wrapper."""
+    """Azul for 2-4 agents on either wall, with no wrapper.
+
+    :raises ValueError: for a player count other than 2-4, a variant other than
+        ``"colored"`` and ``"grey"``, a ``render_mode`` not in :data:`RENDER_MODES`, a
+        ``max_rounds`` below 1 or an ``illegal_reward`` that is not finite.
+    :raises FormatError: for a player count or ``max_rounds`` that is not an int, an
+        ``illegal_reward`` that is not a number.
+    """
 
     metadata: Final = {
         "render_modes": list(RENDER_MODES),
@@ -284,9 +300,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def step(self, action: Any) -> None:
         """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
         An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
-        others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
-        ``ValueError`` for an id outside the action space.  In ``"human"`` render mode
-        the table is printed after the step."""
+        others, and the verdict in ``infos[agent]["illegal_move"]``.  In ``"human"``
+        render mode the table is printed after the step.
+
+        :raises ValueError: for an id outside the action space.
+        """
         if not self.agents:  # as OrderEnforcingWrapper: a warning, nothing done
             EnvLogger.warn_step_after_terminated_truncated()
             return

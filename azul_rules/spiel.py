@@ -79,6 +79,7 @@ __all__ = [
 ]
 
 GAME_NAME: Final = "python_azul"
+"""The name the game is registered under: ``pyspiel.load_game(GAME_NAME)``."""
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)  # pybind enums are slow to read
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _COLORS: Final = tuple(Color)
@@ -127,8 +128,12 @@ class AzulSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any] | None) -> AzulSettings:
-        """Read and check ``players``, ``variant`` and ``max_rounds``; raises
-        ``pyspiel.SpielError`` naming the parameter at fault."""
+        """Read and check ``players``, ``variant`` and ``max_rounds``.
+
+        :raises SpielError: (``pyspiel.SpielError``) naming the parameter at fault: an
+            unknown one, a player count other than 2-4, another variant, a round cap
+            below 1 or past what OpenSpiel's 32-bit ``max_game_length`` holds.
+        """
         given = dict(_DEFAULTS)
         given.update(params or {})
         unknown = sorted(set(given) - set(_DEFAULTS))
@@ -177,7 +182,11 @@ def _game_info(settings: AzulSettings) -> pyspiel.GameInfo:
 
 
 class AzulGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``."""
+    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``.
+
+    :raises SpielError: (``pyspiel.SpielError``) for parameters
+        :meth:`AzulSettings.from_params` refuses.
+    """
 
     state_class: type[AzulState]
 
@@ -199,9 +208,13 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
         position, for puzzles and tests), with an empty history.  The first player is
         taken as chosen; a position waiting for a ``Refill`` begins its fill with chance
         nodes, and a seeded position is taken with its generator left out (the fills are
-        chance nodes here).  Raises ``pyspiel.SpielError`` when the position's player
-        count or wall differs from the game's, ``azul_rules.FormatError`` (a
-        ``TypeError``) when ``position`` is not a ``GameState``."""
+        chance nodes here).
+
+        :raises SpielError: (``pyspiel.SpielError``) when the position's player count or
+            wall differs from the game's.
+        :raises FormatError: (``azul_rules.FormatError``, a ``TypeError``) when
+            ``position`` is not a ``GameState``.
+        """
         settings = self.settings
         if not isinstance(position, GameState):
             raise FormatError(f"state_from() reads a GameState, not {shown(position, 60)}")
@@ -331,7 +344,12 @@ def _game_string(settings: object) -> str:
 
 class AzulState(pyspiel.State):  # type: ignore[misc]
     """A position of ``python_azul``: the referee's :class:`azul_rules.GameState`
-    (``referee``) and, during a fill, the factories dealt so far."""
+    (``referee``) and, during a fill, the factories dealt so far.
+
+    :raises SpielError: (``pyspiel.SpielError``) from ``apply_action``, for an action that
+        is illegal (its ``result`` is the referee's verdict), outside this game's ids, or
+        played after the end.
+    """
 
     _settings = _GameSettings()
     _plain = True  # _play is this class's: the hot path calls the referee itself
@@ -774,7 +792,10 @@ AzulGame.state_class = AzulState
 
 class AzulObserver:
     """The observation tensor (``azul_rules.actions.observation``, as float32) and
-    string of ``python_azul``; ``dict`` holds a named, shaped view of each field."""
+    string of ``python_azul``; ``dict`` holds a named, shaped view of each field.
+
+    :raises ValueError: for observation parameters (it takes none).
+    """
 
     def __init__(self, players: int, params: Mapping[str, Any] | None = None) -> None:
         if params:

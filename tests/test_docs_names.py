@@ -100,11 +100,7 @@ def _entry_points() -> set[str]:
 
 
 # The README's table of what each entry point raises moved into the docstrings, which the
-# API reference (docs/api.md) is generated from: issue 26, branch issue26-site.  Until that
-# branch is merged the docstrings lack it; strict, so that the merge must drop this mark.
-@pytest.mark.xfail(
-    strict=True, reason="issue 26: the docstrings say what each raises on issue26-site"
-)
+# API reference (docs/api.md) is generated from (issue 26).
 def test_every_public_class_and_function_says_what_it_raises() -> None:
     """Each public function and class (the seven found undocumented by a new user's
     trial among them: ``Bonuses``, ``Marker``, ``PlacementScore``, ``Placements``,

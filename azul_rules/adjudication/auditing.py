@@ -82,9 +82,10 @@ def audit(state: GameState, claim: Claim) -> Result:
     """Every mistake in ``claim`` about the wall tiling that follows ``state``.
 
     ``state`` is the position when the factory offer has just ended, on either wall.
-    Raises ``FormatError`` (with JSON paths) when the claim is malformed or does not fit
-    the position, and for a grey-wall claim that leaves the players' choice of columns
-    unknown (give each player's wall).
+
+    :raises FormatError: with JSON paths, for a claim that is malformed or does not fit
+        the position, a grey-wall claim that leaves the players' choice of columns
+        unknown (give each player's wall), and a ``state`` that is not a ``GameState``.
     """
     _check_state(state)
     claim = validated(claim)

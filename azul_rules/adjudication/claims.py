@@ -71,6 +71,9 @@ class Claim:
     ``lid``: the tiles in the lid after the tiling, any order.  ``game_over``: whether
     the game ends after this tiling; ``bonuses``: each player's end-bonus points (E2);
     ``winners``: the players said to win (from 0).
+
+    Raises nothing when built: a record whose fields are not checked.  What reads it
+    checks it: :func:`~azul_rules.audit` (``FormatError``).
     """
 
     scores: tuple[int, ...] | None = None

@@ -247,12 +247,14 @@ def _replay(record: GameRecord) -> tuple[list[_Round], GameState, int | None, Re
 def audit_game(record: GameRecord, sheet: Scoresheet | Mapping[str, object]) -> GameAudit:
     """Check a whole game's scoresheet against its record (see the module's docstring).
 
-    ``sheet`` is a :class:`Scoresheet` or its JSON-like form.  Raises ``FormatError`` when
-    the sheet is malformed or does not fit the record (a figure per player, no more
-    rounds than the record tiles, every round when the game is over), and for a record
-    ``GameRecord.replay`` refuses (a setting such as ``$.players``, an entry of
-    ``$.moves`` that is not a move); an illegal move in the record is reported in the
-    verdict (``failed_at``, ``failure``).
+    ``sheet`` is a :class:`Scoresheet` or its JSON-like form.  An illegal move in the
+    record raises nothing: the verdict reports it (``failed_at``, ``failure``).
+
+    :raises FormatError: for a sheet that is malformed or does not fit the record (a
+        figure per player, no more rounds than the record tiles, every round when the
+        game is over), a record ``GameRecord.replay`` refuses (a setting such as
+        ``$.players``, an entry of ``$.moves`` that is not a move), and a ``record`` that
+        is not a ``GameRecord``.
     """
     if not isinstance(record, GameRecord):
         raise FormatError(f"$: expected a GameRecord, got {type(record).__name__}",

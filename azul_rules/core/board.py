@@ -51,11 +51,13 @@ def _check_line_size(_: object, attribute: attrs.Attribute[Any], value: object) 
 
 @attrs.frozen
 class PatternLine:
-    """One pattern line (S4): ``capacity`` spaces, ``count`` tiles of ``color`` (P2).
+    """One pattern line (S4): ``capacity`` spaces, ``count`` tiles of ``color`` (P2); an
+    empty line has ``color=None``.
 
-    The constructor refuses (``FormatError``) what no line can be: a colour that is not
-    a :class:`Color`, a capacity other than 1-5, a count below 0 or above the capacity,
-    tiles with no colour or a colour with no tile (an empty line has ``color=None``)."""
+    :raises FormatError: what no line can be: a colour that is not a :class:`Color`, a
+        capacity other than 1-5, a count below 0 or more tiles than spaces, tiles with no
+        colour or a colour with no tile.
+    """
 
     color: Color | None = attrs.field(validator=_check_line_color)
     count: int = attrs.field(validator=_check_line_size)
@@ -198,14 +200,20 @@ def _check_score(_: object, __: object, value: object) -> None:
 @attrs.frozen
 class PlayerBoard:
     """One player's board: ``score``, ``pattern_lines``, ``wall``, ``floor`` (S4).
+    ``PlayerBoard()`` is a board at the start of a game: no point, five empty pattern
+    lines, an empty wall and an empty floor.
 
     ``floor`` lists the occupied floor spaces from left to right: colours, and
     :data:`~azul_rules.MARKER` where the starting player marker lies (F1, F3).
     ``accepting`` is derived from the lines and the wall (see :meth:`accepting_lines`):
-    it is computed at construction, and takes no part in equality.  The constructor
-    and ``attrs.evolve`` check the parts' types and shapes (``FormatError``); whether
-    the board can exist is ``GameState.problems``' question.  The referee builds its
-    successors through the slots (:func:`new_board`).
+    it is computed at construction, and takes no part in equality.  Whether the board
+    can exist is ``GameState.problems``' question.  The referee builds its successors
+    through the slots (:func:`new_board`).
+
+    :raises FormatError: from the constructor and ``attrs.evolve(board, ...)``, for parts
+        of the wrong type or shape: line ``i`` has ``i + 1`` spaces (each a
+        :class:`PatternLine`), the wall 5 rows of 5 spaces, each a ``Color`` or ``None``,
+        the score is an ``int``, the floor holds colours (``Color``) and ``MARKER``.
     """
 
     score: int = attrs.field(default=0, validator=_check_score)

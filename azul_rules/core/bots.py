@@ -150,10 +150,10 @@ def bot_factory(spec: str) -> BotFactory:
     (:class:`GreedyBot`) or ``package.module:Factory`` (imported; ``Factory`` may be a
     dotted path inside the module, such as ``Outer.make``).
 
-    Raises :class:`BotSpecError` when the spec names nothing callable.
-
     >>> bot_factory("random") is RandomBot
     True
+
+    :raises BotSpecError: when the spec names nothing callable.
     """
     if not isinstance(spec, str):
         raise BotSpecError(f"a bot is named by a string, not {type(spec).__name__}: "

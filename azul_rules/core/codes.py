@@ -14,6 +14,8 @@ class ErrorCode(str, enum.Enum):
     """A stable name for each way of breaking the rules (the rule book's error tables).
 
     The value is the same string as the name, so codes survive JSON unchanged.
+
+    :raises ValueError: ``ErrorCode(value)`` for an unknown value (it is an enum).
     """
 
     # Documented mistakes of the rule texts.
@@ -60,7 +62,10 @@ class ErrorCode(str, enum.Enum):
 
 
 class StateProblem(str, enum.Enum):
-    """Why a position cannot exist (value == name)."""
+    """Why a position cannot exist (value == name).
+
+    :raises ValueError: ``StateProblem(value)`` for an unknown value (it is an enum).
+    """
 
     PLAYER_COUNT = "PLAYER_COUNT"
     FACTORY_COUNT = "FACTORY_COUNT"

@@ -30,7 +30,10 @@ __all__ = [
 
 
 class Color(enum.IntEnum):
-    """The five tile colours, in the order of RULES S5."""
+    """The five tile colours, in the order of RULES S5.
+
+    :raises ValueError: ``Color(value)`` for an unknown value (it is an enum).
+    """
 
     BLUE = 0
     YELLOW = 1
@@ -53,7 +56,10 @@ COLORS: Final[tuple[Color, ...]] = tuple(Color)
 
 
 class Marker(enum.Enum):
-    """The starting player marker (T3, F3).  Its only member is :data:`MARKER`."""
+    """The starting player marker (T3, F3).  Its only member is :data:`MARKER`.
+
+    :raises ValueError: ``Marker(value)`` for an unknown value (it is an enum).
+    """
 
     MARKER = "marker"
 

@@ -45,6 +45,9 @@ class Violation:
     ``params`` holds the figures of the case (0-based indices, colours, counts); the
     message catalogue turns them into words, in English (``message``) or in another
     language (``message_in``).
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: :func:`azul_rules.svg.board` a ``highlight`` (``FormatError``).
     """
 
     code: ErrorCode
@@ -86,6 +89,9 @@ class Result:
     ``code`` is the first violation's code: violations are listed from the most
     fundamental (``GAME_OVER``, ``WRONG_PHASE``, ``NOT_YOUR_TURN``, the source, the
     line) to the most specific.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: :func:`azul_rules.svg.board` a ``highlight`` (``FormatError``).
     """
 
     violations: tuple[Violation, ...] = ()
@@ -132,6 +138,8 @@ class Problem:
     ``params`` holds the figures of the case (0-based indices, colours, counts; ``reason``
     picks one of a code's wordings), from which the message catalogue words it in
     another language (``message_in``).  Build one with :meth:`of`.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
     """
 
     code: StateProblem

@@ -123,6 +123,9 @@ class Take:
     into pattern line ``line`` (0-4) or :data:`FLOOR`; the excess goes to the floor (P5).
 
     ``str(take)`` is the compact notation, e.g. ``"3B2"``; ``parse_move`` reads it back.
+
+    :raises FormatError: what the JSON format refuses: a wrong type, a negative number
+        (other than :data:`CENTER` and :data:`FLOOR`).
     """
 
     source: int = attrs.field(validator=_check_source)
@@ -137,12 +140,13 @@ class Take:
 class Placements(Mapping[int, int]):
     """An immutable, hashable mapping ``line or FLOOR -> tiles put there``.
 
-    Entries of 0 tiles are left out: putting no tile in a line is not a placement.  A
-    line given twice (in a list of pairs) is refused, as in JSON.  ``items`` is a
-    mapping or an iterable of ``(line, count)`` tuples; anything else, a line or a
-    count that is not an ``int`` (``bool`` refused) or a negative one (other than
-    ``FLOOR``) raises :class:`~azul_rules.FormatError`, as a table take's
-    ``placements`` in JSON.
+    Entries of 0 tiles are left out: putting no tile in a line is not a placement.
+    ``items`` is a mapping or an iterable of ``(line, count)`` tuples.
+
+    :raises FormatError: as a table take's ``placements`` in JSON: something that is
+        neither a mapping nor an iterable of ``(line, count)`` tuples (a number, a
+        string, ``None``), a line given twice (in a list of pairs), a line or count that
+        is not an ``int`` (``bool`` refused), a negative one (other than ``FLOOR``).
     """
 
     __slots__ = ("_items", "_lookup")
@@ -232,6 +236,10 @@ class TableTake:
     Validated for the documented mistakes (``PARTIAL_TAKE``, ``SPLIT_LOT``,
     ``FLOOR_WHILE_ROOM``, ``TILE_COUNT_MISMATCH``...).  A legal table take applies like
     its :meth:`as_take`.
+
+    :raises FormatError: what the JSON format refuses: a wrong type, a negative number
+        (other than :data:`CENTER` and :data:`FLOOR`), a line given twice (see
+        :class:`Placements`).
     """
 
     source: int = attrs.field(validator=_check_source)
@@ -268,7 +276,10 @@ class TableTake:
 @attrs.frozen
 class PlaceTile:
     """Grey wall (V1): the tile of complete pattern line ``line`` goes to wall column
-    ``column`` of the same row."""
+    ``column`` of the same row.
+
+    :raises FormatError: what the JSON format refuses: a wrong type, a negative number.
+    """
 
     line: int = attrs.field(validator=_check_natural)
     column: int = attrs.field(validator=_check_natural)
@@ -309,7 +320,11 @@ def _to_factories(value: Iterable[Iterable[Color]]) -> tuple[tuple[Color, ...], 
 @attrs.frozen
 class Refill:
     """External draws (R2): the tiles seen on each factory after filling, in factory
-    order.  Validated against the bag and the lid (``FILL_IMPOSSIBLE``)."""
+    order.  Validated against the bag and the lid (``FILL_IMPOSSIBLE``).
+
+    :raises FormatError: what the JSON format refuses: a wrong type (factories that are
+        not sequences of ``Color``), a negative ``player``.
+    """
 
     factories: tuple[tuple[Color, ...], ...] = attrs.field(converter=_to_factories)
     player: int | None = attrs.field(default=None, validator=_check_player, kw_only=True)
@@ -333,7 +348,9 @@ def parse_move(text: str) -> Take:
 
     Source ``1``-``9`` or ``C``; colour ``B``, ``Y``, ``R``, ``K`` (black), ``W``; line
     ``1``-``5`` or ``F`` (floor).  ``"3B2"`` is factory 3, blue, pattern line 2 (all
-    1-based).  Anything else raises :class:`~azul_rules.FormatError`.
+    1-based).
+
+    :raises FormatError: for anything else (and for a ``text`` that is not a string).
     """
     if not isinstance(text, str):
         raise FormatError(f"a move in notation must be a string, got {_shown(text)}")

@@ -19,6 +19,8 @@ class Phase(str, enum.Enum):
 
     ``WALL_TILING`` waits for input only in the grey variant; ``REFILL`` only when the
     table's draws are entered by hand (``external_draws``).
+
+    :raises ValueError: ``Phase(value)`` for an unknown value (it is an enum).
     """
 
     FACTORY_OFFER = "factory_offer"
@@ -31,7 +33,10 @@ class Phase(str, enum.Enum):
 
 
 class Variant(str, enum.Enum):
-    """The side of the boards: the coloured wall (default) or the grey wall (V1-V5)."""
+    """The side of the boards: the coloured wall (default) or the grey wall (V1-V5).
+
+    :raises ValueError: ``Variant(value)`` for an unknown value (it is an enum).
+    """
 
     COLORED = "colored"
     GREY = "grey"

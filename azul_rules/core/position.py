@@ -164,12 +164,16 @@ class Position:
         last_scoring: RoundScoring | None = None,
     ) -> Self:
         """A state from every one of its parts, by name, through the checked
-        constructors: ``FormatError`` for a part of the wrong type, ``InvalidStateError``
-        for what the referee could not read (see :func:`structure_problems`).  The tile
-        multisets (factories, centre, bag, lid) may come in any order: they are stored
-        sorted, the form the referee relies on and equality compares; ``variant`` may be
-        ``"colored"`` or ``"grey"``.  ``TypeError`` naming every part left out of those
-        without a default (``players`` to ``phase``)."""
+        constructors.  The tile multisets (factories, centre, bag, lid) may come in any
+        order: they are stored sorted, the form the referee relies on and equality
+        compares; ``variant`` may be ``"colored"`` or ``"grey"``.
+
+        :raises FormatError: a part of the wrong type, as the constructor's.
+        :raises InvalidStateError: what the referee could not read, as the
+            constructor's (see :func:`structure_problems`).
+        :raises TypeError: naming every part left out of those it needs (``players``
+            to ``phase``).
+        """
         given = (players, factories, center, bag, lid, current_player, start_player, phase)
         missing = [name for name, part in zip(_PART_NAMES, given, strict=False)
                    if part is _REQUIRED]  # fmt: skip
@@ -194,8 +198,12 @@ class Position:
 
     def replace(self, **changes: Any) -> Self:
         """This position with some parts changed, by the names :meth:`make` takes
-        (``round``, ``phase``, ``bag``... as well as ``players`` or ``factories``),
-        checked as :meth:`make` checks them.  ``TypeError`` for an unknown name."""
+        (``round``, ``phase``, ``bag``... as well as ``players`` or ``factories``).
+
+        :raises FormatError: a part of the wrong type, as :meth:`make`.
+        :raises InvalidStateError: what the referee could not read, as :meth:`make`.
+        :raises TypeError: for an unknown name.
+        """
         unknown = sorted(set(changes) - set(_PART_NAMES))
         if unknown:
             raise TypeError(f"replace() got unknown parts {unknown}; parts: {list(_PART_NAMES)}")

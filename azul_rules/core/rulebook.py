@@ -84,7 +84,10 @@ class Rule:
         return self.titles[_lang(lang)]
 
     def text(self, lang: str = "en") -> str:
-        """The rule's text in ``lang`` (one of :data:`LANGUAGES`); ``ValueError`` for others."""
+        """The rule's text in ``lang`` (one of :data:`LANGUAGES`).
+
+        :raises ValueError: for an unknown language.
+        """
         return self.texts[_lang(lang)]
 
     def __str__(self) -> str:
@@ -153,8 +156,11 @@ SECTIONS: Final[Mapping[str, tuple[str, ...]]] = _Sections()
 
 
 def rule(rule_id: str) -> Rule:
-    """The rule or ruling ``rule_id`` (``"P3"``, case-insensitive).  ``ValueError`` names
-    the ids that exist when there is no such rule."""
+    """The rule or ruling ``rule_id`` (``"P3"``, case-insensitive).
+
+    :raises ValueError: for an unknown id (naming the ids that exist).
+    :raises TypeError: for an id that is not a string.
+    """
     if not isinstance(rule_id, str):
         raise TypeError(f"a rule id is a string such as 'P3', not {shown(rule_id)}")
     found = RULES.get(rule_id.strip().upper())

@@ -41,6 +41,8 @@ class PlacementScore:
     ``horizontal`` and ``vertical`` are the lengths of the unbroken runs through the
     tile (1 when it has no neighbour in that direction); a run scores only when it is
     longer than 1, and a tile with no neighbour at all scores 1.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
     """
 
     horizontal: int
@@ -87,11 +89,11 @@ def score_placement(
     space ends a run.
 
     ``wall`` is 5 rows of 5 spaces, each a :class:`Color` or ``None`` (a tuple or a
-    list of them; ``board.wall`` is one); ``row`` and ``column`` count from 0.  Raises
-    ``FormatError`` for arguments of the wrong type or shape (a wall of another size,
-    a space holding something else than a ``Color`` or ``None``, a row that is not an
-    ``int``: ``bool`` is refused), ``ValueError`` for a row or column outside 0-4 or a
-    space with no tile.
+    list of them; ``board.wall`` is one); ``row`` and ``column`` count from 0.
+
+    :raises ValueError: a row or column outside 0-4, or no tile on that space.
+    :raises FormatError: a wall that is not 5 rows of 5 spaces each a ``Color`` or
+        ``None``, a row or column that is not an ``int`` (``bool`` refused).
     """
     _check_wall(wall, "score_placement")
     if type(row) is not int or type(column) is not int:
@@ -159,7 +161,11 @@ def floor_penalty(occupied: int) -> int:
 @attrs.frozen
 class Bonuses:
     """End bonuses (E2): +2 per complete row, +7 per complete column, +10 per colour
-    with all 5 tiles on the wall."""
+    with all 5 tiles on the wall.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: ``to_json`` a state's ``last_scoring`` (``FormatError``).
+    """
 
     rows: int
     columns: int
@@ -174,8 +180,10 @@ class Bonuses:
 def end_bonuses(wall: Wall) -> Bonuses:
     """Count the end bonuses of a wall (E2); colours are counted by tile colour.
 
-    ``wall`` is 5 rows of 5 spaces, each a :class:`Color` or ``None`` (``board.wall``);
-    anything else is a ``FormatError``.
+    ``wall`` is 5 rows of 5 spaces, each a :class:`Color` or ``None`` (``board.wall``).
+
+    :raises FormatError: a wall that is not 5 rows of 5 spaces each a ``Color`` or
+        ``None``.
     """
     _check_wall(wall, "end_bonuses")
     return count_bonuses(wall)
@@ -204,7 +212,11 @@ _set_rows, _set_columns, _set_colors = slot_setters(Bonuses)
 
 class WallPlacement(NamedTuple):
     """One tile moved to the wall during a tiling (W1, W3): where, which colour, the runs
-    through it and its points.  A named tuple: a few are built at every round's end."""
+    through it and its points.  A named tuple: a few are built at every round's end.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: ``to_json`` a state's ``last_scoring`` (``FormatError``).
+    """
 
     row: int
     column: int
@@ -218,7 +230,11 @@ class WallPlacement(NamedTuple):
 class PlayerTiling:
     """What one player's wall tiling did: placements, floor, score, and the end bonuses
     when the game ended with this tiling.  ``floor_line`` lists the lines that went whole
-    to the floor (grey wall, V4)."""
+    to the floor (grey wall, V4).
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: ``to_json`` a state's ``last_scoring`` (``FormatError``).
+    """
 
     player: int
     score_before: int
@@ -262,7 +278,12 @@ def new_tiling(
 
 @attrs.frozen
 class RoundScoring:
-    """The wall tiling of one round (W1-W5), and the end bonuses if the game ended."""
+    """The wall tiling of one round (W1-W5), and the end bonuses if the game ended.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    What reads it checks it: ``to_json`` a state's ``last_scoring``, and
+    :func:`azul_rules.svg.board` a ``highlight`` (``FormatError``).
+    """
 
     round: int
     players: tuple[PlayerTiling, ...]
@@ -285,7 +306,10 @@ def new_scoring(round: int, players: tuple[PlayerTiling, ...], game_over: bool) 
 @attrs.frozen
 class Outcome:
     """The end of a game (E4): ``winners`` (several when the victory is shared) and the
-    final ``scores``, bonuses included."""
+    final ``scores``, bonuses included.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    """
 
     winners: tuple[int, ...]
     scores: tuple[int, ...]

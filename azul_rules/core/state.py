@@ -121,9 +121,19 @@ class GameState(Position):
     Its parts and what can be read from them are those of :class:`Position` (see there:
     ``players``, ``factories``, ``center``, ``bag``, ``lid``, ``current_player``,
     ``phase``, ``round``...).  Build states with :func:`new_game`, :meth:`make` or
-    ``from_json``.  The constructor and ``attrs.evolve`` check the types of the parts
-    (``FormatError``) and store tile multisets sorted; whether the position can exist
-    is :meth:`problems`' question (``from_json`` asks it).
+    ``from_json``.  The constructor and ``attrs.evolve`` take the fields (``players``,
+    ``factories``, ``center``, ``current_player``, ``marker_holder``, ``context``);
+    :meth:`make` and :meth:`replace` take every part by name (``round``, ``phase``,
+    ``bag``...).  All four check the parts and store tile multisets sorted; whether the
+    position can arise in a game is :meth:`problems`' question (``from_json`` asks it).
+
+    :raises FormatError: a part of the wrong type (tiles that are not colours
+        (``Color``), a mapping or a set given for a multiset -- ``{Color.RED: 21}`` is
+        not 21 reds --, players that are not boards (``PlayerBoard``), a round below 1,
+        a generator state past 64 bits).
+    :raises InvalidStateError: what the referee could not even read: a player count
+        other than 2-4 (S1), a factory count that does not fit it (S2), a current
+        player, starting player or marker holder not at the table (G2, T3).
     """
 
     # -- showing ---------------------------------------------------------------------
@@ -158,7 +168,7 @@ class GameState(Position):
         In the factory offer, the takes: factories in order, then the centre; colours in
         order; pattern lines 0-4, then the floor.  In the grey wall tiling, the
         placements of the next line, by column.  Empty when the game waits for a
-        :class:`Refill` or is over."""
+        :class:`Refill` or is over.  Raises nothing."""
         phase = self.context.phase
         if phase is not FACTORY_OFFER:
             if phase is WALL_TILING:
@@ -179,25 +189,32 @@ class GameState(Position):
     def problems(self) -> tuple[Problem, ...]:
         """Every reason this position could not arise in a game (empty when it can):
         tiles not adding up to 20 per colour, lines over capacity or holding a colour of
-        their wall row, misplaced wall tiles, markers, players out of range..."""
+        their wall row, misplaced wall tiles, markers, players out of range...  Raises
+        nothing."""
         return state_problems(self)
 
     def validate(self, move: Move) -> Result:
         """The verdict on ``move``: ``ok``, or every violation it commits, the most
-        fundamental first.  Never raises for an illegal move (a non-move raises
-        :class:`FormatError`)."""
+        fundamental first.  Never raises for an illegal move: the verdict says it.
+
+        :raises FormatError: for something that is not a move.
+        """
         return rules.validate(self, move)
 
     def is_legal(self, move: Move) -> bool:
-        """True when ``validate(move)`` is ok."""
+        """True when ``validate(move)`` is ok.
+
+        :raises FormatError: for something that is not a move.
+        """
         return rules.validate(self, move).ok
 
     def apply(self, move: Move) -> GameState:
-        """The state after ``move``; ``self`` is untouched.
+        """The state after ``move``; ``self`` is untouched.  The last take of a round also
+        runs the wall tiling, the floor, the end check and, with seeded draws, the refill.
 
-        Raises :class:`IllegalMoveError` (with the ``Result``) for an illegal move.  The
-        last take of a round also runs the wall tiling, the floor, the end check and,
-        with seeded draws, the refill.
+        :raises IllegalMoveError: for an illegal move (a ``ValueError``; its ``result``
+            is the verdict).
+        :raises FormatError: for something that is not a move.
         """
         if type(move) is Take:  # the hot path: no further look at the move's type
             after = self._take(move)
@@ -615,10 +632,14 @@ def new_game(
     The starting player is ``first_player``, or drawn from ``seed``.  With seeded draws
     the factories are filled at once and the game is in ``Phase.FACTORY_OFFER``; with
     ``external_draws=True`` it waits in ``Phase.REFILL`` for the table's real draws.
-    ``variant`` is a ``Variant`` or its value, ``"colored"`` or ``"grey"``.
-    Raises ``ValueError`` for a player count other than 2-4 or a first player out of
-    range, and ``FormatError`` (a ``ValueError`` and a ``TypeError``) for an argument of
-    the wrong type (``players=True``, ``seed="1"``, ``first_player=0.0``).
+    ``variant`` is a ``Variant`` or its value, ``"colored"`` or ``"grey"``, as everywhere
+    (:meth:`~GameState.make`, :meth:`~GameState.replace`, records, tournaments,
+    OpenSpiel, PettingZoo).
+
+    :raises ValueError: a player count other than 2-4, a ``first_player`` out of range.
+    :raises FormatError: ``players``, ``seed``, ``first_player``, ``variant`` or
+        ``external_draws`` of the wrong type (``players=True``, ``seed="1"``,
+        ``first_player=0.0``).
     """
     if type(players) is not int:  # True is no player count
         raise FormatError(f"players must be an int (2, 3 or 4), got {shown(players)} (S1)")

@@ -53,7 +53,10 @@ go on, and 10,000 moves is some 250 rounds of that."""
 @attrs.frozen
 class Replay:
     """The outcome of replaying a record: every state reached, and, if the record holds
-    an illegal move, its index (from 0) and the referee's verdict."""
+    an illegal move, its index (from 0) and the referee's verdict.
+
+    Raises nothing when built: a record whose fields are not checked (the referee builds it).
+    """
 
     states: tuple[GameState, ...]
     failed_at: int | None = None
@@ -72,7 +75,14 @@ class Replay:
 
 @attrs.frozen
 class GameRecord:
-    """A recorded game."""
+    """A recorded game: its moves, and where it starts (the settings of
+    :func:`~azul_rules.new_game`, or an ``initial_state``).
+
+    Raises nothing when built: a record whose fields are not checked.  What reads it
+    checks it: :meth:`to_json` and :meth:`to_dict` its fields, :meth:`replay`,
+    :meth:`start` and :func:`~azul_rules.audit_game` its settings and moves
+    (``FormatError``).
+    """
 
     moves: tuple[Move, ...] = ()
     players: int = 2
@@ -83,12 +93,14 @@ class GameRecord:
     initial_state: GameState | None = None
 
     def start(self) -> GameState:
-        """The state the record starts from.
+        """The state the record starts from.  An illegal move raises nothing: the moves
+        are not read here.
 
-        Raises ``FormatError``, naming each field as :meth:`from_dict` does, for a start
-        the reader would refuse: a setting (``$.players``, ``$.seed``, ``$.variant``,
-        ``$.first_player``, ``$.external_draws``), an ``initial_state`` that is not a
-        ``GameState``, or both an ``initial_state`` and settings (``$``)."""
+        :raises FormatError: in :meth:`from_dict`'s words and paths, for a start the
+            reader would refuse: a setting (``$.players``, ``$.seed``, ``$.variant``,
+            ``$.first_player``, ``$.external_draws``), an ``initial_state`` that is not a
+            ``GameState``, or both an ``initial_state`` and settings (``$``).
+        """
         errors: list[tuple[str, str]] = []
         self._settings_doc(errors)
         if errors:
@@ -101,12 +113,14 @@ class GameRecord:
         )  # fmt: skip
 
     def replay(self) -> Replay:
-        """Referee every move in order; stop at the first illegal one.
+        """Referee every move in order; stop at the first illegal one.  An illegal move
+        raises nothing: it ends the :class:`Replay` (``failed_at``, ``failure``).
 
-        Raises ``FormatError`` for a record :meth:`from_dict` would refuse, before any
-        move is played: its start (see :meth:`start`), ``moves`` that are not a
-        sequence (``$.moves``) or an entry that is not a move (``$.moves[3]``).  An
-        illegal move is no error: it ends the :class:`Replay` (``failed_at``)."""
+        :raises FormatError: in :meth:`from_dict`'s words and paths, before any move is
+            played, for a record it would refuse: its start (see :meth:`start`), ``moves``
+            that are not a sequence (``$.moves``) or an entry that is not a move
+            (``$.moves[3]``).
+        """
         check_replayable(self)
         state = self.start()
         states = [state]
@@ -120,14 +134,17 @@ class GameRecord:
         return Replay(tuple(states))
 
     def to_dict(self) -> dict[str, Any]:
-        """The record as JSON-ready data (compact notation for compact takes).
+        """The record as JSON-ready data (compact notation for compact takes).  Writes only
+        what :meth:`from_dict` reads back; an impossible ``initial_state`` is written (and
+        read back as ``InvalidStateError``).
 
-        Writes only what :meth:`from_dict` reads back: ``FormatError`` naming each path
-        (in the reader's words) for a setting the reader refuses (``$.players``,
-        ``$.first_player``...), settings given beside an ``initial_state``, more than
-        :data:`MAX_RECORD_MOVES` moves (``$.moves``), something that is not a move
-        (``$.moves[3]``), and what ``to_dict`` refuses in a move or the initial state
-        (``$.moves[3].placements``, ``$.initial_state.bag.red``)."""
+        :raises FormatError: naming each path (in the reader's words), for a setting the
+            reader refuses (``$.players``, ``$.first_player``...), settings given beside
+            an ``initial_state``, more than 10,000 moves (``$.moves``), an entry that is
+            not a move (``$.moves[3]``), and what :func:`~azul_rules.to_dict` refuses in a
+            move or the initial state (``$.moves[3].placements``,
+            ``$.initial_state.bag.red``).
+        """
         errors: list[tuple[str, str]] = []
         doc = self._settings_doc(errors)
         if self.initial_state is not None:
@@ -158,10 +175,12 @@ class GameRecord:
         return doc
 
     def to_json(self, *, indent: int | None = 1) -> str:
-        """The record as JSON text (one move a line; ``indent=None``: one line).  Raises
-        ``FormatError`` for what :meth:`from_json` would refuse: see :meth:`to_dict`,
-        an integer past 4,300 digits (its path, such as ``$.seed``), a text over
-        1 MiB."""
+        """The record as JSON text (one move a line; ``indent=None``: one line).
+
+        :raises FormatError: naming each path, for what :meth:`from_json` would refuse:
+            what :meth:`to_dict` refuses, an integer past 4,300 digits (``$.seed``), a text
+            over 1 MiB.
+        """
         doc = self.to_dict()
         return written_text(doc, lambda d: json.dumps(d, indent=indent, ensure_ascii=False))
 
@@ -174,9 +193,12 @@ class GameRecord:
 
     @classmethod
     def from_dict(cls, data: object) -> GameRecord:
-        """Read a record; ``FormatError`` names the path of every problem found (the
-        first 50), ``InvalidStateError`` an ``initial_state`` that cannot exist (paths
-        under ``$.initial_state``)."""
+        """Read a record from plain data.
+
+        :raises FormatError: naming the path of every problem found (at most 50 listed).
+        :raises InvalidStateError: for an ``initial_state`` that cannot exist (every
+            problem, under ``$.initial_state``).
+        """
         if not isinstance(data, dict):
             raise FormatError("$: a game record is a JSON object", (("$", "not an object"),))
         settings = {k: v for k, v in data.items() if k not in ("moves", "initial_state")}
@@ -209,7 +231,12 @@ class GameRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes) -> GameRecord:
-        """Read a record from JSON text (at most 1 MiB; see ``jsontext``)."""
+        """Read a record from JSON text (at most 1 MiB), as :meth:`from_dict` does.
+
+        :raises FormatError: naming the path of every problem found (at most 50 listed).
+        :raises InvalidStateError: for an ``initial_state`` that cannot exist (every
+            problem, under ``$.initial_state``).
+        """
         return cls.from_dict(load(text))
 
     @classmethod

@@ -108,11 +108,11 @@ def board(
     ``"en"``, ``"fr"`` or any language of the catalogues (:mod:`azul_rules.text`);
     ``size`` the width in px (the height follows).
 
-    Raises :class:`~azul_rules.FormatError` (a ``TypeError`` and ``ValueError``) for
-    arguments of the wrong type (a ``Result`` or ``RoundScoring`` built by hand with
-    fields of other types, or violations whose params their messages cannot be worded
-    from, included), ``ValueError`` for a player out of range, an unknown language or a
-    size below 1 or above ``MAX_SIZE``.
+    :raises ValueError: for a player out of range, an unknown language or a size below 1
+        or above 100,000 (``MAX_SIZE``).
+    :raises FormatError: for arguments of the wrong type, a ``Result`` or
+        ``RoundScoring`` built by hand with fields of other types among them (or
+        violations whose params their messages cannot be worded from).
     """
     _check_arguments(state, player, lang, size)
     verdict = _verdict_of(state, highlight, lang)

@@ -128,10 +128,12 @@ def game_states(
     ``stage`` aims at near-end or starved-bag positions (when a game reaches none, its
     last position before the end is used); ``include_over=False`` never gives a finished
     game.  Every state drawn passes ``state.problems()``.  ``variants`` takes
-    ``Variant`` values or their names (``"grey"``).  Raises ``ValueError`` at once
-    (not at the first draw) for ``players`` or ``variants`` that are not a non-empty
-    list of 2-4 and of walls, a ``stage`` other than ``"any"``, ``"near_end"`` and
-    ``"starved"``, or an ``include_over`` that is not a bool.
+    ``Variant`` values or their names (``"grey"``).
+
+    :raises ValueError: at once (not at the first draw) for ``players`` or ``variants``
+        that are not a non-empty list of 2-4 and of walls, a ``stage`` other than
+        ``"any"``, ``"near_end"`` and ``"starved"``, or an ``include_over`` that is not a
+        bool.
     """
     if stage not in _STAGES:
         raise ValueError(f"stage is one of {', '.join(map(repr, _STAGES))}, not {shown(stage)}")
@@ -382,9 +384,11 @@ def game_records(
     finished: bool = True,
 ) -> st.SearchStrategy[GameRecord]:
     """A record of a game of random legal moves (to its end when ``finished``; a grey
-    game that starves and cannot end is cut after 2,000 moves).  Raises ``ValueError``
-    at once for arguments :func:`game_states` refuses, or a ``finished`` that is not
-    a bool."""
+    game that starves and cannot end is cut after 2,000 moves).
+
+    :raises ValueError: at once for arguments :func:`game_states` refuses, or a
+        ``finished`` that is not a bool.
+    """
     if type(finished) is not bool:
         raise ValueError(f"finished is True or False, not {shown(finished)}")
     return _game_records(players=_player_counts(players, "players"),
@@ -535,6 +539,9 @@ def differential_machine(
     ``implementation`` may also be the name of an OpenSpiel Azul game
     (``differential_machine("python_azul")``): that is
     :func:`spiel_differential_machine` with its defaults.
+
+    :raises TypeError: for an ``implementation`` that is neither callable nor a name.
+    :raises ValueError: for a name, as :func:`spiel_differential_machine`.
     """
     if isinstance(implementation, str):
         return spiel_differential_machine(
@@ -599,10 +606,11 @@ def spiel_differential_machine(
     differ from ``python_azul``'s.
 
     ``variants`` takes ``Variant`` values or the strings ``"colored"`` and ``"grey"``
-    (``parameters`` receives ``Variant`` values).  Raises ``ValueError`` at once for a
-    game OpenSpiel does not know, for player counts other than 2, 3 and 4, or for
-    another variant, and for an empty or bare (not a list) ``player_counts`` or
-    ``variants``.
+    (``parameters`` receives ``Variant`` values).
+
+    :raises ValueError: at once for a game OpenSpiel does not know, for player counts
+        other than 2, 3 and 4, or for another variant, and for an empty or bare (not a
+        list) ``player_counts`` or ``variants``.
     """
     import pyspiel
 
@@ -670,8 +678,10 @@ class ProtocolEngine:
     """A factory of :class:`Implementation` objects backed by one engine process that
     speaks the engine protocol; see :func:`protocol_engine`.  The process starts at the
     first game, serves every game after it (each begins with ``new_game``), is started
-    again if it has died, and is ended by :meth:`close` or at interpreter exit.  Raises
-    ``ValueError`` for a ``timeout`` that is not a positive number of seconds."""
+    again if it has died, and is ended by :meth:`close` or at interpreter exit.
+
+    :raises ValueError: for a ``timeout`` that is not a positive number of seconds.
+    """
 
     def __init__(self, command: str | Sequence[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.timeout = check_timeout(timeout)
@@ -712,8 +722,10 @@ class ProtocolImplementation:
     """One game on a protocol engine, as :func:`differential_machine` drives it:
     ``start``, ``play`` and ``scores``, plus ``differences()``, every fact of the engine's
     view, legal moves and refusals that differs from the referee's after the last step.
-    Raises :class:`~azul_rules.testing.protocol.ProtocolError` when the engine breaks the
-    protocol."""
+
+    :raises ~azul_rules.testing.protocol.ProtocolError: from its methods, when the engine
+        breaks the protocol.
+    """
 
     def __init__(self, engine: ProtocolEngine) -> None:
         self.engine = engine
@@ -804,7 +816,8 @@ def protocol_engine(
         TestMyEngine = differential_machine(engine, variants=[Variant.COLORED]).TestCase
 
     Every step compares the engine's reported view, its legal moves (when it lists them)
-    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds
-    (``ValueError`` unless it is a positive number).
+    and its refusals with the referee's.  ``timeout`` bounds each reply, in seconds.
+
+    :raises ValueError: for a ``timeout`` that is not a positive number.
     """
     return ProtocolEngine(command, timeout=timeout)

@@ -237,9 +237,12 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     """The game record in ``path`` (``-``: standard input): a record file, one tournament
     line, or a tournament's JSON-lines file (then ``game`` picks the game by its number;
     it may be left out when the file holds one game).  Reads a tournament file line by
-    line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
-    saying what is wrong, :class:`~azul_rules.InvalidStateError` for a record's initial
-    state that cannot exist (its paths under ``$.record`` in a game line)."""
+    line, any size; a record file up to 1 MiB.
+
+    :raises ~azul_rules.FormatError: saying what is wrong.
+    :raises ~azul_rules.InvalidStateError: for a record's initial state that cannot exist
+        (its paths under ``$.record`` in a game line).
+    """
     try:
         if path == "-":
             return read_record(sys.stdin.buffer, "standard input", game)

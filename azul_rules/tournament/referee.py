@@ -69,7 +69,10 @@ def _type_name(value: object) -> str:
 class Forfeit:
     """Why a seat forfeited: ``reason``, the number (from 1) of the move it failed to
     make, the move it played when it was illegal, the referee's ``violations`` for an
-    illegal move, or the ``error`` text (exceptions, non-moves, time limit)."""
+    illegal move, or the ``error`` text (exceptions, non-moves, time limit).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     seat: int
     reason: ForfeitReason
@@ -82,7 +85,10 @@ class Forfeit:
 @attrs.frozen
 class GameSummary:
     """What the results table needs from a game: the bot (an index) in each seat, how it
-    ended, the winning seats, each seat's score, and the forfeiting seat."""
+    ended, the winning seats, each seat's score, and the forfeiting seat.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     index: int
     seats: tuple[int, ...]
@@ -94,7 +100,10 @@ class GameSummary:
 
 @attrs.frozen
 class GameDone:
-    """A played game: its JSON line (without the newline) and its summary."""
+    """A played game: its JSON line (without the newline) and its summary.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     line: str
     summary: GameSummary

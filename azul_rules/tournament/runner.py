@@ -227,13 +227,16 @@ def run(
     (``"en"``, ``"fr"``...) is the language of the referee's messages in the forfeits
     the file records.
 
-    Raises :class:`~azul_rules.core.bots.BotSpecError` for a bot that names nothing,
-    :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
-    be sent to workers, Ray missing, a file that cannot be continued), and its subclass
-    :class:`~azul_rules.tournament.cluster.RayClusterError` for a Ray cluster that cannot
-    be reached or started (checked in a few seconds before any game or file), all
-    ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
-    Games a backend could not play are in ``Results.lost``, not raised.
+    ``KeyboardInterrupt`` leaves the file with every finished game.  Games a backend
+    could not play are in ``Results.lost``, not raised.  Everything it raises is a
+    ``ValueError``.
+
+    :raises ~azul_rules.core.bots.BotSpecError: for a bot that names nothing.
+    :raises TournamentError: for settings that cannot run (bad numbers, bots that cannot
+        be sent to workers, Ray missing, a file that cannot be continued).
+    :raises ~azul_rules.tournament.cluster.RayClusterError: (a ``TournamentError``) for a
+        Ray cluster that cannot be reached or started (checked in a few seconds before
+        any game or file).
     """
     _not_in_a_starting_worker()
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)

@@ -35,7 +35,10 @@ __all__ = ["GameSpec", "cycle_length", "deal_seed", "game_spec", "lineup"]
 class GameSpec:
     """One game of the schedule: its ``index`` (from 0), its ``deal`` (the cycle it
     belongs to), the ``seed`` of ``new_game``, the bot (an index into the tournament's
-    bots) in each seat, and each seat's bot seed (:func:`azul_rules.core.bots.seat_seed`)."""
+    bots) in each seat, and each seat's bot seed (:func:`azul_rules.core.bots.seat_seed`).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     index: int
     deal: int

@@ -68,7 +68,10 @@ RAY_BACKEND: Final = Option("backend='ray'", "--backend ray")
 @attrs.frozen
 class Entrant:
     """A bot taking part: its unique ``name`` and its ``source``, a spec for
-    :func:`azul_rules.core.bots.bot_factory` or a factory object."""
+    :func:`azul_rules.core.bots.bot_factory` or a factory object.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     name: str
     source: str | BotFactory
@@ -121,7 +124,10 @@ def _name_of(source: object) -> str:
 @attrs.frozen
 class Settings:
     """Everything a game's result depends on.  ``seeds`` (one per deal) replaces the
-    seeds derived from ``seed`` when given."""
+    seeds derived from ``seed`` when given.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     entrants: tuple[Entrant, ...]
     players: int = 2

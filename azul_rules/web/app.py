@@ -425,8 +425,10 @@ def create_app(
     ``["*"]`` for any); ``body_timeout``: the seconds a request's body may take to
     arrive (408 past them).  An address with a trailing slash is a 404 like any other
     (no redirect: one built from the request's ``Host`` would point elsewhere, and lose
-    a proxy's path prefix).  ``ValueError`` for a ``body_timeout`` that is not a positive
-    finite number of seconds."""
+    a proxy's path prefix).
+
+    :raises ValueError: for a ``body_timeout`` that is not a positive finite number of
+        seconds."""
     body_timeout = _seconds(body_timeout)
     middleware = [Middleware(_Headers)]
     if allow_origins:
