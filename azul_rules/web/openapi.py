@@ -228,6 +228,13 @@ def _components() -> Doc:
             "PositionProblem": position_problem,
             "Problem": problem,
             "MoveOrNotation": move_or_notation,
+            "PositionOrNotation": {
+                "oneOf": [_file("position"), {
+                    "type": "string", "maxLength": 1000, "pattern": "^[cg][234][fwre][0-9]",
+                    "description": "The position's notation (docs/notation.md).",
+                }],
+                "description": "A position document, or its notation (one line).",
+            },
             "MoveEntry": move_entry,
             "Outcome": outcome,
         }
@@ -239,7 +246,7 @@ def _violations() -> Doc:
 
 
 def _paths() -> Doc:
-    state, move = _file("position"), _ref("MoveOrNotation")
+    state, move = _ref("PositionOrNotation"), _ref("MoveOrNotation")
     scoring = {
         "description": "The wall tiling the move ended (as the position's last_scoring), or null."
     }
