@@ -45,7 +45,7 @@ def page_words() -> dict[str, dict[str, str]]:
 def words_block(words: dict[str, dict[str, str]]) -> str:
     """``words`` as the JSON text of a ``<script type="application/json">`` element,
     nothing in it able to close the element (``<``, ``>`` and ``&`` as JSON escapes)."""
-    text = json.dumps(words, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+    text = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
     return text.translate(_UNSAFE)
 
 
