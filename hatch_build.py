@@ -1,8 +1,8 @@
-"""Hatchling build hook: compiles the compiled core (``azul_rules/_speedups.c``).
+"""Hatchling build hook: compiles the compiled core (``azul_rules/core/_speedups.c``).
 
 Run by ``pip install .``, ``pip install -e .`` and ``pip wheel .``.  It compiles the C
 twin with the compiler Python was built with (``sysconfig``'s ``CC``; ``$CC`` overrides
-it) into ``azul_rules/`` and makes the wheel a platform wheel holding the module.  When no
+it) into ``azul_rules/core/`` and makes the wheel a platform wheel holding the module.  When no
 compiler works, the install goes on with the pure-Python core and says so in one line;
 ``AZUL_RULES_PURE_PYTHON=1`` at install skips the compiler altogether.  Extra compiler
 flags come from ``AZUL_RULES_CFLAGS`` (``benchmarks/sanitize.sh`` builds with
@@ -27,19 +27,19 @@ try:
 except ImportError:  # benchmarks/sanitize.sh uses build_extension without hatchling
     BuildHookInterface = object
 
-SOURCE = Path("azul_rules") / "_speedups.c"
+SOURCE = Path("azul_rules") / "core" / "_speedups.c"
 
 
 def extension_path(root: Path) -> Path:
     """Where the compiled module goes: beside its source, named for this interpreter."""
     suffix = sysconfig.get_config_var("EXT_SUFFIX") or ".so"
-    return root / "azul_rules" / f"_speedups{suffix}"
+    return root / "azul_rules" / "core" / f"_speedups{suffix}"
 
 
 def compile_command(root: Path, output: Path) -> list[str]:
     """The compiler's command line for the module (the source's digest built in)."""
     source = root / SOURCE
-    digest = f"{zlib.crc32(source.read_bytes()):08x}"  # as azul_rules._accelerate reads it
+    digest = f"{zlib.crc32(source.read_bytes()):08x}"  # as azul_rules.core._accelerate reads it
     compiler = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
     flags = shlex.split(os.environ.get("AZUL_RULES_CFLAGS", "-O2"))
     include = sysconfig.get_paths()["include"]
@@ -71,7 +71,7 @@ def build_extension(root: Path, output: Path | None = None) -> tuple[Path | None
 
 
 class CompiledCoreHook(BuildHookInterface):
-    """Builds ``azul_rules._speedups`` for the wheel and the editable install."""
+    """Builds ``azul_rules.core._speedups`` for the wheel and the editable install."""
 
     PLUGIN_NAME = "custom"
 
@@ -93,7 +93,7 @@ class CompiledCoreHook(BuildHookInterface):
         build_data["pure_python"] = False
         build_data["infer_tag"] = True
         if output is not None:
-            build_data["force_include"][str(built)] = f"azul_rules/{built.name}"
+            build_data["force_include"][str(built)] = f"azul_rules/core/{built.name}"
 
     def _apart(self, root: Path) -> Path:
         """Where a wheel's module is built: a folder of its own, removed at the end."""

@@ -12,12 +12,12 @@ Take(source=2, color=Color.BLUE, line=1, player=None)
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import TYPE_CHECKING, Any
 
-from azul_rules._hypothesis import _hypothesis_setup_hook
-from azul_rules.board import PatternLine, PlayerBoard
-from azul_rules.colors import CENTER, FLOOR, MARKER, Color, Marker
-from azul_rules.errors import (
+from azul_rules.core.board import PatternLine, PlayerBoard
+from azul_rules.core.colors import CENTER, FLOOR, MARKER, Color, Marker
+from azul_rules.core.errors import (
     ErrorCode,
     FormatError,
     IllegalMoveError,
@@ -27,10 +27,10 @@ from azul_rules.errors import (
     StateProblem,
     Violation,
 )
-from azul_rules.moves import Move, Placements, PlaceTile, Refill, TableTake, Take, parse_move
-from azul_rules.phases import Phase, Variant
-from azul_rules.rulebook import rule
-from azul_rules.scoring import (
+from azul_rules.core.moves import Move, Placements, PlaceTile, Refill, TableTake, Take, parse_move
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.rulebook import rule
+from azul_rules.core.scoring import (
     Bonuses,
     Outcome,
     PlacementScore,
@@ -40,11 +40,12 @@ from azul_rules.scoring import (
     end_bonuses,
     score_placement,
 )
-from azul_rules.state import ACCELERATED, GameState, new_game
+from azul_rules.core.state import ACCELERATED, GameState, new_game
 
 if TYPE_CHECKING:
-    from azul_rules.auditing import Claim, audit
-    from azul_rules.jsonio import (
+    from azul_rules.adjudication.auditing import Claim, audit
+    from azul_rules.adjudication.scoresheet import audit_game
+    from azul_rules.formats.jsonio import (
         from_dict,
         from_json,
         move_from_dict,
@@ -52,21 +53,20 @@ if TYPE_CHECKING:
         to_dict,
         to_json,
     )
-    from azul_rules.record import GameRecord, Replay
-    from azul_rules.scoresheet import audit_game
+    from azul_rules.formats.record import GameRecord, Replay
 
 # The names below come from modules built on cattrs (JSON, records, audits): they are
 # imported on first use (PEP 562), so that ``import azul_rules`` stays fast for programs
 # that never read or write JSON.
 _ON_FIRST_USE = {
-    "Claim": "azul_rules.auditing",
-    "audit": "azul_rules.auditing",
-    "GameRecord": "azul_rules.record",
-    "Replay": "azul_rules.record",
-    "audit_game": "azul_rules.scoresheet",
+    "Claim": "azul_rules.adjudication.auditing",
+    "audit": "azul_rules.adjudication.auditing",
+    "GameRecord": "azul_rules.formats.record",
+    "Replay": "azul_rules.formats.record",
+    "audit_game": "azul_rules.adjudication.scoresheet",
     **dict.fromkeys(
         ("from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"),
-        "azul_rules.jsonio",
+        "azul_rules.formats.jsonio",
     ),
 }
 
@@ -85,7 +85,7 @@ def __dir__() -> list[str]:
 
 
 accelerated: bool = ACCELERATED
-"""True when the compiled core (``azul_rules._speedups``) is in use; the Python core
+"""True when the compiled core (``azul_rules.core._speedups``) is in use; the Python core
 otherwise (no C compiler at install, or ``AZUL_RULES_PURE_PYTHON=1`` at import).  Both
 give the same games, verdicts and records."""
 
@@ -139,7 +139,43 @@ __all__ = [
     "to_json",
 ]
 
+
+_hypothesis_registered = False
+
+
+def _hypothesis_setup_hook() -> None:
+    """Register ``st.from_type`` strategies for ``GameState``, ``GameRecord`` and ``Color``.
+
+    Runs from the ``hypothesis`` entry point when Hypothesis is imported, and at the end of
+    this module when ``azul_rules`` is imported after Hypothesis.  It registers *functions*
+    that import :mod:`azul_rules.testing` only when a strategy is first needed, and does
+    nothing until both packages are loaded: neither import slows the other.
+    """
+    global _hypothesis_registered
+    loaded = "azul_rules.core.state" in sys.modules and "hypothesis.strategies" in sys.modules
+    if _hypothesis_registered or not loaded:
+        return
+    _hypothesis_registered = True
+    from hypothesis import strategies as st
+
+    from azul_rules.formats.record import GameRecord as Record
+
+    def states(_: type) -> Any:
+        from azul_rules.testing import game_states
+
+        return game_states()
+
+    def records(_: type) -> Any:
+        from azul_rules.testing import game_records
+
+        return game_records()
+
+    st.register_type_strategy(GameState, states)
+    st.register_type_strategy(Record, records)
+    st.register_type_strategy(Color, st.sampled_from(list(Color)))
+
+
 __version__ = "0.1.0"
 
-# st.from_type(GameState) when Hypothesis was imported first (see azul_rules._hypothesis).
+# st.from_type(GameState) when Hypothesis was imported first.
 _hypothesis_setup_hook()

@@ -41,23 +41,13 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules import (
-    CENTER,
-    FLOOR,
-    Color,
-    FormatError,
-    GameState,
-    Move,
-    Phase,
-    PlaceTile,
-    PlayerBoard,
-    Refill,
-    TableTake,
-    Take,
-    Variant,
-)
-from azul_rules.shown import fill, number, shown
-from azul_rules.state import _speedups
+from azul_rules.core.board import PlayerBoard
+from azul_rules.core.colors import CENTER, FLOOR, Color
+from azul_rules.core.errors import FormatError
+from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.shown import fill, number, shown
+from azul_rules.core.state import GameState, _speedups
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -145,30 +135,48 @@ def _variant(variant: Variant | str) -> Variant:
 
 
 def factory_count(players: int) -> int:
-    """The number of factory displays: 5, 7 or 9 for 2, 3 or 4 players (S2)."""
+    """The number of factory displays: 5, 7 or 9 for 2, 3 or 4 players (S2).
+
+    :raises ValueError: for a player count other than 2, 3 and 4.
+    :raises FormatError: for a player count that is not an int (numpy integers are ints
+        here; a bool is not).
+    """
     return 2 * _check_players(players) + 1
 
 
 def num_take_actions(players: int) -> int:
     """The ids of takes: ``(F + 1) * 30`` (180, 240, 300); the grey wall's placements
-    follow them."""
+    follow them.
+
+    :raises ValueError: for a player count other than 2, 3 and 4.
+    :raises FormatError: for a player count that is not an int (numpy integers are ints
+        here; a bool is not).
+    """
     return (factory_count(players) + 1) * _TAKES_PER_SOURCE
 
 
 def num_actions(players: int, variant: Variant | str = Variant.COLORED) -> int:
-    """The size of the action space: the takes, plus 25 placements on the grey wall."""
+    """The size of the action space: the takes, plus 25 placements on the grey wall.
+
+    :raises ValueError: for a player count other than 2, 3 and 4, or a variant other
+        than ``"colored"`` and ``"grey"``.
+    :raises FormatError: for a player count that is not an int, or a variant that is not
+        a string.
+    """
     takes = num_take_actions(players)
     return takes + _PLACEMENTS if _variant(variant) is Variant.GREY else takes
 
 
 def action_id(move: Move, players: int) -> int:
     """The id of a compact move (a ``Take`` or a ``PlaceTile``) in a game of ``players``.
+    The move's ``player`` is ignored.
 
-    Raises ``ValueError`` for a move that has no id: a ``TableTake`` (use
-    ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or a
-    take or placement off the table (factory 7 with 2 players, line 6, the marker as a
-    colour); ``FormatError`` for something that is not a move or a player count that
-    is not an int.  The move's ``player`` is ignored.
+    :raises ValueError: for a move that has no id: a ``TableTake`` (use
+        ``move.as_take()``), a ``Refill`` (the table's draws are chance, not actions), or
+        a take or placement off the table (factory 7 with 2 players, line 6, the marker as
+        a colour); a player count other than 2, 3 and 4.
+    :raises FormatError: for something that is not a move or a player count that is not
+        an int.
     """
     factories = factory_count(players)
     if type(move) is Take:
@@ -218,9 +226,12 @@ def move_from_action(
 ) -> Take | PlaceTile:
     """The move of action id ``action``: a ``Take``, or a ``PlaceTile`` for the ids after
     the takes.  With ``variant="colored"`` the placement ids are refused; with no
-    variant, both walls' ids are accepted.  Raises ``ValueError`` for an id out of range,
-    ``FormatError`` for an id or a player count that is not an int (numpy integers are
-    ints here).
+    variant, both walls' ids are accepted.
+
+    :raises ValueError: for an id out of range, a player count other than 2, 3 and 4, or
+        a variant other than ``"colored"`` and ``"grey"``.
+    :raises FormatError: for an id or a player count that is not an int (numpy integers
+        are ints here), or a variant that is not a string.
     """
     players = _check_players(players)
     moves = _MOVES[players]
@@ -277,7 +288,10 @@ _MOVES: Final = {
 
 def legal_actions(state: GameState) -> list[int]:
     """The ids of ``state.legal_moves()``, sorted (empty while the game waits for a
-    ``Refill`` or is over).  ``FormatError`` for anything but a ``GameState``."""
+    ``Refill`` or is over).
+
+    :raises FormatError: for anything but a ``GameState``.
+    """
     players = len(_check_state(state, "legal_actions").players)
     known = _KNOWN_IDS[players]
     ids = []
@@ -310,7 +324,9 @@ def _learn_id(move: Take | PlaceTile, players: int) -> int:
 
 def legal_action_mask(state: GameState) -> list[int]:
     """``num_actions(players, state.variant)`` zeros, with 1 at each legal id.
-    ``FormatError`` for anything but a ``GameState``."""
+
+    :raises FormatError: for anything but a ``GameState``.
+    """
     _check_state(state, "legal_action_mask")
     mask = [0] * num_actions(len(state.players), state.variant)
     for action in legal_actions(state):
@@ -320,7 +336,13 @@ def legal_action_mask(state: GameState) -> list[int]:
 
 def action_to_string(action: int, players: int) -> str:
     """An action in words: ``"3B2"``-style notation for a take (1-based, ``C`` the centre,
-    ``F`` the floor), ``"place line 2 at column 4"`` for a placement."""
+    ``F`` the floor), ``"place line 2 at column 4"`` for a placement.
+
+    :raises ValueError: as :func:`move_from_action`: an id out of range, a player count
+        other than 2, 3 and 4.
+    :raises FormatError: as :func:`move_from_action`: an id or a player count that is not
+        an int.
+    """
     move = move_from_action(action, players)
     return str(move)
 
@@ -330,15 +352,16 @@ def utilities(winners: Iterable[int], players: int) -> list[float]:
     1)`` and the winners split the pot.  A sole winner gets 1; a victory shared by every
     player gives 0 to all.  The returns sum to 0 (within float rounding).
 
-    ``winners`` lists distinct players, ``0`` to ``players - 1``, in any order.  Raises
-    ``ValueError`` for no winner, a repeated winner or one out of range, and
-    ``FormatError`` (a ``ValueError`` too) for winners that are not ints (a ``bool`` is
-    refused; numpy integers are ints here, as for action ids).
+    ``winners`` lists distinct players, ``0`` to ``players - 1``, in any order.
 
     >>> utilities((0,), 2), utilities((1,), 3)
     ([1.0, -1.0], [-0.5, 1.0, -0.5])
     >>> [round(u, 3) for u in utilities((0, 2), 4)]
     [0.333, -0.333, 0.333, -0.333]
+
+    :raises ValueError: for no winner, a repeated winner or one out of range.
+    :raises FormatError: (a ``ValueError`` too) for winners that are not ints (a ``bool``
+        is refused; numpy integers are ints here, as for action ids).
     """
     players = _check_players(players)
     won = _winners(winners, players)
@@ -434,6 +457,10 @@ def observation_layout(players: int) -> tuple[ObservationField, ...]:
     Boards come first, the observer's own (``board0``) then the others in turn order
     (``board1`` is the next player to the observer's left); then the table.  Seats in
     ``to_move`` and ``start_player`` count from the observer likewise.
+
+    :raises ValueError: for a player count other than 2, 3 and 4.
+    :raises FormatError: for a player count that is not an int (numpy integers are ints
+        here; a bool is not).
     """
     players = _check_players(players)
     found = _LAYOUTS.get(players)
@@ -449,7 +476,12 @@ def observation_layout(players: int) -> tuple[ObservationField, ...]:
 
 
 def observation_size(players: int) -> int:
-    """The length of the observation vector (364, 533, 702 for 2, 3, 4 players)."""
+    """The length of the observation vector (364, 533, 702 for 2, 3, 4 players).
+
+    :raises ValueError: for a player count other than 2, 3 and 4.
+    :raises FormatError: for a player count that is not an int (numpy integers are ints
+        here; a bool is not).
+    """
     last = observation_layout(players)[-1]
     return last.offset + last.size
 
@@ -502,9 +534,12 @@ def _check_player(state: GameState, player: object, function: str) -> int:
 
 def observation(state: GameState, player: int) -> list[float]:
     """``state`` as ``observation_size(players)`` floats seen from ``player``'s seat, in
-    the order of :func:`observation_layout`.  Raises ``ValueError`` for a player out of
-    range, ``FormatError`` for a ``state`` that is not a ``GameState`` or a ``player``
-    that is not an int (numpy integers are ints here; a bool is not)."""
+    the order of :func:`observation_layout`.
+
+    :raises ValueError: for a player out of range.
+    :raises FormatError: for a ``state`` that is not a ``GameState`` or a ``player`` that
+        is not an int (numpy integers are ints here; a bool is not).
+    """
     player = _check_player(state, player, "observation")
     players = len(state.players)
     out: list[float] = []
@@ -538,9 +573,13 @@ def observe_into(state: GameState, player: int, vector: Any, mask: Any = None) -
     ``vector`` is a writable, C-contiguous buffer of ``observation_size(players)``
     float32s (a numpy ``float32`` array, an ``array.array("f")``); ``mask`` one of
     ``num_actions(players, state.variant)`` bytes (a numpy ``int8`` or ``uint8`` array, a
-    ``bytearray``).  Raises as :func:`observation`, and ``FormatError`` for a ``vector``
-    or ``mask`` that is not such a buffer, ``ValueError`` for one of another length;
-    nothing is written then.  With the compiled core this is its C twin.
+    ``bytearray``).  When it raises, nothing is written.  With the compiled core this
+    is its C twin.
+
+    :raises ValueError: as :func:`observation`, and for a ``vector`` or ``mask`` of
+        another length.
+    :raises FormatError: as :func:`observation`, and for a ``vector`` or ``mask`` that is
+        not such a buffer.
     """
     values = observation(state, player)
     target = _buffer(vector, "vector", ("f",), "float32s", len(values))
@@ -597,14 +636,20 @@ def observation_string(state: GameState, player: int) -> str:
     """The same position as text, seen from ``player``'s seat: the table, then the boards
     from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
     ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1.
-    Raises as :func:`observation`."""
+
+    :raises ValueError: as :func:`observation`.
+    :raises FormatError: as :func:`observation`.
+    """
     player = _check_player(state, player, "observation_string")
     return _text(state, player, f"player {player + 1}'s view; ")
 
 
 def table_string(state: GameState) -> str:
     """The position as text, boards in seat order (as :func:`observation_string`, seen
-    from no seat in particular).  ``FormatError`` for anything but a ``GameState``."""
+    from no seat in particular).
+
+    :raises FormatError: for anything but a ``GameState``.
+    """
     return _text(_check_state(state, "table_string"), None, "")
 
 
@@ -640,7 +685,7 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
     return "\n".join(lines)
 
 
-# -- the compiled twins (azul_rules._accelerate) ------------------------------------------
+# -- the compiled twins (azul_rules.core._accelerate) ------------------------------------------
 
 PYTHON_TWINS: Final[dict[str, Callable[..., Any]]] = {
     "legal_actions": legal_actions,

@@ -19,14 +19,14 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import IO, Any, Final, NoReturn
 
-from azul_rules.errors import FormatError, Result
-from azul_rules.jsonio import move_from_dict, to_dict
-from azul_rules.jsontext import first_repeated, load
-from azul_rules.moves import Move, Refill
-from azul_rules.phases import Variant
-from azul_rules.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
-from azul_rules.shown import shown
-from azul_rules.state import FACTORY_COUNTS, GameState, new_game
+from azul_rules.core.errors import FormatError, Result
+from azul_rules.core.moves import Move, Refill
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import shown
+from azul_rules.core.state import FACTORY_COUNTS, GameState, new_game
+from azul_rules.formats.jsonio import move_from_dict, to_dict
+from azul_rules.formats.jsontext import first_repeated, load
+from azul_rules.testing.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
 
 __all__ = ["ReferenceEngine", "RequestError", "command", "main"]
 
@@ -47,7 +47,10 @@ class RequestError(Exception):
 class ReferenceEngine:
     """The protocol's server side over the referee.  ``handle_line`` answers one line;
     subclasses may override :meth:`legal`, :meth:`play`, :meth:`deal` and :meth:`view`
-    (the tests build engines with one rule bug each this way)."""
+    (the tests build engines with one rule bug each this way).
+
+    Raises nothing: every bad line is answered with an ``{"ok": false}`` reply.
+    """
 
     name = "azul_rules reference engine"
     variants: tuple[str, ...] = ("colored", "grey")
@@ -265,7 +268,8 @@ def serve(engine: ReferenceEngine, source: IO[bytes], sink: IO[str]) -> int:
 
 
 def main(engine: ReferenceEngine | None = None) -> int:
-    """Serve standard input and output; the exit status (0)."""
+    """Serve standard input and output; the exit status (0).  Raises nothing for bad
+    input: every line is answered."""
     return serve(engine or ReferenceEngine(), sys.stdin.buffer, sys.stdout)
 
 
@@ -278,7 +282,8 @@ class _Arguments(argparse.ArgumentParser):
 
 def command(argv: Sequence[str] | None = None) -> int:
     """``python -m azul_rules.engine [--help]``: serve the protocol; ``--help`` says
-    what it does instead of waiting for requests; any other argument is refused (2)."""
+    what it does instead of waiting for requests; any other argument is refused (exit
+    status 2, not raised)."""
     parser = _Arguments(
         prog="python -m azul_rules.engine",
         description="The referee speaking the engine protocol, version "

@@ -1,5 +1,7 @@
 """Azul as a PettingZoo AEC environment, refereed by azul_rules (extra ``[pettingzoo]``).
 
+A game of random legal moves::
+
     from azul_rules.pettingzoo import env
 
     game = env(players=3, variant="grey")
@@ -29,13 +31,15 @@ raise.  ``raw_env`` alone does the same for an illegal action, without the wrapp
 
 from __future__ import annotations
 
+import io
 import math
 import numbers
 import operator
 import random
+from collections.abc import Callable
 from typing import Any, Final
 
-from azul_rules._extras import extra
+from azul_rules.core._extras import extra
 
 with extra("pettingzoo", __name__):
     import numpy as np
@@ -45,9 +49,12 @@ with extra("pettingzoo", __name__):
     from pettingzoo.utils import wrappers
     from pettingzoo.utils.env_logger import EnvLogger
 
-from azul_rules import FormatError, GameState, IllegalMoveError, Result, Variant, new_game, svg
-from azul_rules import actions as codec
-from azul_rules.shown import shown
+import azul_rules.actions as codec
+import azul_rules.svg as svg
+from azul_rules.core.errors import FormatError, IllegalMoveError, Result
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import shown
+from azul_rules.core.state import GameState, new_game
 
 __all__ = ["RENDER_MODES", "VerdictTerminateIllegalWrapper", "env", "raw_env"]
 
@@ -68,7 +75,11 @@ def env(
 ) -> Any:
     """The environment in PettingZoo's standard wrappers: an illegal action ends the game
     (``illegal_reward`` for its player, the verdict in its ``infos``), an action outside
-    the action space fails an assertion, and calls out of order raise."""
+    the action space fails an assertion, and calls out of order raise.
+
+    :raises ValueError: for arguments :class:`raw_env` refuses.
+    :raises FormatError: for arguments :class:`raw_env` refuses.
+    """
     game = raw_env(
         players, variant, render_mode, max_rounds=max_rounds, illegal_reward=illegal_reward
     )  # checks every argument
@@ -82,8 +93,11 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
     on the illegal action in ``infos[agent]["illegal_move"]``, and ends the game as
     ``raw_env`` does: ``terminations`` true, ``truncations`` false (PettingZoo's wrapper
     sets both, which a learner would read as a cut-off game to bootstrap from), float
-    rewards.  A ``bool`` action is refused with ``ValueError``, as by ``raw_env``
-    (``Discrete`` spaces take ``True`` for 1)."""
+    rewards.
+
+    :raises ValueError: from ``step``, for a ``bool`` action, as ``raw_env``
+        (``Discrete`` spaces take ``True`` for 1).
+    """
 
     def step(self, action: Any) -> None:
         game = self.env.unwrapped
@@ -108,7 +122,14 @@ class VerdictTerminateIllegalWrapper(wrappers.TerminateIllegalWrapper):  # type:
 
 
 class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for it
-    """Azul for 2-4 agents on either wall, with no wrapper."""
+    """Azul for 2-4 agents on either wall, with no wrapper.
+
+    :raises ValueError: for a player count other than 2-4, a variant other than
+        ``"colored"`` and ``"grey"``, a ``render_mode`` not in :data:`RENDER_MODES`, a
+        ``max_rounds`` below 1 or an ``illegal_reward`` that is not finite.
+    :raises FormatError: for a player count or ``max_rounds`` that is not an int, an
+        ``illegal_reward`` that is not a number.
+    """
 
     metadata: Final = {
         "render_modes": list(RENDER_MODES),
@@ -140,9 +161,7 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
                 f"render_mode must be one of {RENDER_MODES} or None, not {shown(render_mode)}"
             )
         if render_mode == "rgb_array":
-            with extra("pettingzoo", __name__):  # the rasteriser, only when asked for
-                from azul_rules import _raster
-            self._raster = _raster.rgb_array
+            self._raster = _rasteriser()
         rounds = _whole(max_rounds)
         if rounds is None:
             raise FormatError(f"max_rounds must be an int, not {shown(max_rounds)}")
@@ -281,9 +300,11 @@ class raw_env(AECEnv, EzPickle):  # type: ignore[misc]  # PettingZoo's name for 
     def step(self, action: Any) -> None:
         """Play ``action`` (an id of :mod:`azul_rules.actions`) for the agent to move.
         An illegal action ends the game: ``illegal_reward`` for the agent, 0 for the
-        others, and the verdict in ``infos[agent]["illegal_move"]``.  Raises
-        ``ValueError`` for an id outside the action space.  In ``"human"`` render mode
-        the table is printed after the step."""
+        others, and the verdict in ``infos[agent]["illegal_move"]``.  In ``"human"``
+        render mode the table is printed after the step.
+
+        :raises ValueError: for an id outside the action space.
+        """
         if not self.agents:  # as OrderEnforcingWrapper: a warning, nothing done
             EnvLogger.warn_step_after_terminated_truncated()
             return
@@ -408,3 +429,21 @@ def _verdict_data(action: int, move: str, result: Result) -> dict[str, Any]:
             {"code": v.code.value, "rule": v.rule, "message": v.message} for v in result.violations
         ],
     }
+
+
+def _rasteriser() -> Callable[[str], np.ndarray]:
+    """The SVG pictures as pixels, for the ``rgb_array`` render mode: resvg (through
+    ``resvg-py``, a Rust library in a self-contained wheel) rasterises the document of
+    :func:`azul_rules.svg.board` at its own size on white, and Pillow decodes the PNG into
+    an ``H×W×3`` ``uint8`` array.  Both are imported only when ``rgb_array`` is asked for
+    (docs/ai.md says why these libraries)."""
+    with extra("pettingzoo", __name__):
+        import resvg_py
+        from PIL import Image
+
+    def rgb_array(picture: str) -> np.ndarray:
+        png = resvg_py.svg_to_bytes(svg_string=picture, background="white")
+        with Image.open(io.BytesIO(png)) as image:
+            return np.asarray(image.convert("RGB"), dtype=np.uint8)
+
+    return rgb_array

@@ -19,7 +19,7 @@ Parameters: ``players`` (2-4, default 2), ``variant`` (``"colored"`` or ``"grey"
   (the multivariate hypergeometric; when the bag runs out the factory takes what it
   holds and the rest is drawn from the lid poured into it, R2).  When both are empty
   the fill stops, leaving factories short or empty (R2, R6).  The deals and their
-  probabilities are :mod:`azul_rules.deals`'.
+  probabilities are :mod:`azul_rules.core.deals`'.
 
 Returns are given at the end only: the winners (E4: the highest score, ties broken by
 complete rows, then shared) split what the losers pay, 1/(players - 1) each.  A sole
@@ -45,33 +45,25 @@ from typing import Any, Final, NamedTuple
 
 import attrs
 
-from azul_rules._extras import extra
+from azul_rules.core._extras import extra
 
 with extra("openspiel", __name__):
     import numpy as np
     import pyspiel
     from open_spiel.python.observation import IIGObserverForPublicInfoGame
 
-from azul_rules import (
-    Color,
-    FormatError,
-    GameState,
-    IllegalMoveError,
-    Move,
-    Phase,
-    Refill,
-    Take,
-    Variant,
-    deals,
-    new_game,
-)
-from azul_rules import actions as codec
-from azul_rules._slots import new_instance, slot_setters
+import azul_rules.actions as codec
 from azul_rules.actions import DEFAULT_MAX_ROUNDS, legal_actions
-from azul_rules.deals import deal_outcomes
-from azul_rules.position import build, new_context
-from azul_rules.shown import shown
-from azul_rules.state import _speedups
+from azul_rules.core import deals
+from azul_rules.core._slots import new_instance, slot_setters
+from azul_rules.core.colors import Color
+from azul_rules.core.deals import deal_outcomes
+from azul_rules.core.errors import FormatError, IllegalMoveError
+from azul_rules.core.moves import Move, Refill, Take
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.position import build, new_context
+from azul_rules.core.shown import shown
+from azul_rules.core.state import GameState, _speedups, new_game
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -87,6 +79,7 @@ __all__ = [
 ]
 
 GAME_NAME: Final = "python_azul"
+"""The name the game is registered under: ``pyspiel.load_game(GAME_NAME)``."""
 _TERMINAL: Final = int(pyspiel.PlayerId.TERMINAL)  # pybind enums are slow to read
 _CHANCE: Final = int(pyspiel.PlayerId.CHANCE)
 _COLORS: Final = tuple(Color)
@@ -135,8 +128,12 @@ class AzulSettings:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any] | None) -> AzulSettings:
-        """Read and check ``players``, ``variant`` and ``max_rounds``; raises
-        ``pyspiel.SpielError`` naming the parameter at fault."""
+        """Read and check ``players``, ``variant`` and ``max_rounds``.
+
+        :raises SpielError: (``pyspiel.SpielError``) naming the parameter at fault: an
+            unknown one, a player count other than 2-4, another variant, a round cap
+            below 1 or past what OpenSpiel's 32-bit ``max_game_length`` holds.
+        """
         given = dict(_DEFAULTS)
         given.update(params or {})
         unknown = sorted(set(given) - set(_DEFAULTS))
@@ -185,7 +182,11 @@ def _game_info(settings: AzulSettings) -> pyspiel.GameInfo:
 
 
 class AzulGame(pyspiel.Game):  # type: ignore[misc]
-    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``."""
+    """The OpenSpiel game ``python_azul``; load it with ``pyspiel.load_game``.
+
+    :raises SpielError: (``pyspiel.SpielError``) for parameters
+        :meth:`AzulSettings.from_params` refuses.
+    """
 
     state_class: type[AzulState]
 
@@ -207,9 +208,13 @@ class AzulGame(pyspiel.Game):  # type: ignore[misc]
         position, for puzzles and tests), with an empty history.  The first player is
         taken as chosen; a position waiting for a ``Refill`` begins its fill with chance
         nodes, and a seeded position is taken with its generator left out (the fills are
-        chance nodes here).  Raises ``pyspiel.SpielError`` when the position's player
-        count or wall differs from the game's, ``azul_rules.FormatError`` (a
-        ``TypeError``) when ``position`` is not a ``GameState``."""
+        chance nodes here).
+
+        :raises SpielError: (``pyspiel.SpielError``) when the position's player count or
+            wall differs from the game's.
+        :raises FormatError: (``azul_rules.FormatError``, a ``TypeError``) when
+            ``position`` is not a ``GameState``.
+        """
         settings = self.settings
         if not isinstance(position, GameState):
             raise FormatError(f"state_from() reads a GameState, not {shown(position, 60)}")
@@ -339,7 +344,12 @@ def _game_string(settings: object) -> str:
 
 class AzulState(pyspiel.State):  # type: ignore[misc]
     """A position of ``python_azul``: the referee's :class:`azul_rules.GameState`
-    (``referee``) and, during a fill, the factories dealt so far."""
+    (``referee``) and, during a fill, the factories dealt so far.
+
+    :raises SpielError: (``pyspiel.SpielError``) from ``apply_action``, for an action that
+        is illegal (its ``result`` is the referee's verdict), outside this game's ids, or
+        played after the end.
+    """
 
     _settings = _GameSettings()
     _plain = True  # _play is this class's: the hot path calls the referee itself
@@ -378,7 +388,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """The first player (``125 + k``, uniform), or the deal of the next factory
-        (``0-124``, :func:`azul_rules.deals.deal_outcomes`: the tiles drawn from the bag,
+        (``0-124``, :func:`azul_rules.core.deals.deal_outcomes`: the tiles drawn from the bag,
         the lid poured in when it runs out, R2)."""
         position = self._position
         if position.filling:
@@ -598,7 +608,7 @@ _set_refill_factories, _set_refill_player = slot_setters(Refill)
 def _refill(seen: tuple[tuple[Color, ...], ...]) -> Refill:
     """``Refill(seen)`` for factories dealt here: sorted tuples of colours already, as
     ``Refill``'s converter makes them (built through the slots, as the referee builds
-    its own values; see ``azul_rules._slots``)."""
+    its own values; see ``azul_rules.core._slots``)."""
     move = _new_refill(Refill)
     _set_refill_factories(move, seen)
     _set_refill_player(move, None)
@@ -651,7 +661,7 @@ def _step(position: _Position, action: int) -> _Position | None:
     :meth:`AzulState._apply_action` (which raises for what cannot be played): a legal
     move by the referee's own ``_take`` or ``_place_tile`` (what ``GameState.apply``
     calls), and a deal the bag (or the lid poured into it) can give, R2.  The Python
-    reference of its compiled twin (``azul_rules._accelerate``)."""
+    reference of its compiled twin (``azul_rules.core._accelerate``)."""
     player = position.player
     if type(action) is not int:
         return None
@@ -705,7 +715,7 @@ def refilled(
     bag: tuple[int, ...],
     lid: tuple[int, ...],
 ) -> GameState:
-    """``referee.apply(Refill(seen))`` for a fill dealt by :func:`azul_rules.deals.deal`
+    """``referee.apply(Refill(seen))`` for a fill dealt by :func:`azul_rules.core.deals.deal`
     from ``referee``'s bag and lid, ending with ``bag`` and ``lid`` (tiles by colour):
     the position ``GameState._refill`` builds (R2), built through the slots as the
     referee builds its own successors, without checking again what the deals
@@ -722,7 +732,7 @@ def refilled(
     )  # fmt: skip
 
 
-# The compiled twin of _step (azul_rules._accelerate): the reference is kept here.
+# The compiled twin of _step (azul_rules.core._accelerate): the reference is kept here.
 PYTHON_STEP: Final = _step
 if _speedups is not None:
     _speedups.doors_setup(
@@ -782,7 +792,10 @@ AzulGame.state_class = AzulState
 
 class AzulObserver:
     """The observation tensor (``azul_rules.actions.observation``, as float32) and
-    string of ``python_azul``; ``dict`` holds a named, shaped view of each field."""
+    string of ``python_azul``; ``dict`` holds a named, shaped view of each field.
+
+    :raises ValueError: for observation parameters (it takes none).
+    """
 
     def __init__(self, players: int, params: Mapping[str, Any] | None = None) -> None:
         if params:
@@ -929,7 +942,7 @@ def _named(ids: list[int], state: GameState) -> str:
 def chance_sequence(state: GameState, before: GameState | None) -> list[int]:
     """The ``python_azul`` chance outcomes that deal ``state``'s factories: the first
     player (``125 + k``) when ``before`` is ``None`` (a new game), then each factory's
-    deal (:func:`azul_rules.deals.deal_id` of its tiles), factory by factory, for every
+    deal (:func:`azul_rules.core.deals.deal_id` of its tiles), factory by factory, for every
     factory that got a tile (R2: the factories left empty when bag and lid ran out get
     no chance node).  ``before`` is unused otherwise: a factory's deal is its tiles,
     whether they came from the bag or, once it ran out, from the lid."""

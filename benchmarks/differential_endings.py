@@ -24,7 +24,7 @@ from typing import Any
 from hypothesis.errors import StopTest
 
 import azul_rules as az
-from azul_rules import differential
+from azul_rules.testing import differential
 
 REFERENCE = [sys.executable, "-m", "azul_rules.engine"]
 

@@ -45,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import azul_rules as az
 from azul_rules.cli import main
-from azul_rules.jsontext import load
+from azul_rules.formats.jsontext import load
 from azul_rules.tournament import Results, TournamentError, run
 from tests import hostile_bots
 from tests.fuzz_inputs import dumps, mutate, mutate_text

@@ -24,10 +24,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import azul_rules as az
-from azul_rules.auditing import position_from_json
-from azul_rules.claims import claim_from_json
+from azul_rules.adjudication.auditing import position_from_json
+from azul_rules.adjudication.claims import claim_from_json
+from azul_rules.adjudication.scoresheet import scoresheet_from_json
 from azul_rules.cli import main
-from azul_rules.scoresheet import scoresheet_from_json
 from azul_rules.tournament import run as tournament
 from azul_rules.tournament.lines import load_record, read_existing
 from azul_rules.tournament.runner import _settings

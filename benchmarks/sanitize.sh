@@ -3,7 +3,7 @@
 #
 #   bash benchmarks/sanitize.sh [SECONDS]
 #
-# Builds azul_rules/_speedups.c with -fsanitize=address,undefined (through hatch_build.py,
+# Builds azul_rules/core/_speedups.c with -fsanitize=address,undefined (through hatch_build.py,
 # AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then runs, with the
 # sanitizers' runtimes preloaded into Python, the suites that drive the compiled twins
 # hardest: both cores compared on generated, mutated and tampered positions

@@ -21,7 +21,7 @@ import azul_rules as az
 BENCHMARK_POSITION = Path(__file__).with_name("benchmark_position.json")
 
 # A grey game that has not ended by this round is stopped (random grey games can starve,
-# see the README's "How long games last"); the CLI's cap too.
+# see docs/guide.md, "How long games last"); the CLI's cap too.
 ROUND_CAP = 100
 
 

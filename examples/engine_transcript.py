@@ -12,8 +12,8 @@ import io
 import sys
 
 from azul_rules import Color, Phase, PlaceTile, Refill, Take, Variant, new_game
-from azul_rules.engine_process import EngineProcess
-from azul_rules.protocol import factories_doc
+from azul_rules.testing.engine_process import EngineProcess
+from azul_rules.testing.protocol import factories_doc
 
 B, Y, R, K, W = Color.BLUE, Color.YELLOW, Color.RED, Color.BLACK, Color.WHITE
 DEAL = ((B, B, Y, R), (Y, Y, Y, K), (R, R, K, W), (B, K, K, W), (W, W, W, R))

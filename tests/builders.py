@@ -8,8 +8,8 @@ from collections.abc import Sequence
 import attrs
 
 import azul_rules as az
-from azul_rules.board import Wall, pattern_line
-from azul_rules.colors import COLORS, FloorItem
+from azul_rules.core.board import Wall, pattern_line
+from azul_rules.core.colors import COLORS, FloorItem
 
 LETTERS = {
     "B": az.Color.BLUE,

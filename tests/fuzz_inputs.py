@@ -13,9 +13,9 @@ from pathlib import Path
 from typing import Any, Final
 
 import azul_rules as az
-from azul_rules.auditing import position_from_json
-from azul_rules.claims import claim_from_json
-from azul_rules.scoresheet import scoresheet_from_json
+from azul_rules.adjudication.auditing import position_from_json
+from azul_rules.adjudication.claims import claim_from_json
+from azul_rules.adjudication.scoresheet import scoresheet_from_json
 from azul_rules.testing import tile_counts
 from azul_rules.tournament import run as run_tournament
 

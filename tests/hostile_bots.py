@@ -9,7 +9,7 @@ import time
 from typing import Any, ClassVar
 
 import azul_rules as az
-import azul_rules.bots
+from azul_rules.core.bots import RandomBot
 
 
 class OwnError(BaseException):
@@ -190,7 +190,7 @@ class WrappedRandomBot:
     stranger's."""
 
     def __init__(self, seed: int) -> None:
-        self.inner = az.bots.RandomBot(seed)
+        self.inner = RandomBot(seed)
 
     def choose(self, state: az.GameState) -> az.Move:
         return self.inner.choose(state)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.messages import PHRASES, TEMPLATES
+from azul_rules.core.messages import PHRASES, TEMPLATES
 
 RULES_CODES = {
     # Documented mistakes.
@@ -120,18 +120,12 @@ def test_multisets_read_as_the_contract_says() -> None:
 
 
 def _catalogues() -> dict[str, str]:
-    """Every template of every catalogue of words, by name and language."""
-    from azul_rules import _svg_words, differential
-    from azul_rules.messages import PHRASES, PROBLEM_TEMPLATES
-    from azul_rules.web import words
+    """Every template of every catalogue of words (the differential report's among them),
+    by key and language."""
+    from azul_rules.text import keys, languages, template
 
-    found = {f"{name}/{key}/{lang}": text
-             for name, catalogue in (("TEMPLATES", TEMPLATES), ("PROBLEMS", PROBLEM_TEMPLATES),
-                                     ("PHRASES", PHRASES), ("svg", _svg_words._WORDS),
-                                     ("web", words.TEXTS))
-             for key, texts in catalogue.items() for lang, text in texts.items()}  # fmt: skip
-    for key, texts in differential._TEXTS.items():
-        found.update({f"differential/{key}/{i}": text for i, text in enumerate(texts)})
+    found = {f"{key}/{lang}": template(lang, key) for lang in languages() for key in keys()}
+    assert any(key.startswith("differential.") for key in found)
     return found
 
 
@@ -163,7 +157,7 @@ def test_problems_count_in_the_singular_and_the_plural_S1_S3_S4(
 ) -> None:
     """S1, S3, S4: ``it has 1 spaces``, ``1 carreaux`` (French takes the singular for 0
     and 1, English for 1 alone)."""
-    from azul_rules.messages import render_problem
+    from azul_rules.core.messages import render_problem
 
     assert render_problem(code, params, "en") == english
     assert render_problem(code, params, "fr") == french
@@ -205,7 +199,7 @@ def test_violations_count_in_the_singular_and_the_plural_T2_P4_P5(
 
 def test_the_command_line_counts_in_the_singular_and_the_plural() -> None:
     """``-> 1 point(s)``, ``end bonuses 1 row(s) x2``, ``bag: 1 tiles``."""
-    from azul_rules.messages import phrase
+    from azul_rules.core.messages import phrase
 
     assert phrase("supply", "en", bag=1, lid=0) == "  bag: 1 tile, lid: 0 tiles"
     assert phrase("supply", "fr", bag=1, lid=0) == "  sac : 1 carreau, couvercle : 0 carreau"

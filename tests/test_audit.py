@@ -7,7 +7,7 @@ import json
 import pytest
 
 import azul_rules as az
-from azul_rules.auditing import claim_from_dict, position_from_json
+from azul_rules.adjudication.auditing import claim_from_dict, position_from_json
 from tests.builders import board, colored_wall, state
 
 EMPTY5 = ["", "", "", "", ""]

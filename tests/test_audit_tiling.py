@@ -8,8 +8,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.auditing import expected_boards
-from azul_rules.claims import Claim, ClaimedBoard, claim_from_dict, claim_from_json
+from azul_rules.adjudication.auditing import expected_boards
+from azul_rules.adjudication.claims import Claim, ClaimedBoard, claim_from_dict, claim_from_json
+from azul_rules.core.board import Wall
 from tests.builders import board, colored_wall, state, wall
 
 C = az.Color
@@ -25,7 +26,7 @@ def codes(result: az.Result) -> list[tuple[str, str]]:
     return [(v.code.value, v.rule) for v in result.violations]
 
 
-def cells(base: az.board.Wall, *changes: tuple[int, int, C | None]) -> az.board.Wall:
+def cells(base: Wall, *changes: tuple[int, int, C | None]) -> Wall:
     rows = [list(r) for r in base]
     for r, c, tile in changes:
         rows[r][c] = tile
@@ -44,7 +45,7 @@ TABLE = offer_end(P0, P1, holder=0)
 AFTER = expected_boards(TABLE)
 
 
-def as_left(wall_rows: az.board.Wall | None = None, **parts: object) -> Claim:
+def as_left(wall_rows: Wall | None = None, **parts: object) -> Claim:
     """Player 1's board as left, with the rules' scores."""
     claimed = ClaimedBoard(wall=wall_rows, **parts)  # type: ignore[arg-type]
     return Claim(scores=(AFTER[0].score, AFTER[1].score), boards=(claimed, None))
@@ -147,7 +148,7 @@ GREY_TABLE = offer_end(G0, G1, variant=GREY)
 G1_WALL = cells(G1.wall, (0, 4, C.YELLOW))
 
 
-def grey_claim(wall0: az.board.Wall, score: int, **parts: object) -> Claim:
+def grey_claim(wall0: Wall, score: int, **parts: object) -> Claim:
     first = ClaimedBoard(wall=wall0, **parts)  # type: ignore[arg-type]
     return Claim(scores=(score, 1), boards=(first, ClaimedBoard(wall=G1_WALL)))
 
@@ -221,7 +222,7 @@ def test_r7_a_grey_game_that_can_no_longer_end_ends_in_the_audit() -> None:
     stuck_wall = wall(["...WY", "R.B..", "B.R..", ".W.Y.", ".Y..K"])
     # Row 1 lacks blue, red and black; its empty columns 1 and 3 already hold red and
     # blue, so both could only take black (V2): the row can never be completed.
-    from azul_rules.grey import row_can_be_completed
+    from azul_rules.core.grey import row_can_be_completed
 
     p0 = board(0, [], stuck_wall)
     assert not any(row_can_be_completed(p0, r) for r in range(5))

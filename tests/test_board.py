@@ -9,7 +9,7 @@ from hypothesis import given
 
 import azul_rules as az
 from azul_rules import testing as azt
-from azul_rules.board import PlayerBoard
+from azul_rules.core.board import PlayerBoard
 from tests.builders import board, lines, wall
 
 B, Y, R = az.Color.BLUE, az.Color.YELLOW, az.Color.RED

@@ -1,4 +1,4 @@
-"""The build hook (``hatch_build.py``) and the core's switch (``azul_rules._accelerate``).
+"""The build hook (``hatch_build.py``) and the core's switch (``azul_rules.core._accelerate``).
 
 ``pip install -e .`` builds the compiled core when a C compiler works, and installs the
 pure-Python core otherwise, saying why in one line; a compiled module built from another
@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 import hatch_build
-from azul_rules import _accelerate
+from azul_rules.core import _accelerate
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _checkout(tmp_path: Path) -> Path:
     """A folder holding the C source where the hook looks for it."""
-    (tmp_path / "azul_rules").mkdir()
+    (tmp_path / hatch_build.SOURCE).parent.mkdir(parents=True)
     shutil.copy(ROOT / hatch_build.SOURCE, tmp_path / hatch_build.SOURCE)
     return tmp_path
 
@@ -81,7 +81,7 @@ def test_a_module_built_from_another_source_is_not_used(
 ) -> None:
     """An editable checkout whose C source changed since its install: the Python core
     is used, with a warning saying how to rebuild."""
-    pytest.importorskip("azul_rules._speedups")
+    pytest.importorskip("azul_rules.core._speedups")
     monkeypatch.delenv("AZUL_RULES_PURE_PYTHON", raising=False)
     edited = tmp_path / "_speedups.c"
     edited.write_text("/* edited since the install */\n")
@@ -89,7 +89,7 @@ def test_a_module_built_from_another_source_is_not_used(
     with pytest.warns(RuntimeWarning, match=r"built from another version.*pip install -e \."):
         assert _accelerate.load_speedups() is None
     monkeypatch.setattr(_accelerate, "_SOURCE", ROOT / hatch_build.SOURCE)
-    assert _accelerate.load_speedups() is sys.modules["azul_rules._speedups"]
+    assert _accelerate.load_speedups() is sys.modules["azul_rules.core._speedups"]
 
 
 @pytest.mark.parametrize("value", ["1", "yes"])

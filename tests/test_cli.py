@@ -358,7 +358,7 @@ def test_an_error_is_still_told_when_the_reader_of_the_output_leaves() -> None:
 
 
 def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) -> None:
-    """As the README says: the web judge takes the language with each request."""
+    """As docs/cli.md says: the web judge takes the language with each request."""
     commands = next(a for a in _parser()._actions if isinstance(a, argparse._SubParsersAction))
     taking = {
         name for name, parser in commands.choices.items()

@@ -17,7 +17,7 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import _parser, main
-from azul_rules.render import move_text
+from azul_rules.core.render import move_text
 
 EXAMPLES = Path("examples")
 POSITION = str(EXAMPLES / "round-2-position.json")
@@ -136,7 +136,7 @@ def test_french_audit_messages_agree_with_the_tile_V1_W1(
 
 def test_no_french_audit_message_puts_a_feminine_colour_after_carreau_W3() -> None:
     """W3 and every audit code: no French template reads "carreau {color}"."""
-    from azul_rules.messages import TEMPLATES
+    from azul_rules.core.messages import TEMPLATES
 
     for key, texts in TEMPLATES.items():
         for placeholder in ("{color}", "{covered}"):

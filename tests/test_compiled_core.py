@@ -1,4 +1,4 @@
-"""The compiled core against its Python reference (see ``azul_rules._accelerate``).
+"""The compiled core against its Python reference (see ``azul_rules.core._accelerate``).
 
 Both cores give the same games, verdicts and records.  With the compiled twin in use,
 each call here is made through both cores in one process (the Python one by putting the
@@ -25,11 +25,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import state as state_module
 from azul_rules import testing
-from azul_rules.board import pattern_line
-from azul_rules.colors import COLORS
-from azul_rules.rounds import draw_factories, place_on_wall, tile_colored
+from azul_rules.core import state as state_module
+from azul_rules.core.board import pattern_line
+from azul_rules.core.colors import COLORS
+from azul_rules.core.rounds import draw_factories, place_on_wall, tile_colored
 from tests.core_digest import game_digest
 from tests.test_possible_successors import mutated_position
 
@@ -144,6 +144,7 @@ def test_both_cores_agree_on_mutated_positions(
     check_position(mutated_position(rnd, variant, phase), rnd)
 
 
+@pytest.mark.slow
 @compiled
 def test_both_cores_play_the_same_seeded_games() -> None:
     """R2, S7: 900 seeded random games (150 seeds, 2-4 players, both walls) give the same
@@ -320,7 +321,7 @@ def test_the_switch_forces_the_python_core() -> None:
     """``AZUL_RULES_PURE_PYTHON=1`` at import: ``accelerated`` is False and every twin is
     the Python function; a value of ``0`` forces nothing."""
     code = (
-        "import azul_rules as az, azul_rules.state as s, azul_rules.rounds as r\n"
+        "import azul_rules as az, azul_rules.core.state as s, azul_rules.core.rounds as r\n"
         "print(az.accelerated, s.draw_factories is r.draw_factories,"
         " az.GameState.legal_moves is s.PYTHON_TWINS['legal_moves'])"
     )

@@ -1,8 +1,8 @@
 """The compiled twins of the AI doors against their Python references.
 
 ``azul_rules.actions.legal_actions``, ``azul_rules.actions.observe_into`` and
-``azul_rules.deals.deal_outcomes`` have C twins in ``azul_rules/_speedups.c`` (the doors'
-section; see ``azul_rules._accelerate``).  Each call here is made through the twin and
+``azul_rules.core.deals.deal_outcomes`` have C twins in ``azul_rules/core/_speedups.c`` (the doors'
+section; see ``azul_rules.core._accelerate``).  Each call here is made through the twin and
 through the Python reference (``PYTHON_TWINS``) and the results compared: the same
 value, the same bytes written, or the same exception, on reachable, mutated and tampered
 positions, odd buffers and odd counts.  With the pure-Python core the twins are the
@@ -26,8 +26,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import actions, deals, testing
-from azul_rules import state as state_module
+from azul_rules import actions, testing
+from azul_rules.core import deals
+from azul_rules.core import state as state_module
 from tests.extras import needs
 from tests.test_compiled_core import _tampered, _tampered_board, python_core
 from tests.test_possible_successors import mutated_position
@@ -295,7 +296,7 @@ def test_odd_counts_get_the_same_answer_from_both() -> None:
 def test_the_switch_gives_the_references_to_the_python_core() -> None:
     """``AZUL_RULES_PURE_PYTHON=1``: the doors' functions are the Python references."""
     code = (
-        "from azul_rules import actions, deals\n"
+        "from azul_rules import actions\nfrom azul_rules.core import deals\n"
         "print(actions.legal_actions is actions.PYTHON_TWINS['legal_actions'],"
         " actions.observe_into is actions.PYTHON_TWINS['observe_into'],"
         " deals.deal_outcomes is deals.PYTHON_TWINS['deal_outcomes'])"

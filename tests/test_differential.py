@@ -19,11 +19,10 @@ from hypothesis import HealthCheck, Phase, settings
 from hypothesis.stateful import run_state_machine_as_test
 
 import azul_rules as az
-from azul_rules import differential
 from azul_rules.cli import main
-from azul_rules.engine_process import EngineProcess
-from azul_rules.protocol import EngineInfo, ProtocolError
-from azul_rules.testing import differential_machine, protocol_engine
+from azul_rules.testing import differential, differential_machine, protocol_engine
+from azul_rules.testing.engine_process import EngineProcess
+from azul_rules.testing.protocol import EngineInfo, ProtocolError
 from tests.extras import required
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,6 +45,7 @@ def replays_to_the_disagreement(found: differential.Disagreement) -> bool:
     return again.ok and again.final == found.step.after
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", [az.Variant.COLORED, az.Variant.GREY])
 def test_the_reference_engine_agrees_with_the_referee(variant: az.Variant) -> None:
     """2, 3 and 4 players, every move's effect, legal-move sets and final scores."""
@@ -64,6 +64,7 @@ SCORING_BUGS = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("bug", "rule", "mistake"), SCORING_BUGS)
 def test_a_scoring_bug_is_caught_in_a_short_game(bug: str, rule: str, mistake: str) -> None:
     """W3 and F3: under 40 moves, with the documented mistake named."""
@@ -127,6 +128,7 @@ def test_a_refill_that_forgets_the_lid_is_caught_R2() -> None:
     assert replays_to_the_disagreement(found)
 
 
+@pytest.mark.slow
 def test_a_wrong_tie_break_is_caught_E4() -> None:
     report = differential.run(buggy("shared-tie"), players=[4], games=150, seed=2, timeout=30,
                               shrink_time=3)  # fmt: skip
@@ -450,7 +452,7 @@ def test_protocol_engine_that_failed_prints_nothing_at_exit() -> None:
     """Regression: the atexit close of a failed engine printed "Exception ignored"."""
     script = f"""
 import sys
-from azul_rules.protocol import ProtocolError
+from azul_rules.testing.protocol import ProtocolError
 from azul_rules.testing import protocol_engine
 engine = protocol_engine({broken("old")!r}, timeout=30)
 try:
@@ -493,6 +495,7 @@ def test_azul_game_engine_starts_the_next_round_with_the_wrong_player_R4() -> No
     assert found.differences[0].what == "$.current_player"
 
 
+@pytest.mark.slow
 def test_the_same_seed_repeats_the_run() -> None:
     """A deterministic engine and the same --seed give the same shortest game."""
     runs = [differential.run(buggy("marker-free"), players=[2], games=60, seed=21, timeout=30,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules import differential
+from azul_rules.testing import differential
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 
@@ -24,6 +24,7 @@ def buggy(bug: str) -> list[str]:
     return [sys.executable, str(ENGINES / "buggy_engine.py"), "--bug", bug]
 
 
+@pytest.mark.slow
 def test_every_game_started_reaches_its_end_E1(tmp_path: Path) -> None:
     """4 players on the grey wall, the longest games: each game the engine is sent
     reaches its end (E1, R6, R7) as the engine sees it (none starves here, so none is

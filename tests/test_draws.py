@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.rng import MASK, step
-from azul_rules.rounds import draw_factories
+from azul_rules.core.rng import MASK, step
+from azul_rules.core.rounds import draw_factories
 
 Tiles = tuple[az.Color, ...]
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from azul_rules.engine_process import EngineProcess
-from azul_rules.protocol import ProtocolError
+from azul_rules.testing.engine_process import EngineProcess
+from azul_rules.testing.protocol import ProtocolError
 
 HELLO = (
     '{"id":1,"ok":true,"protocol":1,"engine":"x","legal_moves":true,"variants":["colored"]}'

@@ -15,10 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.conformance import Step, move_set_differences, view_differences
 from azul_rules.engine import ReferenceEngine, serve
-from azul_rules.engine_process import EngineProcess, Refusal
-from azul_rules.protocol import (
+from azul_rules.testing import refills
+from azul_rules.testing.conformance import Step, move_set_differences, view_differences
+from azul_rules.testing.engine_process import EngineProcess, Refusal
+from azul_rules.testing.protocol import (
     MAX_LINE_BYTES,
     ProtocolError,
     comparable,
@@ -27,7 +28,6 @@ from azul_rules.protocol import (
     referee_view,
     schema,
 )
-from azul_rules.testing import refills
 from tests.extras import needs
 
 jsonschema = needs("jsonschema")
@@ -382,7 +382,7 @@ JSON = st.recursive(
 def test_no_reply_makes_the_referee_side_fail_other_than_by_protocol_error(value: object) -> None:
     """Fuzz the reply readers: a value of any shape is read, or a ProtocolError names
     what is wrong; nothing else is raised."""
-    from azul_rules.protocol import read_moves
+    from azul_rules.testing.protocol import read_moves
 
     for reader in (
         lambda reply: read_view(reply, 2),

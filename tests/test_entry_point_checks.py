@@ -11,8 +11,8 @@ from hypothesis import given, settings
 
 import azul_rules as az
 from azul_rules import testing as azt
-from azul_rules.auditing import expected_boards
-from azul_rules.claims import Claim, claim_to_dict
+from azul_rules.adjudication.auditing import expected_boards
+from azul_rules.adjudication.claims import Claim, claim_to_dict
 
 
 @pytest.mark.parametrize("state", [5, None, {}, "position"])

@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.claims import Claim, ClaimedBoard, claim_from_json
-from azul_rules.rulebook import CODE_RULES
-from azul_rules.scoresheet import Scoresheet, audit_game
+from azul_rules.adjudication.claims import Claim, ClaimedBoard, claim_from_json
+from azul_rules.adjudication.scoresheet import Scoresheet, audit_game
+from azul_rules.core.rulebook import CODE_RULES
 from tests.builders import board, colored_wall, state, wall
 
 E = az.ErrorCode
@@ -26,7 +26,7 @@ def table() -> az.GameState:
 
 
 def audited(folder: str) -> az.Result:
-    from azul_rules.auditing import position_from_json
+    from azul_rules.adjudication.auditing import position_from_json
 
     path = AUDITS / folder
     position = position_from_json((path / "position.json").read_text())
@@ -53,7 +53,7 @@ def grey_placement(code: E) -> az.Result:
 
 
 def finished() -> az.GameState:
-    from azul_rules.bots import GreedyBot
+    from azul_rules.core.bots import GreedyBot
 
     s, bot = az.new_game(2, seed=4), GreedyBot()
     while not s.is_over:
@@ -127,5 +127,5 @@ def test_each_error_code_is_produced_by_a_public_path(code: E) -> None:
     found = [v for v in result.violations if v.code is code]
     assert found, result
     for violation in found:
-        assert violation.rule in CODE_RULES[code.value][0], violation
+        assert violation.rule in CODE_RULES[code.value], violation
         assert violation.message and violation.message_in("fr")

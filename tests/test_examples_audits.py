@@ -16,8 +16,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import claims, scoresheet
-from azul_rules.scoresheet import Scoresheet, scoresheet_from_dict
+from azul_rules.adjudication import claims, scoresheet
+from azul_rules.adjudication.scoresheet import Scoresheet, scoresheet_from_dict
 from tests.extras import needs
 
 jsonschema = needs("jsonschema")

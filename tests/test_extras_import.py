@@ -60,7 +60,7 @@ def test_pettingzoo_and_spiel_without_their_extra_name_it(
 def test_a_missing_module_of_azul_rules_itself_is_not_blamed_on_an_extra() -> None:
     """A module of azul_rules that cannot be imported is a bug of ours, not a missing
     extra: its own error goes through unchanged (and so does an error naming no module)."""
-    from azul_rules._extras import extra
+    from azul_rules.core._extras import extra
 
     ours = ModuleNotFoundError("No module named 'azul_rules.nothing'", name="azul_rules.nothing")
     anonymous = ImportError("something else")

@@ -178,7 +178,7 @@ def test_coloured_games_never_wait_for_a_placement() -> None:
 def test_a_grey_row_whose_last_space_cannot_take_its_missing_colour_is_dead() -> None:
     """V1, V2, R7: row 1 lacks black, whose only free column already holds black: the
     row can never be completed; the game can end while another row still can."""
-    from azul_rules.grey import row_can_be_completed, walls_can_end
+    from azul_rules.core.grey import row_can_be_completed, walls_can_end
 
     rows = wall(["YRWB.", "....K"])
     assert not row_can_be_completed(board(wall_rows=rows), 0)

@@ -201,7 +201,7 @@ def test_s4_s5_empty_board_and_coloured_wall() -> None:
     assert [line.capacity for line in b.pattern_lines] == [1, 2, 3, 4, 5]
     assert b.score == 0 and b.floor == ()
     assert all(t is None for row in b.wall for t in row)
-    from azul_rules.colors import wall_color
+    from azul_rules.core.colors import wall_color
 
     assert [wall_color(0, c) for c in range(5)] == list(az.Color)
     assert [wall_color(1, c).name for c in range(5)] == ["WHITE", "BLUE", "YELLOW", "RED", "BLACK"]

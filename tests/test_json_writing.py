@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import azul_rules as az
 from azul_rules import FLOOR
 from azul_rules import Color as C
-from azul_rules.serialization import json_text
+from azul_rules.formats.serialization import json_text
 
 HUGE = 10**5000  # 5,001 digits: past Python's limit of 4,300 digits in text
 NOTE = " (not written: from_json would refuse it)"

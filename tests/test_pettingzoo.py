@@ -300,7 +300,7 @@ def test_pettingzoo_render_human_prints_the_text_board(capsys: pytest.CaptureFix
     assert "player 2" in printed
 
 
-# The picture's paper and the faces of the tiles (azul_rules/_svg_parts.py).
+# The picture's paper and the faces of the tiles (azul_rules/svg/_parts.py).
 PAPER = (0xFF, 0xFD, 0xF8)
 FACES = {
     az.Color.BLUE: (0x2A, 0x6F, 0xDB),

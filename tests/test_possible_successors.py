@@ -19,8 +19,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.board import pattern_line
-from azul_rules.colors import COLORS
+from azul_rules.core.board import pattern_line
+from azul_rules.core.colors import COLORS
 from tests.builders import board, state, wall
 
 GREY = az.Variant.GREY

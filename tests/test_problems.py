@@ -185,7 +185,7 @@ def test_every_problem_code_is_worded_in_english_and_french() -> None:
     """Each StateProblem has a template in both languages, with the same figures."""
     from string import Formatter
 
-    from azul_rules.messages import PROBLEM_TEMPLATES
+    from azul_rules.core.messages import PROBLEM_TEMPLATES
 
     assert {key.split("/")[0] for key in PROBLEM_TEMPLATES} == {code.value for code in P}
     for key, texts in PROBLEM_TEMPLATES.items():

@@ -16,7 +16,7 @@ import pytest
 
 import azul_rules as az
 from azul_rules import Color as C
-from azul_rules.record import MAX_RECORD_MOVES
+from azul_rules.formats.record import MAX_RECORD_MOVES
 
 HUGE = 10**5000  # 5,001 digits: past Python's limit of 4,300 digits in text
 NOTE = " (not written: from_json would refuse it)"

@@ -14,11 +14,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import CENTER, FLOOR, differential
+from azul_rules import CENTER, FLOOR
 from azul_rules import Color as C
 from azul_rules import StateProblem as P
-from azul_rules.auditing import position_from_json
+from azul_rules.adjudication.auditing import position_from_json
 from azul_rules.cli import main
+from azul_rules.testing import differential
 from tests.builders import board, state, wall
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -539,7 +540,7 @@ def test_the_quick_reading_of_a_take_agrees_with_the_strict_reader(
 ) -> None:
     """A record's takes are read by a short path; it accepts exactly what the strict
     reader accepts, with the same result."""
-    from azul_rules.serialization import _plain_take, _structure, _TakeDoc
+    from azul_rules.formats.serialization import _plain_take, _structure, _TakeDoc
 
     data = {"type": "take", "source": source, "color": color, "line": line}
     if player is not None:
@@ -560,7 +561,7 @@ def test_r7_a_grey_game_ends_or_keeps_a_completable_row(
 ) -> None:
     """R7, E1: driven by random moves from ``new_game``, a grey game is over, or some
     player can still complete a wall row: it never goes on with every row dead."""
-    from azul_rules.grey import walls_can_end
+    from azul_rules.core.grey import walls_can_end
 
     state = az.new_game(players, seed=seed, variant=az.Variant.GREY)
     for _ in range(400):

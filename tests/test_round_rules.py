@@ -4,7 +4,7 @@ pattern-line tiles across rounds, and pattern lines at the end of the game."""
 from __future__ import annotations
 
 import azul_rules as az
-from azul_rules.bots import GreedyBot
+from azul_rules.core.bots import GreedyBot
 from tests.builders import count_all_tiles
 
 
@@ -66,7 +66,7 @@ def test_r3_pattern_line_tiles_stay_out_of_the_bag_and_lid() -> None:
 def test_e3_pattern_line_tiles_score_nothing_at_the_end() -> None:
     """E3, E2: the final score is the last tiling's score plus the bonuses, whatever
     still lies in the pattern lines."""
-    from azul_rules.scoresheet import _replay
+    from azul_rules.adjudication.scoresheet import _replay
 
     record = az.GameRecord.of_game(_moves(11), players=2, seed=11)
     rounds, final, _, _ = _replay(record)

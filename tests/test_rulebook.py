@@ -14,8 +14,8 @@ import pytest
 
 import azul_rules as az
 from azul_rules.cli import main
-from azul_rules.make_docs import PAGES, pages
-from azul_rules.rulebook import CODE_RULES, RULES, markdown, rules
+from azul_rules.cli.make_docs import PAGES, pages
+from azul_rules.core.rulebook import CODE_RULES, RULES, code_description, markdown, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_IDS = [
@@ -75,14 +75,14 @@ def test_violations_and_problems_give_their_rule_s_text() -> None:
 
 
 def test_the_committed_pages_are_the_generated_ones() -> None:
-    """docs/rules.md and docs/regles.md: python -m azul_rules.make_docs writes them."""
+    """docs/rules.md and docs/regles.md: python -m azul_rules.cli.make_docs writes them."""
     for name, text in pages():
         assert (ROOT / "docs" / name).read_text(encoding="utf-8") == text, name
     assert set(PAGES.values()) == {"rules.md", "regles.md"}
 
 
 def test_make_docs_check_and_write(tmp_path: Path) -> None:
-    from azul_rules.make_docs import main as make_docs
+    from azul_rules.cli.make_docs import main as make_docs
 
     assert make_docs([str(tmp_path), "--check"]) == 1
     assert make_docs([str(tmp_path)]) == 0
@@ -95,31 +95,33 @@ def test_make_docs_has_a_command_line_of_its_own(
 ) -> None:
     """``--help`` is help, not a folder; a wrong command line or a folder that cannot be
     written is one line on standard error and exit 2, never a traceback."""
-    from azul_rules.make_docs import main as make_docs
+    from azul_rules.cli.make_docs import main as make_docs
 
-    done = subprocess.run([sys.executable, "-m", "azul_rules.make_docs", "--help"],
+    done = subprocess.run([sys.executable, "-m", "azul_rules.cli.make_docs", "--help"],
                           capture_output=True, text=True, check=False, cwd=tmp_path)  # fmt: skip
     assert (done.returncode, done.stderr) == (0, "")
-    assert done.stdout.startswith("usage: python -m azul_rules.make_docs [-h] [--check] [DOCS_DIR]")
+    usage = "usage: python -m azul_rules.cli.make_docs [-h] [--check] [DOCS_DIR]"
+    assert done.stdout.startswith(usage)
     assert list(tmp_path.iterdir()) == []
     assert make_docs(["--bogus"]) == 2
     assert capsys.readouterr().err == (
-        "python -m azul_rules.make_docs: unrecognized arguments: --bogus "
-        "(see python -m azul_rules.make_docs --help)\n"
+        "python -m azul_rules.cli.make_docs: unrecognized arguments: --bogus "
+        "(see python -m azul_rules.cli.make_docs --help)\n"
     )
     assert make_docs(["one", "two"]) == 2
     assert "unrecognized arguments: two" in capsys.readouterr().err
     missing = tmp_path / "missing"
     assert make_docs([str(missing)]) == 2
     assert capsys.readouterr().err == (
-        f"python -m azul_rules.make_docs: cannot write {missing}/rules.md: "
+        f"python -m azul_rules.cli.make_docs: cannot write {missing}/rules.md: "
         "No such file or directory\n"
     )
 
 
 def test_every_error_code_cites_rules_of_the_book() -> None:
     assert set(CODE_RULES) == {code.value for code in az.ErrorCode}
-    for ids, english, french in CODE_RULES.values():
+    for code, ids in CODE_RULES.items():
+        english, french = code_description(code, "en"), code_description(code, "fr")
         assert ids and set(ids) <= set(RULES) and english and french
 
 
@@ -182,7 +184,7 @@ def test_every_rule_id_written_beside_a_code_is_in_the_book_and_its_table_row() 
     assert not unknown
     outside_row = [(place, name, rule_id) for place, name, rule_id in calls
                    if not name.startswith("StateProblem")
-                   and rule_id not in CODE_RULES[name.split(".")[1]][0]]  # fmt: skip
+                   and rule_id not in CODE_RULES[name.split(".")[1]]]  # fmt: skip
     assert not outside_row
 
 

@@ -9,9 +9,13 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.bots import GreedyBot
+from azul_rules.adjudication.scoresheet import (
+    Scoresheet,
+    scoresheet_from_dict,
+    scoresheet_from_json,
+)
 from azul_rules.cli import main
-from azul_rules.scoresheet import Scoresheet, scoresheet_from_dict, scoresheet_from_json
+from azul_rules.core.bots import GreedyBot
 
 ROOT = Path(__file__).resolve().parents[1]
 CASE = ROOT / "examples" / "audits" / "scoresheet-one-wrong-round"
@@ -202,8 +206,8 @@ def test_w3_w4_a_round_written_right_is_confirmed_as_the_full_audit_would(
     """W3, W4: a round whose totals before and after are the rules' is confirmed without a
     second audit; the full audit of its offer's end agrees, on both walls (the grey walls
     as the record laid them, V1), over random games of 2 to 4 players."""
-    from azul_rules.claims import ClaimedBoard
-    from azul_rules.scoresheet import _replay
+    from azul_rules.adjudication.claims import ClaimedBoard
+    from azul_rules.adjudication.scoresheet import _replay
 
     for players in (2, 3, 4):
         state, rng = az.new_game(players, seed=players, variant=variant), random.Random(7)

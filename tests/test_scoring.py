@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.scoring import decide_outcome, floor_penalty
+from azul_rules.core.scoring import decide_outcome, floor_penalty
 from tests.builders import board, colored_wall, wall
 
 EMPTY = wall()

@@ -17,8 +17,9 @@ pyspiel = needs("pyspiel")
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import actions, deals, testing  # noqa: E402
+from azul_rules import actions, testing  # noqa: E402
 from azul_rules import spiel as azs  # noqa: E402
+from azul_rules.core import deals  # noqa: E402
 
 COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
 

@@ -14,9 +14,9 @@ from tests.extras import needs
 pyspiel = needs("pyspiel")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import deals  # noqa: E402
 from azul_rules import spiel as azs  # noqa: E402
 from azul_rules import testing as azt  # noqa: E402
+from azul_rules.core import deals  # noqa: E402
 
 QUICK = settings(
     max_examples=6,

@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules import testing as azt
-from azul_rules.auditing import audit, claim_from_json, position_from_json
-from azul_rules.colors import wall_color, wall_column
-from azul_rules.render import render_state
+from azul_rules.adjudication.auditing import audit, claim_from_json, position_from_json
+from azul_rules.core.colors import wall_color, wall_column
+from azul_rules.core.render import render_state
 from azul_rules.svg import WIDTH, Svg, board
-from azul_rules.svg_game import record_pictures
+from azul_rules.svg.game import record_pictures
 from tests.pictures import (
     box_of,
     center_of,

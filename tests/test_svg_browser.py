@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.colors import wall_color
+from azul_rules.core.colors import wall_color
 from azul_rules.svg import board
 from tests.extras import required
 from tests.pictures import box_of, classes, color_of, decode_png, elements, parse, tiles
@@ -31,7 +31,7 @@ if not os.path.exists(CHROMIUM):
 
 EXAMPLES = Path("examples")
 
-# The fills of azul_rules/_svg_parts.py, as the browser must paint them.
+# The fills of azul_rules/svg/_parts.py, as the browser must paint them.
 FILLS = {
     "blue": (0x2A, 0x6F, 0xDB),
     "yellow": (0xF5, 0xC5, 0x18),

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.cli import main
-from azul_rules.messages import TEMPLATES
+from azul_rules.core.messages import TEMPLATES
 from azul_rules.svg import board
-from azul_rules.svg_game import iter_record_pictures, record_pictures
+from azul_rules.svg.game import iter_record_pictures, record_pictures
 from tests.pictures import elements, parse
 
 E = az.ErrorCode
@@ -122,8 +122,8 @@ def test_numbers_past_4300_digits_are_drawn_as_such(
     state: az.GameState, highlight: az.Move | None, lang: str
 ) -> None:
     """Was ``ValueError: Exceeds the limit (4300 digits) for integer string conversion``
-    (a score grown past it is reachable: README), or an ``OverflowError`` for a factory
-    number so large its angle on the ring has no float."""
+    (a score grown past it is reachable: docs/cli.md, "Failures"), or an ``OverflowError``
+    for a factory number so large its angle on the ring has no float."""
     picture = board(state, highlight=highlight, lang=lang)
     assert ("more than 4300 digits" if lang == "en" else "plus de 4300 chiffres") in picture
 

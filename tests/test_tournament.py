@@ -25,8 +25,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.bots import BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.cli import main
+from azul_rules.core.bots import BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.tournament import (
     GameSummary,
     TournamentError,
@@ -106,7 +106,7 @@ def test_bot_specs_name_built_in_and_imported_factories() -> None:
 
 
 def az_bots() -> Any:
-    from azul_rules import bots
+    from azul_rules.core import bots
 
     return bots
 

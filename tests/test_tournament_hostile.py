@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from azul_rules.bots import BotSpecError, bot_factory
+from azul_rules.core.bots import BotSpecError, bot_factory
 from azul_rules.tournament import TournamentError, load_record, run
 from azul_rules.tournament.lines import MAX_LINE_BYTES, OutFile
 from tests import hostile_bots

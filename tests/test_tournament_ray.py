@@ -22,6 +22,10 @@ from azul_rules.tournament import RayClusterError, _grpc_probe, check_ray_addres
 
 BOTS = "tests.tournament_bots"
 
+# A real local Ray cluster per module: slow to start, and one at a time on the machine
+# (pytest-xdist runs the "ray" group in one worker).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("ray")]
+
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[None]:

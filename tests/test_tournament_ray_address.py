@@ -33,7 +33,7 @@ from tests.fake_servers import closed_port
 
 ray = needs("ray")
 
-from azul_rules.shown import shown  # noqa: E402
+from azul_rules.core.shown import shown  # noqa: E402
 from azul_rules.tournament import (  # noqa: E402
     RayClusterError,
     TournamentError,
@@ -41,6 +41,10 @@ from azul_rules.tournament import (  # noqa: E402
     check_ray_address,
 )
 from azul_rules.tournament.cluster import REASONS, Target, _speaks_grpc, ray_target  # noqa: E402
+
+# Reads what `ray start` left on this machine: beside the Ray cluster tests, not during them.
+pytestmark = pytest.mark.xdist_group("ray")
+
 
 HANG = 60
 """Seconds after which a case counts as hanging (Ray alone would wait ~14 minutes)."""

@@ -216,8 +216,8 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
     ],
 )
 def test_audit_names_the_mistake_as_the_command_does(client: TestClient, case: str) -> None:
-    """W3, F3, S5: the audit examples, through the API, as ``azul_rules.auditing``."""
-    from azul_rules.auditing import audit, claim_from_json, position_from_json
+    """W3, F3, S5: the audit examples, through the API, as ``azul_rules.adjudication.auditing``."""
+    from azul_rules.adjudication.auditing import audit, claim_from_json, position_from_json
 
     folder = AUDITS / case
     position = (folder / "position.json").read_text()
@@ -400,7 +400,7 @@ def test_replay_stops_at_an_illegal_move(client: TestClient) -> None:
 
 
 def test_rules_in_both_languages(client: TestClient) -> None:
-    from azul_rules.rulebook import RULES
+    from azul_rules.core.rulebook import RULES
 
     reply = client.get("/api/v1/rules/p3?lang=fr")
     assert reply.status_code == 200

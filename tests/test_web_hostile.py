@@ -325,6 +325,7 @@ def test_a_body_trickled_in_is_408_and_the_connection_closed() -> None:
     )
 
 
+@pytest.mark.slow
 def test_a_stop_while_a_body_trickles_in_is_clean() -> None:
     """SIGTERM while a body trickles in used to wait for the graceful stop's end, then
     cancel the request with a traceback in the log: the body's 408 (10 s) now comes

@@ -1,4 +1,4 @@
-"""The JSON Schemas of the documents (``azul_rules/schemas/``) against the examples, the
+"""The JSON Schemas of the documents (``azul_rules/formats/schemas/``) against the examples, the
 library's readers and the OpenAPI description that refers to them.
 
 The readers are the authority; the schemas must agree with them: every document the
@@ -20,8 +20,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import schemas
 from azul_rules import testing as azt
+from azul_rules.formats import schemas
 from tests.extras import needs
 from tests.fuzz_inputs import seed_document
 

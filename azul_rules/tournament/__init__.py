@@ -8,9 +8,12 @@ cluster.  See ``docs/tournament.md``.
 [('greedy', 4, (2, 2)), ('random', 4, (2, 2))]
 >>> results.ends
 {'finished': 4, 'forfeit': 0, 'unfinished': 0}
+
+Layer: beside the web judge and the reference engine, under the command line.  May
+import ``testing``, the AI doors, ``svg``, ``adjudication``, ``formats`` and ``core``.
 """
 
-from azul_rules.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed
+from azul_rules.core.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed
 from azul_rules.tournament.backends import BACKENDS, Lost
 from azul_rules.tournament.cluster import RayClusterError, check_ray_address
 from azul_rules.tournament.lines import load_record

@@ -41,6 +41,8 @@ from azul_rules.tournament.settings import Settings, TournamentError
 __all__ = ["BACKENDS", "Batch", "Lost", "cpu_count", "stream"]
 
 BACKENDS = ("local", "process", "ray")
+"""The backends :func:`~azul_rules.tournament.run` takes: this process, a pool of
+processes, a Ray cluster."""
 
 Batch = tuple[int, ...]
 Outcome = tuple[Batch, "list[GameDone] | Lost"]
@@ -48,7 +50,10 @@ Outcome = tuple[Batch, "list[GameDone] | Lost"]
 
 @attrs.frozen
 class Lost:
-    """Games a backend could not play, and why."""
+    """Games a backend could not play, and why.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     games: Batch
     error: str

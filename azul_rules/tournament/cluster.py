@@ -39,7 +39,7 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.shown import shown
+from azul_rules.core.shown import shown
 from azul_rules.tournament import _grpc_probe
 from azul_rules.tournament.settings import TournamentError
 
@@ -197,10 +197,13 @@ def _started_cluster(address: str | None) -> Target | None:
 
 
 def check_ray_address(address: str | None, *, timeout: float = DEFAULT_TIMEOUT) -> None:
-    """Raise :class:`RayClusterError` unless a Ray cluster could answer at ``address``
-    (see the module's text for the steps; each waits at most ``timeout`` seconds).
-    Returns at once when Ray would start a new local cluster.  ``ValueError`` for a
-    ``timeout`` that is not a positive number of seconds."""
+    """Check that a Ray cluster could answer at ``address`` (see the module's text for the
+    steps; each waits at most ``timeout`` seconds).  Returns at once when Ray would start
+    a new local cluster.
+
+    :raises RayClusterError: when no Ray cluster could answer at ``address``.
+    :raises ValueError: for a ``timeout`` that is not a positive number of seconds.
+    """
     if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout < 1e6:
         raise ValueError(f"timeout must be a positive number of seconds, not {shown(timeout)}")
     target = ray_target(address)

@@ -20,8 +20,8 @@ import threading
 from collections.abc import Iterator
 from typing import Final
 
-from azul_rules.bots import BotSpecError
-from azul_rules.shown import clipped
+from azul_rules.core.bots import BotSpecError
+from azul_rules.core.shown import clipped
 from azul_rules.tournament.runner import Results, run
 from azul_rules.tournament.settings import TournamentError
 

@@ -23,11 +23,11 @@ from typing import IO, Any, Final
 
 import attrs
 
-from azul_rules._files import kind_of, open_input, open_output, write_all
-from azul_rules.errors import FormatError, InvalidStateError
-from azul_rules.jsontext import load, load_unique, repeated_keys
-from azul_rules.record import GameRecord
-from azul_rules.shown import listed, shown
+from azul_rules.core.errors import FormatError, InvalidStateError
+from azul_rules.core.shown import listed, shown
+from azul_rules.formats._files import kind_of, open_input, open_output, write_all
+from azul_rules.formats.jsontext import load, load_unique, repeated_keys
+from azul_rules.formats.record import GameRecord
 from azul_rules.tournament.readback import checked_summary, record_of, same_json
 from azul_rules.tournament.referee import GameSummary
 from azul_rules.tournament.settings import RESUME, Settings, TournamentError
@@ -237,9 +237,12 @@ def load_record(path: str, game: int | None = None) -> GameRecord:
     """The game record in ``path`` (``-``: standard input): a record file, one tournament
     line, or a tournament's JSON-lines file (then ``game`` picks the game by its number;
     it may be left out when the file holds one game).  Reads a tournament file line by
-    line, any size; a record file up to 1 MiB.  Raises :class:`~azul_rules.FormatError`
-    saying what is wrong, :class:`~azul_rules.InvalidStateError` for a record's initial
-    state that cannot exist (its paths under ``$.record`` in a game line)."""
+    line, any size; a record file up to 1 MiB.
+
+    :raises ~azul_rules.FormatError: saying what is wrong.
+    :raises ~azul_rules.InvalidStateError: for a record's initial state that cannot exist
+        (its paths under ``$.record`` in a game line).
+    """
     try:
         if path == "-":
             return read_record(sys.stdin.buffer, "standard input", game)

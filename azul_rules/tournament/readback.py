@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from azul_rules.codes import ErrorCode
-from azul_rules.errors import FormatError, InvalidStateError, Violation
-from azul_rules.jsontext import paths_under
-from azul_rules.messages import LANGUAGES
-from azul_rules.record import MAX_RECORD_MOVES, GameRecord, Replay
-from azul_rules.rulebook import rules
-from azul_rules.shown import shown
+from azul_rules.core.codes import ErrorCode
+from azul_rules.core.errors import FormatError, InvalidStateError, Violation
+from azul_rules.core.messages import LANGUAGES
+from azul_rules.core.rulebook import rules
+from azul_rules.core.shown import shown
+from azul_rules.formats.jsontext import paths_under
+from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord, Replay
 from azul_rules.tournament.referee import Ending, GameSummary
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings, TournamentError

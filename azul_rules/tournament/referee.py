@@ -23,12 +23,12 @@ from typing import Any, Final, Literal, cast
 
 import attrs
 
-from azul_rules.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
-from azul_rules.errors import FormatError, IllegalMoveError, Violation
-from azul_rules.moves import Move, PlaceTile, Refill, TableTake, Take
-from azul_rules.record import MAX_RECORD_MOVES, GameRecord
-from azul_rules.shown import printable, shown
-from azul_rules.state import GameState, new_game
+from azul_rules.core.bots import Bot, BotFactory, GreedyBot, RandomBot, build_bot
+from azul_rules.core.errors import FormatError, IllegalMoveError, Violation
+from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake, Take
+from azul_rules.core.shown import printable, shown
+from azul_rules.core.state import GameState, new_game
+from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.tournament.schedule import GameSpec
 from azul_rules.tournament.settings import Settings
 
@@ -69,7 +69,10 @@ def _type_name(value: object) -> str:
 class Forfeit:
     """Why a seat forfeited: ``reason``, the number (from 1) of the move it failed to
     make, the move it played when it was illegal, the referee's ``violations`` for an
-    illegal move, or the ``error`` text (exceptions, non-moves, time limit)."""
+    illegal move, or the ``error`` text (exceptions, non-moves, time limit).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     seat: int
     reason: ForfeitReason
@@ -82,7 +85,10 @@ class Forfeit:
 @attrs.frozen
 class GameSummary:
     """What the results table needs from a game: the bot (an index) in each seat, how it
-    ended, the winning seats, each seat's score, and the forfeiting seat."""
+    ended, the winning seats, each seat's score, and the forfeiting seat.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     index: int
     seats: tuple[int, ...]
@@ -94,7 +100,10 @@ class GameSummary:
 
 @attrs.frozen
 class GameDone:
-    """A played game: its JSON line (without the newline) and its summary."""
+    """A played game: its JSON line (without the newline) and its summary.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     line: str
     summary: GameSummary
@@ -219,7 +228,7 @@ def _error_text(error: BaseException) -> str:
 def play_game(settings: Settings, spec: GameSpec, factories: tuple[BotFactory, ...]) -> GameDone:
     """Referee game ``spec`` (``factories[i]`` builds bot ``i`` of the settings): build
     each seat's bot with its seat seed, then ask the bot to move until the game ends, a
-    seat forfeits, or the round cap (or :data:`~azul_rules.record.MAX_RECORD_MOVES`
+    seat forfeits, or the round cap (or :data:`~azul_rules.formats.record.MAX_RECORD_MOVES`
     moves, the most a record holds: the game is unfinished)."""
     with _alarm_handler(settings.time_limit) as alarm:
         return _play(settings, spec, factories, alarm)
@@ -254,7 +263,7 @@ class RefereedGame:
         """Build each seat's bot, then ask the seat to move until the game ends, a seat
         forfeits (G1: an illegal move, anything but a move, an exception, a change to
         the state it was given, a move past the time limit) or the round cap (or
-        :data:`~azul_rules.record.MAX_RECORD_MOVES` moves: the game is unfinished).
+        :data:`~azul_rules.formats.record.MAX_RECORD_MOVES` moves: the game is unfinished).
         Yields ``(state before, move)`` after each legal move, ``state`` then being
         the state after it.  ``alarm`` interrupts a bot at the time limit (see
         :func:`_alarm_handler`; ``None``: judged when the answer comes)."""
@@ -328,8 +337,8 @@ def _build_bots(
 
 
 def _is_own_bot(bot: object) -> bool:
-    """True for the library's own bots (exactly :class:`~azul_rules.bots.RandomBot` and
-    :class:`~azul_rules.bots.GreedyBot`): they return the referee's own moves and leave
+    """True for the library's own bots (exactly :class:`~azul_rules.core.bots.RandomBot` and
+    :class:`~azul_rules.core.bots.GreedyBot`): they return the referee's own moves and leave
     the state alone, so their moves skip the checks of a stranger's (a third of a
     random game's time)."""
     kind = type(bot)
@@ -537,7 +546,7 @@ def _forfeit_doc(forfeit: Forfeit, settings: Settings, spec: GameSpec) -> dict[s
 def play_batch(settings: Settings, indices: Iterable[int]) -> list[GameDone]:
     """Play the games ``indices`` one after the other (what a worker runs).  The bots'
     factories are resolved once per batch.  A spec that cannot be
-    imported here raises :class:`azul_rules.bots.BotSpecError` (the batch is lost, not
+    imported here raises :class:`azul_rules.core.bots.BotSpecError` (the batch is lost, not
     forfeited: the fault is the worker's environment, not the bot's play)."""
     factories = _factories(settings)
     with _alarm_handler(settings.time_limit) as alarm:

@@ -11,11 +11,11 @@ from typing import Any, Final, Protocol
 
 import attrs
 
-from azul_rules.bots import BotFactory
-from azul_rules.jsontext import MAX_DIGITS
-from azul_rules.messages import LANGUAGES
-from azul_rules.phases import Variant
-from azul_rules.shown import number, shown, too_long
+from azul_rules.core.bots import BotFactory
+from azul_rules.core.messages import LANGUAGES
+from azul_rules.core.phases import Variant
+from azul_rules.core.shown import number, shown, too_long
+from azul_rules.formats.jsontext import MAX_DIGITS
 from azul_rules.tournament.backends import BACKENDS, Batch, Lost, cpu_count, import_ray, stream
 from azul_rules.tournament.cluster import check_ray_address
 from azul_rules.tournament.lines import Existing, OutFile, check_new_file, read_existing
@@ -224,16 +224,19 @@ def run(
     it, skipping the games it holds.  ``backend`` is ``"local"``, ``"process"`` (with
     ``workers`` processes, default one a core) or ``"ray"`` (the current Ray connection,
     or ``ray_address``, or a new local cluster); ``batch`` is games a task.  ``lang``
-    (``"en"`` or ``"fr"``) is the language of the referee's messages in the forfeits
+    (``"en"``, ``"fr"``...) is the language of the referee's messages in the forfeits
     the file records.
 
-    Raises :class:`~azul_rules.bots.BotSpecError` for a bot that names nothing,
-    :class:`TournamentError` for settings that cannot run (bad numbers, bots that cannot
-    be sent to workers, Ray missing, a file that cannot be continued), and its subclass
-    :class:`~azul_rules.tournament.cluster.RayClusterError` for a Ray cluster that cannot
-    be reached or started (checked in a few seconds before any game or file), all
-    ``ValueError``; ``KeyboardInterrupt`` leaves the file with every finished game.
-    Games a backend could not play are in ``Results.lost``, not raised.
+    ``KeyboardInterrupt`` leaves the file with every finished game.  Games a backend
+    could not play are in ``Results.lost``, not raised.  Everything it raises is a
+    ``ValueError``.
+
+    :raises ~azul_rules.core.bots.BotSpecError: for a bot that names nothing.
+    :raises TournamentError: for settings that cannot run (bad numbers, bots that cannot
+        be sent to workers, Ray missing, a file that cannot be continued).
+    :raises ~azul_rules.tournament.cluster.RayClusterError: (a ``TournamentError``) for a
+        Ray cluster that cannot be reached or started (checked in a few seconds before
+        any game or file).
     """
     _not_in_a_starting_worker()
     settings = _settings(bots, players, seed, seeds, variant, time_limit, max_rounds, lang)

@@ -26,7 +26,7 @@ from math import comb
 
 import attrs
 
-from azul_rules.bots import derive_seed, seat_seed
+from azul_rules.core.bots import derive_seed, seat_seed
 
 __all__ = ["GameSpec", "cycle_length", "deal_seed", "game_spec", "lineup"]
 
@@ -35,7 +35,10 @@ __all__ = ["GameSpec", "cycle_length", "deal_seed", "game_spec", "lineup"]
 class GameSpec:
     """One game of the schedule: its ``index`` (from 0), its ``deal`` (the cycle it
     belongs to), the ``seed`` of ``new_game``, the bot (an index into the tournament's
-    bots) in each seat, and each seat's bot seed (:func:`azul_rules.bots.seat_seed`)."""
+    bots) in each seat, and each seat's bot seed (:func:`azul_rules.core.bots.seat_seed`).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     index: int
     deal: int
@@ -77,7 +80,7 @@ def _combination(rank: int, n: int, k: int) -> tuple[int, ...]:
 
 def deal_seed(tournament_seed: int, deal: int) -> int:
     """The ``new_game`` seed of deal ``deal``: BLAKE2b of ``"azul-rules/deal:<seed>:<deal>"``
-    cut to 53 bits (see :func:`azul_rules.bots.derive_seed`)."""
+    cut to 53 bits (see :func:`azul_rules.core.bots.derive_seed`)."""
     return derive_seed("deal", tournament_seed, deal)
 
 

@@ -9,8 +9,8 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.bots import BotFactory, BotSpecError, bot_factory
-from azul_rules.phases import Variant
+from azul_rules.core.bots import BotFactory, BotSpecError, bot_factory
+from azul_rules.core.phases import Variant
 from azul_rules.tournament.schedule import GameSpec, cycle_length, game_spec
 
 __all__ = ["FORMAT_VERSION", "Entrant", "Option", "Settings", "TournamentError", "entrants"]
@@ -68,13 +68,16 @@ RAY_BACKEND: Final = Option("backend='ray'", "--backend ray")
 @attrs.frozen
 class Entrant:
     """A bot taking part: its unique ``name`` and its ``source``, a spec for
-    :func:`azul_rules.bots.bot_factory` or a factory object."""
+    :func:`azul_rules.core.bots.bot_factory` or a factory object.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     name: str
     source: str | BotFactory
 
     def factory(self) -> BotFactory:
-        """The factory (a spec is resolved by :func:`azul_rules.bots.bot_factory`)."""
+        """The factory (a spec is resolved by :func:`azul_rules.core.bots.bot_factory`)."""
         return bot_factory(self.source) if isinstance(self.source, str) else self.source
 
 
@@ -121,7 +124,10 @@ def _name_of(source: object) -> str:
 @attrs.frozen
 class Settings:
     """Everything a game's result depends on.  ``seeds`` (one per deal) replaces the
-    seeds derived from ``seed`` when given."""
+    seeds derived from ``seed`` when given.
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     entrants: tuple[Entrant, ...]
     players: int = 2

@@ -75,7 +75,10 @@ def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, fl
 
 @attrs.frozen
 class Rating:
-    """A Bradley–Terry rating on the Elo scale and its standard error (Elo points)."""
+    """A Bradley–Terry rating on the Elo scale and its standard error (Elo points).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     rating: float
     error: float
@@ -175,7 +178,10 @@ def _invert(matrix: list[list[float]]) -> list[list[float]] | None:
 
 @attrs.frozen
 class BotStats:
-    """One bot's line of the results table (see the module for how games count)."""
+    """One bot's line of the results table (see the module for how games count).
+
+    Raises nothing when built: a record whose fields are not checked (the tournament builds it).
+    """
 
     name: str
     games: int

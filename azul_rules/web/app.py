@@ -36,11 +36,14 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from azul_rules import __version__, schemas
-from azul_rules.serialization import long_integers
-from azul_rules.shown import shown
+from azul_rules import __version__
+from azul_rules.core.messages import LANGUAGES
+from azul_rules.core.shown import shown
+from azul_rules.formats import schemas
+from azul_rules.formats.serialization import long_integers
 from azul_rules.web import judge, openapi
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
+from azul_rules.web.page import render
 from azul_rules.web.words import say
 
 __all__ = ["BODY_TIMEOUT_SECONDS", "PAGE_POLICY", "SVG_POLICY", "create_app", "serve"]
@@ -107,7 +110,7 @@ def _answer(data: object, lang: str) -> Response:
     except ValueError:  # the only ValueError json.dumps raises on the judge's answers
         paths = [path for path, _ in long_integers(data)] or ["$"]
         said = data.get("lang") if isinstance(data, dict) else None
-        raise unwritable_answer(paths, said if said in ("en", "fr") else lang) from None
+        raise unwritable_answer(paths, said if said in LANGUAGES else lang) from None
 
 
 def _problem(problem: ApiProblem, request: Request) -> Response:
@@ -124,8 +127,10 @@ def _internal_error(request: Request) -> Response:
 
 def _asked_language(request: Request) -> str:
     """The language of a refusal made before the request could be read (an unknown
-    address, a wrong method, a bug): ``?lang=fr`` gives French, anything else English."""
-    return "fr" if request.query_params.getlist("lang") == ["fr"] else "en"
+    address, a wrong method, a bug): ``?lang=fr`` gives French (any language of the
+    catalogues, given once), anything else English."""
+    asked = request.query_params.getlist("lang")
+    return asked[0] if len(asked) == 1 and asked[0] in LANGUAGES else "en"
 
 
 def _query_language(request: Request) -> str:
@@ -316,7 +321,7 @@ def _asset(name: str) -> bytes:
 
 
 def _page_routes() -> list[Route]:
-    page = _asset("index.html").replace(b"{{version}}", __version__.encode())
+    page = render(_asset("index.html").decode(), __version__)
     assets = {name: _asset(name) for name in _STATIC}
 
     async def index(_: Request) -> Response:
@@ -421,8 +426,10 @@ def create_app(
     ``["*"]`` for any); ``body_timeout``: the seconds a request's body may take to
     arrive (408 past them).  An address with a trailing slash is a 404 like any other
     (no redirect: one built from the request's ``Host`` would point elsewhere, and lose
-    a proxy's path prefix).  ``ValueError`` for a ``body_timeout`` that is not a positive
-    finite number of seconds."""
+    a proxy's path prefix).
+
+    :raises ValueError: for a ``body_timeout`` that is not a positive finite number of
+        seconds."""
     body_timeout = _seconds(body_timeout)
     middleware = [Middleware(_Headers)]
     if allow_origins:

@@ -15,9 +15,9 @@ import sys
 from collections.abc import Iterable, Mapping
 from typing import Final
 
-from azul_rules.errors import FormatError, InvalidStateError, Problem
-from azul_rules.rulebook import rule
-from azul_rules.shown import too_long
+from azul_rules.core.errors import FormatError, InvalidStateError, Problem
+from azul_rules.core.rulebook import rule
+from azul_rules.core.shown import too_long
 from azul_rules.web.words import framed, say
 
 __all__ = [
@@ -38,21 +38,21 @@ PROBLEM_MEDIA_TYPE: Final = "application/problem+json"
 
 _URN: Final = "urn:azul-rules:problem:"
 
-# slug -> (status, English title, French title)
-TYPES: Final[Mapping[str, tuple[int, str, str]]] = {
-    "unreadable-input": (400, "Unreadable input", "Entrée illisible"),
-    "not-found": (404, "Not found", "Introuvable"),
-    "method-not-allowed": (405, "Method not allowed", "Méthode non permise"),
-    "request-timeout": (408, "Request timeout", "Délai de la requête dépassé"),
-    "too-large": (413, "Request too large", "Requête trop grande"),
-    "unsupported-media-type": (415, "Unsupported media type", "Type de contenu non pris en charge"),
-    "impossible-position": (422, "Impossible position", "Position impossible"),
-    "illegal-move": (422, "Illegal move", "Coup illégal"),
-    "unwritable-answer": (422, "Unwritable answer", "Réponse impossible à écrire"),
-    "internal-error": (500, "Internal error", "Erreur interne"),
+TYPES: Final[Mapping[str, int]] = {
+    "unreadable-input": 400,
+    "not-found": 404,
+    "method-not-allowed": 405,
+    "request-timeout": 408,
+    "too-large": 413,
+    "unsupported-media-type": 415,
+    "impossible-position": 422,
+    "illegal-move": 422,
+    "unwritable-answer": 422,
+    "internal-error": 500,
 }
-"""Every problem type the service answers with: its status and its title in English and
-French.  The ``type`` member is ``urn:azul-rules:problem:<slug>``."""
+"""Every problem type the service answers with, and its HTTP status; its title in each
+language is ``web.problem.<slug>`` in the catalogues.  The ``type`` member is
+``urn:azul-rules:problem:<slug>``."""
 
 _MAX_DETAIL_ITEMS: Final = 3
 
@@ -88,15 +88,14 @@ class ApiProblem(Exception):
     @property
     def status(self) -> int:
         """The HTTP status."""
-        return TYPES[self.slug][0]
+        return TYPES[self.slug]
 
     def document(self, instance: str | None = None) -> dict[str, object]:
         """The problem details as JSON-ready data (``instance``: the request's path)."""
-        status, english, french = TYPES[self.slug]
         doc: dict[str, object] = {
             "type": _URN + self.slug,
-            "title": french if self.lang == "fr" else english,
-            "status": status,
+            "title": say(f"problem.{self.slug}", self.lang),
+            "status": TYPES[self.slug],
             "detail": self.detail,
         }
         if instance is not None:
@@ -118,13 +117,13 @@ def library_entry(
 ) -> dict[str, object]:
     """One problem a library reader words in English only (``text``), at ``path`` of the
     request, in the document at ``under``: ``problem`` is ``text`` itself in English; in
-    French it is a French sentence naming the document, the English quoted, and
-    ``problem_en`` keeps the English alone (see :func:`azul_rules.web.words.framed`)."""
+    another language (French) it is a sentence naming the document, the English quoted,
+    and ``problem_en`` keeps the English alone (see :func:`azul_rules.web.words.framed`)."""
     entry: dict[str, object] = {
         "path": path,
         "problem": framed(text, under, lang, unfit_with=unfit_with),
     }
-    if lang == "fr":
+    if entry["problem"] != text:
         entry["problem_en"] = text
     return entry
 

@@ -3,7 +3,7 @@
 Each function takes the raw body (``bytes``, at most :data:`MAX_BODY_BYTES`, already
 counted by the HTTP layer) and returns JSON-ready data (``render``: an SVG document), or
 raises :class:`~azul_rules.web.errors.ApiProblem`.  Nothing here is validated twice:
-bodies are parsed by :func:`azul_rules.jsontext.load` (size, repeated keys, integer
+bodies are parsed by :func:`azul_rules.formats.jsontext.load` (size, repeated keys, integer
 digits, nesting), positions by ``az.from_dict``, moves by ``az.move_from_dict`` and
 ``az.parse_move``, records by ``GameRecord.from_dict``, claims and scoresheets by their
 readers; their errors only have their JSON paths moved under the request's member
@@ -11,7 +11,7 @@ readers; their errors only have their JSON paths moved under the request's membe
 core only: no web framework is imported here.
 
 Every request is a JSON object holding everything the answer depends on (the service
-keeps no state between requests) and an optional ``lang``, ``"en"`` or ``"fr"``, for the
+keeps no state between requests) and an optional ``lang`` (``"en"``, ``"fr"``...) for the
 messages, the rule texts and the problems' titles and details; each endpoint's ``lang``
 argument is the language when the body gives none (the request's ``?lang=``, else
 ``"en"``), and the language of the refusals of a body whose own ``lang`` cannot be read.
@@ -25,21 +25,21 @@ from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
 from azul_rules.actions import action_id
-from azul_rules.auditing import audit as audit_claim
-from azul_rules.auditing import position_from_json
-from azul_rules.claims import claim_from_dict
-from azul_rules.colors import Color, Marker
-from azul_rules.errors import FormatError, InvalidStateError, Result, Violation
-from azul_rules.jsonio import from_dict, move_from_dict, to_dict
-from azul_rules.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
-from azul_rules.moves import Move, Take, parse_move
-from azul_rules.phases import Phase
-from azul_rules.record import MAX_RECORD_MOVES, GameRecord
-from azul_rules.rulebook import LANGUAGES, SECTIONS, rule, rules
-from azul_rules.scoresheet import audit_game as audit_sheet
-from azul_rules.scoresheet import scoresheet_from_dict
-from azul_rules.scoring import Outcome
-from azul_rules.state import GameState
+from azul_rules.adjudication.auditing import audit as audit_claim
+from azul_rules.adjudication.auditing import position_from_json
+from azul_rules.adjudication.claims import claim_from_dict
+from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
+from azul_rules.adjudication.scoresheet import scoresheet_from_dict
+from azul_rules.core.colors import Color, Marker
+from azul_rules.core.errors import FormatError, InvalidStateError, Result, Violation
+from azul_rules.core.moves import Move, Take, parse_move
+from azul_rules.core.phases import Phase
+from azul_rules.core.rulebook import LANGUAGES, SECTIONS, rule, rules, section_title
+from azul_rules.core.scoring import Outcome
+from azul_rules.core.state import GameState
+from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
+from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
+from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.svg import Highlight, board
 from azul_rules.web.errors import (
     ApiProblem,
@@ -51,7 +51,7 @@ from azul_rules.web.errors import (
     rule_fields,
     unreadable,
 )
-from azul_rules.web.words import describe, say, short
+from azul_rules.web.words import choices, describe, say, short
 
 __all__ = [
     "MAX_BODY_BYTES",
@@ -103,7 +103,8 @@ def read_request(
     lang = doc.get("lang", default_lang)
     if lang not in LANGUAGES:
         kind = describe(lang, default_lang)
-        errors.append({"path": "$.lang", "problem": say("bad_lang", default_lang, kind=kind)})
+        errors.append({"path": "$.lang", "problem": say("bad_lang", default_lang, kind=kind,
+                                                       choices=choices(default_lang, '"{}"'))})
         lang = default_lang
     gathered = _Gathered(lang)
     for key in repeated_keys(doc):
@@ -126,7 +127,7 @@ def query_language(params: Mapping[str, str]) -> str:
     lang = params.get("lang", "en")
     if lang not in LANGUAGES:
         shown = short(json.dumps(lang, ensure_ascii=False), 40)
-        problem = say("bad_query_lang", "en", shown=shown)
+        problem = say("bad_query_lang", "en", shown=shown, choices=choices("en"))
         raise unreadable([{"path": "?lang", "problem": problem}], "en")
     return lang
 
@@ -550,10 +551,10 @@ def rules_document(lang: str) -> Document:
         "sections": [
             {
                 "letter": letter,
-                "title": titles[0] if lang == "en" else titles[1],
+                "title": section_title(letter, lang),
                 "rules": [_rule_document(r.id, lang) for r in rules(letter)],
             }
-            for letter, titles in SECTIONS.items()
+            for letter in SECTIONS
         ],
     }
 

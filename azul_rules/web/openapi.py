@@ -3,13 +3,14 @@
 The documents' own schemas (position, move, record, claim, scoresheet) are not copied
 here: the description refers to them where the service publishes them
 (``schemas/position.json``, relative to the description's own address), so there is one
-source for each format, :mod:`azul_rules.schemas`.
+source for each format, :mod:`azul_rules.formats.schemas`.
 """
 
 from __future__ import annotations
 
 from typing import Any, Final
 
+from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
 
@@ -40,7 +41,7 @@ def _problem(description: str) -> Doc:
 
 
 _LANG: Final = {
-    "enum": ["en", "fr"],
+    "enum": list(LANGUAGES),
     "default": "en",
     "description": "The language of messages, rule texts, and problem titles and details.",
 }
@@ -68,7 +69,8 @@ _GET_LANG: Final = {
 }
 
 _BAD_QUERY_LANG: Final = _problem(
-    "A wrong lang in the address: not en or fr, or given twice (in English; errors names ?lang)."
+    "A wrong lang in the address: not a catalogue's (en, fr...), or given twice (in English; "
+    "errors names ?lang)."
 )
 
 _ERRORS: Final[Doc] = {

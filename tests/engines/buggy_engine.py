@@ -24,7 +24,7 @@ from collections import Counter
 from typing import Any
 
 from azul_rules import CENTER, FLOOR, MARKER, GameState, Move, Refill, Take
-from azul_rules.colors import FLOOR_SIZE, FLOOR_TOTALS
+from azul_rules.core.colors import FLOOR_SIZE, FLOOR_TOTALS
 from azul_rules.engine import ReferenceEngine, RequestError, main
 
 BUGS = ("none", "cross-once", "marker-free", "floor-while-room", "shared-tie", "lid-forgotten")

@@ -1,0 +1,128 @@
+"""Sphinx configuration of the documentation site: the pages of ``docs/`` (Markdown, read
+by MyST) and the API reference generated from the docstrings (autodoc).
+
+Build it offline, with warnings as errors (``pip install -e '.[docs]'``)::
+
+    sphinx-build -W --keep-going -b html docs docs/_build/html
+"""
+
+from __future__ import annotations
+
+import os
+
+# The reference documents the Python core, the specification: the compiled twins of a
+# few methods (``GameState.legal_moves``) carry only a one-line docstring.
+os.environ["AZUL_RULES_PURE_PYTHON"] = "1"
+import sys
+from importlib.metadata import version as _version
+from pathlib import Path
+
+from docutils import nodes
+from sphinx import addnodes
+from sphinx.application import Sphinx
+from sphinx.errors import PycodeError
+from sphinx.pycode import ModuleAnalyzer
+from sphinx.transforms import SphinxTransform
+
+project = "azul_rules"
+release = _version("azul_rules")
+version = release
+
+extensions = ["myst_parser", "sphinx.ext.autodoc"]
+source_suffix = {".md": "markdown"}
+root_doc = "index"
+exclude_patterns = ["_build"]
+language = "en"
+
+# MyST: the headings get the anchors a code forge gives them, so that the pages' links to a
+# heading (``[Limits](#limits)``, ``json-format.md#writing``) work in the site too.
+myst_heading_anchors = 4
+
+# autodoc: every public member (a module's __all__), in the order of the source.  A constant
+# a module re-exports has no docstring there: docs/api.md names it (autodata).
+autodoc_default_options = {"members": True, "undoc-members": True}
+autodoc_member_order = "bysource"
+autodoc_typehints = "signature"
+
+html_theme = "furo"
+html_title = "azul_rules"
+html_show_sourcelink = False
+html_copy_source = False
+html_show_copyright = False
+
+
+class FilesBesideTheDocs(SphinxTransform):
+    """A link of a page to a file of the repository outside ``docs/``
+    (``[benchmarks](../benchmarks/README.md)``) becomes a download of that file, so that the
+    Markdown keeps working on disk and in a code forge while the site copies the file
+    (as it does a linked picture).  A link to a file that does not exist stays a broken
+    link, and a warning."""
+
+    default_priority = 500
+
+    def apply(self, **kwargs: object) -> None:
+        page = Path(self.env.doc2path(self.env.docname))
+        repository = Path(self.env.srcdir).parent
+        for ref in list(self.document.findall(addnodes.pending_xref)):
+            if ref.get("refdomain") != "doc" or ref["reftarget"] in self.env.found_docs:
+                continue
+            target = Path(ref["reftarget"] + ".md")
+            if target.is_absolute() and target.is_file() and target.is_relative_to(repository):
+                ref.replace_self(_download(ref, os.path.relpath(target, page.parent)))
+
+
+def _download(ref: nodes.Element, path: str) -> nodes.Node:
+    """A download of ``path`` (relative to the page), showing what ``ref`` showed."""
+    node = addnodes.download_reference(
+        "", "", *ref.children, refdoc=ref["refdoc"], reftarget=path, refexplicit=True
+    )
+    node["classes"] = ["xref", "download", "myst"]
+    return node
+
+
+def data_docstring(
+    app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]
+) -> None:
+    """The docstring of a constant re-exported by ``azul_rules`` (``CENTER``, ``Move``):
+    the one written under it where it is defined, rather than that of its type (``int``)."""
+    if what != "data" or "." not in name:
+        return
+    home, _, short = name.rpartition(".")
+    if _attribute_doc(home, short):
+        return  # documented where autodoc looks
+    for module in sorted(m for m in sys.modules if m.startswith("azul_rules.")):
+        docs = _attribute_doc(module, short)
+        if docs and getattr(sys.modules[module], short, lines) is obj:
+            lines[:] = docs
+            return
+
+
+def _attribute_doc(module: str, name: str) -> list[str]:
+    """The docstring written under ``name = ...`` in ``module``'s source (none without
+    source, as for the compiled core)."""
+    try:
+        return list(ModuleAnalyzer.for_module(module).find_attr_docs().get(("", name), []))
+    except PycodeError:
+        return []
+
+
+def required_parts(
+    app: Sphinx,
+    what: str,
+    name: str,
+    obj: object,
+    options: object,
+    signature: str | None,
+    return_annotation: str | None,
+) -> tuple[str | None, str | None] | None:
+    """``GameState.make``'s parts without a default are shown as such: the marker of a
+    missing part (``<required>``) is no Python a signature can hold."""
+    if signature is None or " = <required>" not in signature:
+        return None
+    return signature.replace(" = <required>", ""), return_annotation
+
+
+def setup(app: Sphinx) -> None:
+    app.add_transform(FilesBesideTheDocs)
+    app.connect("autodoc-process-docstring", data_docstring)
+    app.connect("autodoc-process-signature", required_parts)
