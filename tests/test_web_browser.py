@@ -42,6 +42,7 @@ from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
 from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
 
+from tests.catalogue_copy import GERMAN, german_package, serving  # noqa: E402
 from tests.webserver import running_server  # noqa: E402
 
 EXAMPLES = Path("examples")
@@ -354,3 +355,69 @@ def test_the_page_fits_a_phone_screen(page: WebDriver, site: str) -> None:
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg .highlight"))
     assert page.execute_script("return document.documentElement.scrollWidth") <= width
     assert overflowing() == []
+
+
+@pytest.fixture(scope="module")
+def german_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """``azul-rules serve`` run from a copy of the package with a de.po."""
+    root = tmp_path_factory.mktemp("german")
+    with serving(german_package(root), root) as address:
+        yield address
+
+
+def _reload(driver: WebDriver, address: str) -> None:
+    driver.get(address)
+    wait(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready"))
+
+
+def _language_of(driver: WebDriver) -> tuple[str | None, str, list[str | None]]:
+    """The page's ``<html lang>``, its title, and which language buttons are pressed."""
+    pressed = [
+        b.get_attribute("data-lang")
+        for b in driver.find_elements(By.CSS_SELECTOR, ".lang button")
+        if b.get_attribute("aria-pressed") == "true"
+    ]
+    return driver.find_element(By.TAG_NAME, "html").get_attribute("lang"), driver.title, pressed
+
+
+def test_a_de_po_adds_german_to_the_page(browser: WebDriver, german_site: str) -> None:
+    """With a de.po, the page has a German button between English and French; German
+    is chosen by the button, kept by the saved choice, picked from the browser's
+    languages; a saved language no catalogue has falls back to English."""
+    _reload(browser, german_site)
+    browser.execute_script("localStorage.clear()")
+    _reload(browser, german_site)
+    buttons = browser.find_elements(By.CSS_SELECTOR, ".lang button")
+    assert [(b.get_attribute("id"), b.text) for b in buttons] == [
+        ("lang-en", "English"), ("lang-de", f"{GERMAN}English"), ("lang-fr", "Français"),
+    ]  # fmt: skip
+    assert _language_of(browser) == ("en", "Azul judge", ["en"])
+    browser.find_element(By.ID, "lang-de").click()
+    assert _language_of(browser) == ("de", f"{GERMAN}Azul judge", ["de"])
+    assert browser.find_element(By.TAG_NAME, "h1").text == f"{GERMAN}Azul judge"
+    assert key(browser, "clear").text == f"{GERMAN}Empty table"
+    click(browser, "kind:text")
+    key(browser, "typed").send_keys("1B1")
+    browser.find_element(By.ID, "ask-button").click()
+    wait(browser, lambda d: verdict_text(d).startswith(GERMAN))  # the API speaks German too
+    shown = verdict_text(browser)  # an empty table: its factory offer is over
+    assert shown.startswith(f"{GERMAN}Impossible position\nPHASE_MISMATCH (P7 {GERMAN}End of")
+    assert f"$.state.phase: {GERMAN}the factory offer cannot go on" in shown
+    _reload(browser, german_site)  # the saved choice
+    assert _language_of(browser) == ("de", f"{GERMAN}Azul judge", ["de"])
+    browser.execute_script("localStorage.setItem('azul-judge-lang', 'xx')")
+    _reload(browser, german_site)
+    assert _language_of(browser) == ("en", "Azul judge", ["en"])
+    agent = browser.execute_script("return navigator.userAgent")
+    browser.execute_cdp_cmd(
+        "Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "de-AT,fr"}
+    )
+    try:
+        browser.execute_script("localStorage.clear()")
+        _reload(browser, german_site)
+        assert _language_of(browser) == ("de", f"{GERMAN}Azul judge", ["de"])
+    finally:
+        browser.execute_cdp_cmd(
+            "Emulation.setUserAgentOverride", {"userAgent": agent, "acceptLanguage": "en-GB"}
+        )
+        browser.execute_script("localStorage.clear()")

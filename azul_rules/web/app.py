@@ -43,6 +43,7 @@ from azul_rules.formats import schemas
 from azul_rules.formats.serialization import long_integers
 from azul_rules.web import judge, openapi
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
+from azul_rules.web.page import render
 from azul_rules.web.words import say
 
 __all__ = ["BODY_TIMEOUT_SECONDS", "PAGE_POLICY", "SVG_POLICY", "create_app", "serve"]
@@ -320,7 +321,7 @@ def _asset(name: str) -> bytes:
 
 
 def _page_routes() -> list[Route]:
-    page = _asset("index.html").replace(b"{{version}}", __version__.encode())
+    page = render(_asset("index.html").decode(), __version__)
     assets = {name: _asset(name) for name in _STATIC}
 
     async def index(_: Request) -> Response:

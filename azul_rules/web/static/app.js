@@ -12,115 +12,17 @@
   const PHASES = ["factory_offer", "wall_tiling", "refill", "game_over"];
 
   // -- words ------------------------------------------------------------------------------
-  const WORDS = {
-    en: {
-      title: "Azul judge", skip: "Skip to the question",
-      intro: "Build the position you see on the table, then ask about a move. Every answer names the rule.",
-      position: "The position", ask: "Ask the judge", answer: "The judge's answer",
-      picture: "The table as the judge sees it", auditTitle: "Scores after a wall tiling",
-      recordTitle: "A recorded game", jsonTitle: "The position as JSON",
-      footer: "A strict referee for Azul. The same answers for programs:", rulesLink: "the rule book",
-      open: "Open a position or a game record (JSON file)", clear: "Empty table",
-      settings: "The game", players: "Players", variant: "Wall", colored: "coloured wall", grey: "grey wall",
-      phase: "Phase", factory_offer: "factory offer", wall_tiling: "wall tiling (grey wall)",
-      refill: "refill (the table's draws)", game_over: "game over",
-      round: "Round", roundAuto: "the least the walls allow", toMove: "To move", started: "Started the round",
-      markerTaken: "Starting player marker", inCentre: "still in the centre", takenBy: "taken by player {p}",
-      player: "Player {p}", brush: "Tile to add", marker: "marker",
-      blue: "blue", yellow: "yellow", red: "red", black: "black", white: "white",
-      table: "Factories and centre", factory: "Factory {n}", centre: "Centre",
-      addTo: "Add a {tile} to {place}", removeFrom: "Remove the {tile} from {place}",
-      tileOf: "{color} tile", markerTile: "starting player marker", full: "full",
-      supply: "Bag and lid", lid: "Lid (discarded tiles)", bag: "Bag", bagRest: "The bag holds every other tile",
-      board: "Player {p}", score: "Score", lines: "Pattern lines", line: "line {n}", wall: "Wall",
-      floor: "Floor line", toMoveBadge: "to move", wallSpace: "wall row {r}, column {c} ({color} space)",
-      wallGrey: "wall row {r}, column {c}", emptySpace: "empty", placeTile: "place a tile",
-      who: "Who moved", whoTurn: "whoever's turn it is",
-      kind: "What happened", kindTake: "Took all tiles of a colour, to one line",
-      kindTable: "As laid on the table: count the tiles", kindPlace: "Grey wall: a line's tile to a column",
-      kindText: "Type the move", source: "From", colour: "Colour", destination: "To",
-      floorDest: "floor line", taken: "Tiles taken", placed: "Tiles put in each place",
-      more: "One more to {place}", fewer: "One fewer on {place}", column: "column {n}",
-      typed: "Notation (3B2: factory 3, blue, line 2) or a move in JSON", askButton: "Ask the judge",
-      play: "Play it", legalList: "Show the legal moves", noLegal: "No legal move: the game waits for {what}.",
-      legalTitle: "{n} legal moves (choose one to ask about it)",
-      moveSays: "The move: {text}", incomplete: "Choose {what}.", aSource: "a source", aColour: "a colour",
-      aDestination: "a destination", aLine: "a line", aColumn: "a column", aMove: "a move", someTiles: "where the tiles went",
-      legal: "Legal move", illegal: "Illegal move", rule: "Rule {id}: {title}",
-      unreadable: "The judge cannot read this", impossible: "This position cannot exist",
-      at: "at", unreachable: "The judge cannot be reached: {why}",
-      played: "Played. ", roundEnded: "Round {r} is tiled: ", gameOver: "The game is over. Winner: {w}. ",
-      scoreLine: "player {p}: {before} → {after}",
-      claimIntro: "When the factory offer is over (no tile left on the factories or in the centre), enter the scores the players wrote after the wall tiling.",
-      claimed: "Score written by player {p}", auditButton: "Check the scores",
-      correct: "The scores are right.", wrong: "The scores are wrong:",
-      recordIntro: "Open a record (JSON) with the button above, then step through it.",
-      first: "Start", back: "Back", next: "Next", last: "End",
-      stepAt: "Move {k} of {n}", nextMove: "next: {m}", atStart: "the start", recordOk: "Every move is legal.",
-      recordBad: "Move {k} (player {p}) is illegal:", loaded: "Loaded {what}.", aRecord: "a game record",
-      aPosition: "a position", jsonLoad: "Load this JSON", download: "Download", jsonLabel: "The position (JSON)",
-      bagCount: "{color} in the bag", lidCount: "{color} in the lid", whyTurn: "player {p}",
-      refillWait: "the table's draws (fill the factories by clicking, then set the phase to factory offer)",
-      overWait: "nobody: the game is over",
-      offerOver: "Loaded a position whose factory offer is over: check the scores written after the wall tiling below.",
-    },
-    fr: {
-      title: "Juge d'Azul", skip: "Aller à la question",
-      intro: "Construisez la position que vous voyez sur la table, puis interrogez le juge sur un coup. Chaque réponse cite la règle.",
-      position: "La position", ask: "Interroger le juge", answer: "La réponse du juge",
-      picture: "La table telle que le juge la voit", auditTitle: "Les scores après la décoration du mur",
-      recordTitle: "Une partie enregistrée", jsonTitle: "La position en JSON",
-      footer: "Un arbitre strict pour Azul. Les mêmes réponses pour les programmes :", rulesLink: "le livre des règles",
-      open: "Ouvrir une position ou une partie enregistrée (fichier JSON)", clear: "Table vide",
-      settings: "La partie", players: "Joueurs", variant: "Mur", colored: "mur coloré", grey: "mur gris",
-      phase: "Phase", factory_offer: "offre des fabriques", wall_tiling: "décoration du mur (mur gris)",
-      refill: "remplissage (tirages de la table)", game_over: "partie terminée",
-      round: "Manche", roundAuto: "la plus petite que les murs permettent", toMove: "Au tour de", started: "A commencé la manche",
-      markerTaken: "Marqueur premier joueur", inCentre: "encore au centre", takenBy: "pris par le joueur {p}",
-      player: "Joueur {p}", brush: "Carreau à poser", marker: "marqueur",
-      blue: "bleu", yellow: "jaune", red: "rouge", black: "noir", white: "blanc",
-      table: "Fabriques et centre", factory: "Fabrique {n}", centre: "Centre",
-      addTo: "Ajouter un {tile} à {place}", removeFrom: "Retirer le {tile} de {place}",
-      tileOf: "carreau {color}", markerTile: "marqueur premier joueur", full: "pleine",
-      supply: "Sac et couvercle", lid: "Couvercle (carreaux défaussés)", bag: "Sac", bagRest: "Le sac contient tous les autres carreaux",
-      board: "Joueur {p}", score: "Score", lines: "Lignes de préparation", line: "ligne {n}", wall: "Mur",
-      floor: "Plancher", toMoveBadge: "à jouer", wallSpace: "mur, rangée {r}, colonne {c} (case {color})",
-      wallGrey: "mur, rangée {r}, colonne {c}", emptySpace: "vide", placeTile: "poser un carreau",
-      who: "Qui a joué", whoTurn: "le joueur dont c'est le tour",
-      kind: "Ce qui s'est passé", kindTake: "A pris tous les carreaux d'une couleur, vers une ligne",
-      kindTable: "Comme sur la table : compter les carreaux", kindPlace: "Mur gris : le carreau d'une ligne vers une colonne",
-      kindText: "Taper le coup", source: "Depuis", colour: "Couleur", destination: "Vers",
-      floorDest: "plancher", taken: "Carreaux pris", placed: "Carreaux posés à chaque endroit",
-      more: "Un de plus vers {place}", fewer: "Un de moins sur {place}", column: "colonne {n}",
-      typed: "Notation (3B2 : fabrique 3, bleu, ligne 2) ou un coup en JSON", askButton: "Interroger le juge",
-      play: "Jouer ce coup", legalList: "Voir les coups légaux", noLegal: "Aucun coup légal : la partie attend {what}.",
-      legalTitle: "{n} coups légaux (choisissez-en un pour interroger le juge)",
-      moveSays: "Le coup : {text}", incomplete: "Choisissez {what}.", aSource: "une source", aColour: "une couleur",
-      aDestination: "une destination", aLine: "une ligne", aColumn: "une colonne", aMove: "un coup", someTiles: "où sont allés les carreaux",
-      legal: "Coup légal", illegal: "Coup illégal", rule: "Règle {id} : {title}",
-      unreadable: "Le juge ne peut pas lire ceci", impossible: "Cette position ne peut pas exister",
-      at: "à", unreachable: "Le juge ne répond pas : {why}",
-      played: "Coup joué. ", roundEnded: "La manche {r} est décorée : ", gameOver: "La partie est terminée. Vainqueur : {w}. ",
-      scoreLine: "joueur {p} : {before} → {after}",
-      claimIntro: "Quand l'offre des fabriques est finie (plus aucun carreau sur les fabriques ni au centre), entrez les scores notés par les joueurs après la décoration du mur.",
-      claimed: "Score noté par le joueur {p}", auditButton: "Vérifier les scores",
-      correct: "Les scores sont justes.", wrong: "Les scores sont faux :",
-      recordIntro: "Ouvrez une partie enregistrée (JSON) avec le bouton ci-dessus, puis parcourez-la.",
-      first: "Début", back: "Reculer", next: "Avancer", last: "Fin",
-      stepAt: "Coup {k} sur {n}", nextMove: "suivant : {m}", atStart: "le début", recordOk: "Tous les coups sont légaux.",
-      recordBad: "Le coup {k} (joueur {p}) est illégal :", loaded: "{what} chargée.", aRecord: "Partie enregistrée",
-      aPosition: "Position", jsonLoad: "Charger ce JSON", download: "Télécharger", jsonLabel: "La position (JSON)",
-      bagCount: "{color} dans le sac", lidCount: "{color} dans le couvercle", whyTurn: "joueur {p}",
-      refillWait: "les tirages de la table (remplissez les fabriques en cliquant, puis passez à l'offre des fabriques)",
-      overWait: "personne : la partie est terminée",
-      offerOver: "Position chargée, l'offre des fabriques est finie : vérifiez plus bas les scores notés après la décoration du mur.",
-    },
-  };
+  // Every language's words, from the catalogues (azul_rules/text/LANG.po, keys web.page.*),
+  // written into the page by the server: {en: {open: "...", ...}, fr: {...}, ...}.
+  const WORDS = JSON.parse(document.getElementById("words").textContent);
+  const LANGUAGES = Object.keys(WORDS);
+  const SOURCE = "en";
 
-  let lang = "en";
+  let lang = SOURCE;
+  // A phrase is a template: {p} a figure, {{ and }} a brace (as in the catalogues).
   const t = (key, params = {}) => {
-    const text = (WORDS[lang][key] ?? WORDS.en[key] ?? key);
-    return text.replace(/\{(\w+)\}/g, (_, name) => String(params[name] ?? ""));
+    const text = WORDS[lang]?.[key] ?? WORDS[SOURCE]?.[key] ?? key;
+    return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) => (name === undefined ? whole[0] : String(params[name] ?? "")));
   };
   const colorWord = (c) => (c === "marker" ? t("markerTile") : t("tileOf", { color: t(c) }));
 
@@ -795,11 +697,27 @@
   });
 
   // -- language ----------------------------------------------------------------------------
+  const tagOf = (code) => code.replace("_", "-");    // pt_BR is pt-BR to the browser
+  // The catalogue for a language the browser names ("fr-CA": fr), the same tag first.
+  const catalogueFor = (wanted) => {
+    const asked = String(wanted ?? "").replace("_", "-").toLowerCase();
+    return LANGUAGES.find((code) => tagOf(code).toLowerCase() === asked)
+      ?? LANGUAGES.find((code) => code.split("_")[0].toLowerCase() === asked.split("-")[0]);
+  };
+  // The saved choice if it still exists, else the browser's first language we have, else English.
+  const firstLanguage = () => {
+    let saved = null;
+    try { saved = localStorage.getItem("azul-judge-lang"); } catch { /* private browsing */ }
+    if (saved !== null && LANGUAGES.includes(saved)) return saved;
+    const wanted = navigator.languages?.length ? navigator.languages : [navigator.language];
+    return wanted.map(catalogueFor).find(Boolean) ?? SOURCE;
+  };
+  const languageButtons = () => document.querySelectorAll(".lang button[data-lang]");
+
   const setLanguage = (next) => {
     lang = next;
-    document.documentElement.lang = next;
-    document.getElementById("lang-en").setAttribute("aria-pressed", pressed(next === "en"));
-    document.getElementById("lang-fr").setAttribute("aria-pressed", pressed(next === "fr"));
+    document.documentElement.lang = tagOf(next);
+    languageButtons().forEach((b) => b.setAttribute("aria-pressed", pressed(b.dataset.lang === next)));
     document.querySelectorAll("[data-t]").forEach((el) => { el.textContent = t(el.dataset.t); });
     document.title = t("title");
     document.getElementById("rules-link").setAttribute("href", `api/v1/rules?lang=${next}`);
@@ -819,12 +737,8 @@
   };
 
   document.addEventListener("DOMContentLoaded", () => {
-    document.getElementById("lang-en").addEventListener("click", () => setLanguage("en"));
-    document.getElementById("lang-fr").addEventListener("click", () => setLanguage("fr"));
-    let saved = null;
-    try { saved = localStorage.getItem("azul-judge-lang"); } catch { /* private browsing */ }
-    const preferred = saved ?? ((navigator.language ?? "").toLowerCase().startsWith("fr") ? "fr" : "en");
-    setLanguage(preferred === "fr" ? "fr" : "en");
+    languageButtons().forEach((b) => b.addEventListener("click", () => setLanguage(b.dataset.lang)));
+    setLanguage(firstLanguage());
     document.body.dataset.ready = "true";
   });
 })();

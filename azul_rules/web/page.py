@@ -1,0 +1,86 @@
+"""The judge's page, ``index.html``, in the words of the catalogues (``web.page.*`` and
+``language.name`` in ``azul_rules/text/*.po``).
+
+The page is written once, when the application is made: its visible words in English
+(the source catalogue; what a browser without JavaScript shows), one language button per
+catalogue, and every language's words for ``static/app.js`` as a JSON data block,
+``<script type="application/json" id="words">``, that the script reads instead of
+asking for them (no request more; a data block runs nothing, so the page's
+Content-Security-Policy is unchanged).  ``docs/web.md`` says more.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from html import escape
+from typing import Final
+
+from azul_rules.text import SOURCE, keys, languages, template
+
+__all__ = ["PREFIX", "page_words", "render", "words_block"]
+
+PREFIX: Final = "web.page."
+"""The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
+(``web.page.open`` is ``t("open")``)."""
+
+_SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
+"""A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
+``{{NAME}}`` one of the slots :func:`render` fills."""
+
+_UNSAFE: Final = str.maketrans({
+    "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029",
+})  # fmt: skip
+"""What JSON may hold but an HTML data block may not show as is: ``</script>`` or
+``<!--`` would end or bend the block; written as JSON escapes, they read the same."""
+
+
+def page_words() -> dict[str, dict[str, str]]:
+    """Every language's words of the page, ``{lang: {key: template}}``, languages in the
+    catalogues' order (English first), keys without :data:`PREFIX`."""
+    names = [key.removeprefix(PREFIX) for key in keys(PREFIX)]
+    return {lang: {name: template(lang, PREFIX + name) for name in names} for lang in languages()}
+
+
+def words_block(words: dict[str, dict[str, str]]) -> str:
+    """``words`` as the JSON text of a ``<script type="application/json">`` element,
+    nothing in it able to close the element (``<``, ``>`` and ``&`` as JSON escapes)."""
+    text = json.dumps(words, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_UNSAFE)
+
+
+def _tag(lang: str) -> str:
+    """A catalogue's language as HTML names it (``pt_BR``: ``pt-BR``)."""
+    return lang.replace("_", "-")
+
+
+def _buttons() -> str:
+    """One button per catalogue, named in its own language (``language.name``); English
+    pressed until the script chooses."""
+    return "\n    ".join(
+        f'<button type="button" id="lang-{escape(lang)}" data-lang="{escape(lang)}" '
+        f'lang="{escape(_tag(lang))}" aria-pressed="{str(lang == SOURCE).lower()}">'
+        f"{escape(template(lang, 'language.name'))}</button>"
+        for lang in languages()
+    )
+
+
+def render(page: str, version: str) -> bytes:
+    """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
+    word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
+    ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
+    ``{{words}}`` (:func:`words_block`); ``KeyError`` for any other slot."""
+    label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
+    slots = {
+        "version": escape(version),
+        "buttons": _buttons(),
+        "languages": escape(label),
+        "words": words_block(page_words()),
+    }
+
+    def fill(slot: re.Match[str]) -> str:
+        if slot.group(1):
+            return escape(template(SOURCE, PREFIX + slot.group(2)))
+        return slots[slot.group(2)]
+
+    return _SLOT.sub(fill, page).encode()
