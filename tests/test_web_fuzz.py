@@ -44,6 +44,7 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "legal-moves": {"state": state},
         "apply": {"state": state, "move": move},
         "problems": {"state": state},
+        "position": {"state": state},
         "render": {"state": state, "move": move, "size": 600},
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
@@ -52,7 +53,10 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
     return {**bodies[endpoint], "lang": lang}
 
 
-ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay")
+ENDPOINTS = (
+    "check", "legal-moves", "apply", "problems", "position", "render", "audit", "audit-game",
+    "replay",
+)  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
     400: ("application/problem+json",),

@@ -39,6 +39,7 @@ from azul_rules.core.scoring import Outcome
 from azul_rules.core.state import GameState
 from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
+from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.svg import Highlight, board
 from azul_rules.web.errors import (
@@ -375,6 +376,17 @@ def apply(raw: bytes, lang: str = "en") -> Document:
         "game_over": after.is_over,
         "outcome": _outcome(after.outcome),
     }
+
+
+def position(raw: bytes, lang: str = "en") -> Document:
+    """``POST /api/v1/position``: ``state`` (a document or a notation) in both forms,
+    its one-line notation and its JSON document, so that a page can put a position into
+    a link and read one back (S1-S5: only a position that can exist has them)."""
+    doc, gathered = read_request(raw, {"state": True}, lang)
+    state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
+    gathered.done()
+    assert state is not None
+    return {"position": to_notation(state), "state": to_dict(state)}
 
 
 def problems(raw: bytes, lang: str = "en") -> Document:

@@ -355,6 +355,21 @@ def _paths() -> Doc:
             ),
             impossible=False,
         ),
+        "/api/v1/position": _post(
+            "position: a position as its one-line notation and as its JSON document",
+            _request(["state"], state=state),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["position", "state"],
+                    "properties": {
+                        "position": {"type": "string"},
+                        "state": _file("position"),
+                    },
+                },
+                "The position's notation (docs/notation.md) and its document.",
+            ),
+        ),
         "/api/v1/audit": _post(
             "audit: the mistakes of claimed scores after a wall tiling",
             _request(["state", "claim"], state=state, claim=_file("claim")),
