@@ -792,7 +792,9 @@ def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
 def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
     documented = _documented_members()
     paths = client.get("/api/v1/openapi.json").json()["paths"]
-    names = ("check", "legal-moves", "apply", "problems", "position", "audit", "audit-game", "replay")
+    names = (
+        "check", "legal-moves", "apply", "problems", "position", "audit", "audit-game", "replay",
+    )  # fmt: skip
     for name in names:
         schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
             "application/json"]["schema"]  # fmt: skip
