@@ -189,10 +189,12 @@
     }
   };
 
-  const tileButton = (tile, place, remove, key) => button("", remove, {
-    class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
-    title: colorWord(tile),
-  }, h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }));
+  // A tile of the editor: its colour and its letter (the marker its 1), never colour alone.
+  const tileButton = (tile, place, remove, key) => button(
+    h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }), remove, {
+      class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
+      title: colorWord(tile),
+    });
 
   const addButton = (place, add, key, allowed = true) => {
     return button("+", add, { class: `add ${brush}`, key, disabled: !allowed,
@@ -586,7 +588,7 @@
       } else if (reply.status === 422 && data.violations) {
         showVerdict(h("p", { class: "bad heading", text: t("illegal") }), data.violations.map(violationCard));
       } else showProblem(reply);
-      schedulePicture(kind === "check" && reply.status === 200 ? verdictOf.request.move : null,
+      schedulePicture(kind === "check" && reply.status === 200 ? data.notation ?? verdictOf.request.move : null,
         kind === "apply" && reply.status === 200 && reply.data.round_ended);
     } else if (kind === "audit") {
       if (reply.status === 200) {
@@ -790,8 +792,9 @@
 
   // The choice of what a click on the picture does, and what to click next.
   const drawTools = () => redraw(document.getElementById("tools"), () => {
-    const help = tool === "ask" && move.kind === "take" && move.source !== null && move.color !== null && move.line === null
-      ? t("pickTarget", { from: move.source === "center" ? t("centre") : t("factory", { n: move.source + 1 }), color: t(move.color) })
+    const c = move.color;   // one of COLORS
+    const help = tool === "ask" && move.kind === "take" && move.source !== null && c !== null && move.line === null
+      ? t("pickTarget", { from: move.source === "center" ? t("centre") : t("factory", { n: move.source + 1 }), color: t(c) })
       : t("pictureHelp");
     const toolButton = (name, label) => button(label, () => { tool = name; focusAfter = `tool:${name}`; drawTools(); schedulePicture(); },
       { key: `tool:${name}`, "aria-pressed": pressed(tool === name), class: "choice" });
@@ -877,6 +880,9 @@
       }, { key: "json-download" }))];
   });
 
+  // Whether two bags hold the same tiles (an empty count and a missing one alike).
+  const sameBag = (one, other) => COLORS.every((c) => (one[c] ?? 0) === (other[c] ?? 0));
+
   // -- links that carry the table ----------------------------------------------------------
   // /?position=<notation> opens that position; &move=<notation or JSON> asks about the move.
   const openLink = async () => {
@@ -892,6 +898,7 @@
       }
       record = null;
       adopt(reply.data.state, false);
+      bagIsRest = sameBag(pos.bag, restOfBag()) && !COLORS.some((c) => pos.lid[c]);
       drawAll();
     }
     if (asked !== null && asked.trim()) {
