@@ -43,6 +43,7 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "check": {"state": state, "move": move},
         "legal-moves": {"state": state},
         "apply": {"state": state, "move": move},
+        "bot": {"state": state, "bot": "random" if seed % 2 else "greedy", "seed": seed},
         "problems": {"state": state},
         "render": {"state": state, "move": move, "size": 600},
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
@@ -52,7 +53,9 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
     return {**bodies[endpoint], "lang": lang}
 
 
-ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay")
+ENDPOINTS = (
+    "check", "legal-moves", "apply", "bot", "problems", "render", "audit", "audit-game", "replay"
+)
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
     400: ("application/problem+json",),
