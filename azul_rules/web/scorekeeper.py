@@ -137,7 +137,8 @@ def _check_round(sheet: Sheet, k: int, walls: Sequence[Wall]) -> list[_Refusal]:
         found += _check_entry(entry, walls[p], p, k)
     markers = sum(e.marker for e in entries)
     if markers > 1:
-        found.append(_refusal(f"$.sheet.rounds[{k}]", "markers", "T3", count=markers))
+        found.append(_refusal(f"$.sheet.rounds[{k}]", "markers", "T3", count=markers,
+                              round=k + 1))
     return found or _check_supply(sheet, k, walls)
 
 
