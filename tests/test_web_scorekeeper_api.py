@@ -181,7 +181,9 @@ def test_a_colour_short_of_tiles_is_refused_s3(client: TestClient) -> None:
 
 def test_a_round_after_the_end_is_refused_e1(client: TestClient) -> None:
     sheet = row_sheet()
-    sheet["rounds"] = [*sheet["rounds"], [entry(), entry()]]  # type: ignore[list-item]
+    rounds = sheet["rounds"]
+    assert isinstance(rounds, list)
+    sheet["rounds"] = [*rounds, [entry(), entry()]]
     errors = refused(client, sheet)
     assert [(e["path"], e["rule"]) for e in errors] == [("$.sheet.rounds[5]", "E1")]
 
