@@ -162,7 +162,8 @@ def test_an_impossible_entry_is_refused_with_its_reason_in_french(browser: WebDr
     click(driver, "score")
     refused = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-sk="refused"]'))
     shot(driver, "refused-fr")
-    assert "le joueur 1 a posé deux carreaux dans la rangée 1 de son mur au tour 1" in refused[0].text
+    said = "le joueur 1 a posé deux carreaux dans la rangée 1 de son mur au tour 1"
+    assert said in refused[0].text
     assert "(W1)" in refused[0].text
     assert not driver.find_elements(By.CSS_SELECTOR, '[data-sk="round-1"]')
 
