@@ -43,19 +43,23 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "check": {"state": state, "move": move},
         "legal-moves": {"state": state},
         "apply": {"state": state, "move": move},
+        "bot": {"state": state, "bot": "random" if seed % 2 else "greedy", "seed": seed},
         "problems": {"state": state},
         "position": {"state": state},
         "render": {"state": state, "move": move, "size": 600},
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
         "replay": {"record": record, "at": seed % 7},
+        "scorekeeper": {"sheet": {"players": 2, "rounds": [[
+            {"placed": [[seed % 5, 0]], "floor": seed % 8, "marker": bool(seed % 2)},
+            {"placed": [], "floor": 0, "marker": False}]]}},
     }
     return {**bodies[endpoint], "lang": lang}
 
 
 ENDPOINTS = (
-    "check", "legal-moves", "apply", "problems", "position", "render", "audit", "audit-game",
-    "replay",
+    "check", "legal-moves", "apply", "bot", "problems", "position", "render", "audit",
+    "audit-game", "replay",
 )  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),

@@ -690,7 +690,7 @@
   // A frame drawn around a group of the picture, in the group's own coordinates.
   const frame = (group, cls) => {
     const box = group.getBBox();
-    const rect = document.createElementNS("http://www.w3.org/2000/svg", "rect");
+    const rect = document.createElementNS(group.namespaceURI, "rect");
     for (const [name, value] of Object.entries({ x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6,
       rx: 4, fill: "none", class: cls })) rect.setAttribute(name, String(value));
     group.append(rect);
