@@ -594,6 +594,7 @@
       if (reply.status === 200) {
         showVerdict(h("p", { class: reply.data.correct ? "good heading" : "bad heading", text: reply.data.correct ? t("correct") : t("wrong") }),
           reply.data.violations.map(violationCard));
+        schedulePicture(null, false, verdictOf.request.claim);
       } else showProblem(reply);
     }
   };
@@ -626,16 +627,19 @@
   // -- the picture -------------------------------------------------------------------------
   let pictureTimer = null;
   let pictureAsked = 0;
-  const schedulePicture = (highlight = null, tiling = false) => {
+  const schedulePicture = (highlight = null, tiling = false, claim = null) => {
     clearTimeout(pictureTimer);
-    pictureTimer = setTimeout(() => drawPicture(highlight, tiling), highlight ? 0 : 250);
+    pictureTimer = setTimeout(() => drawPicture(highlight, tiling, claim), highlight || claim ? 0 : 250);
   };
-  const drawPicture = async (highlight, tiling) => {
+  // The picture (with the move asked about, the tiling just done, or the audit of a
+  // claim), the link to it, and the warnings of the position.
+  const drawPicture = async (highlight, tiling, claim) => {
     const asked = ++pictureAsked;
     const state = positionDocument();
     const body = { state, lang };
     if (highlight) body.move = highlight;
     else if (tiling && pos.last_scoring) body.tiling = true;
+    else if (claim) body.claim = claim;
     let replies;
     try {
       replies = await Promise.all([api("render", body), api("position", { state }), api("problems", { state })]);
@@ -651,7 +655,7 @@
       svg.setAttribute("role", "img");
       const shown = document.importNode(svg, true);
       figure.replaceChildren(shown);
-      if (!highlight && !tiling && lastPlayed) markLastMove(shown, lastPlayed);
+      if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
       markPicked(shown);
       problems.replaceChildren(...warningNodes(found));
     } else {
