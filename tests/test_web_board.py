@@ -10,7 +10,7 @@ Skipped as tests/test_web_browser.py is, when chromium or its driver is missing.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote, urlsplit
@@ -18,7 +18,8 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 import azul_rules as az
-from tests.test_web_browser import (
+from tests.extras import needs
+from tests.test_web_browser import (  # after its skips: chromium, its driver, Selenium
     CHROMIUM,
     DRIVER,
     FLAGS,
@@ -27,12 +28,13 @@ from tests.test_web_browser import (
     type_number,
     verdict_text,
     wait,
-    webdriver,
 )
 from tests.webserver import running_server
 
+webdriver = needs("selenium.webdriver")
+
 from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402  (after the skips above)
+from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
 
 EXAMPLES = Path("examples")
@@ -96,9 +98,12 @@ def link(position: str = NOTATION, move: str | None = None) -> str:
 
 def shared(driver: WebDriver) -> dict[str, list[str]]:
     """The query of ``a#share``'s address, once it is written."""
-    wait(driver, lambda d: "position=" in (d.find_element(By.ID, "share").get_attribute("href") or ""))
-    href = driver.find_element(By.ID, "share").get_attribute("href") or ""
-    return parse_qs(urlsplit(href).query)
+
+    def href(d: WebDriver) -> str:
+        return str(d.find_element(By.ID, "share").get_attribute("href") or "")
+
+    wait(driver, lambda d: "position=" in href(d))
+    return parse_qs(urlsplit(href(driver)).query)
 
 
 def rect(driver: WebDriver, element_id: str) -> dict[str, float]:
@@ -119,6 +124,11 @@ def svg_click(driver: WebDriver, selector: str) -> None:
         return True
 
     wait(driver, clicked)
+
+
+def in_picture(selector: str) -> Callable[[WebDriver], Any]:
+    """A condition: the picture holds an element ``selector``."""
+    return lambda d: d.find_elements(By.CSS_SELECTOR, f"#picture svg {selector}")
 
 
 def picture_ready(driver: WebDriver) -> Any:
@@ -222,10 +232,8 @@ def test_a_take_asked_and_played_by_clicks_on_the_picture(page: WebDriver, site:
     wait(page, lambda d: "Last move: 2B3" in verdict_text(d))
     after = ROUND_TWO.apply(az.parse_move("2B3"))
     assert page_json(page) == az.to_dict(after)
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, '#picture svg .factory[data-index="1"].last-move'))
-    assert page.find_elements(
-        By.CSS_SELECTOR, '#picture svg .board[data-player="0"] .pattern-line[data-line="2"].last-move'
-    )
+    wait(page, in_picture('.factory[data-index="1"].last-move'))
+    assert in_picture('.board[data-player="0"] .pattern-line[data-line="2"].last-move')(page)
     assert shared(page) == {"position": [az.to_notation(after)]}
 
 
@@ -250,7 +258,7 @@ def test_the_editors_tools_work_on_the_picture(page: WebDriver, site: str) -> No
     key(page, "pbrush:white").click()
     svg_click(page, '.factory[data-index="0"] .factory-disc')
     wait(page, lambda d: page_json(d)["factories"][0] == ["white"])
-    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, '#picture svg .factory[data-index="0"] .tile.white'))
+    wait(page, in_picture('.factory[data-index="0"] .tile.white'))
     svg_click(page, '.factory[data-index="1"] .tile.red')
     wait(page, lambda d: page_json(d)["factories"][1] == ["blue", "blue", "blue"])
 
