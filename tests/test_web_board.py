@@ -147,7 +147,7 @@ def test_a_link_opens_its_position_and_asks_its_move(page: WebDriver, site: str)
     # What it does, before it is played: line 3 holds a blue already (P4, P6, F1).
     effect = page.find_element(By.ID, "effect").text
     assert "2 tile(s) to line 3" in effect
-    assert "1 tile(s) to the floor line: -1 points now (F1)" in effect
+    assert "1 tile(s) to the floor line: −1 points now (F1)" in effect
 
 
 def test_a_link_may_carry_a_move_in_json(page: WebDriver, site: str) -> None:
@@ -182,11 +182,14 @@ def test_the_share_link_follows_the_table_as_it_is_edited(page: WebDriver, site:
     assert page.find_element(By.ID, "share").text.startswith("No link")
 
 
-def test_the_picture_and_the_answer_fit_one_wide_screen(page: WebDriver, site: str) -> None:
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_picture_and_the_answer_fit_one_wide_screen(
+    page: WebDriver, site: str, lang: str
+) -> None:
     """1280 x 800: once a move is asked, #table (with the picture) and #answer are both
     wholly inside the viewport, without scrolling; the editor comes after them."""
-    open_page(page, site, link(move="2B3"))
-    wait(page, lambda d: "Legal move" in verdict_text(d))
+    open_page(page, site, link(move="2B3"), lang=lang)
+    wait(page, lambda d: d.find_elements(By.ID, "effect"))
     picture_ready(page)
     assert page.execute_script("return [window.innerWidth, window.innerHeight]") == [1280, 800]
     for element_id in ("table", "answer"):
@@ -255,6 +258,7 @@ def test_the_editors_tools_work_on_the_picture(page: WebDriver, site: str) -> No
     open_page(page, site, link())
     picture_ready(page)
     key(page, "tool:edit").click()
+    assert page.find_element(By.ID, "tools").text.split("\n")[-1] == "1"  # the marker, last
     key(page, "pbrush:white").click()
     svg_click(page, '.factory[data-index="0"] .factory-disc')
     wait(page, lambda d: page_json(d)["factories"][0] == ["white"])
@@ -272,6 +276,11 @@ def test_french_from_the_link_to_the_answer(page: WebDriver, site: str) -> None:
     assert "Règle" in verdict_text(page)
     assert page.find_element(By.ID, "share").text == "Lien vers cette table et cette question"
     assert key(page, "tool:ask").text == "interroge sur un coup"
+    open_page(page, site, link(move="2B3"), lang="fr")
+    wait(page, lambda d: "Coup légal" in verdict_text(d))
+    effect = page.find_element(By.ID, "effect").text
+    assert "S'il est joué" in effect and "2 carreau(x) sur la ligne 3" in effect
+    assert "1 carreau(x) au plancher : −1 points maintenant (F1)" in effect
 
 
 GLYPHS = """

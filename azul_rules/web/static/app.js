@@ -606,7 +606,7 @@
     if (!effect) return null;
     const parts = [];
     if (effect.to_line) parts.push(t("effectLine", { n: effect.to_line, line: typeof m.line === "number" ? m.line + 1 : "" }));
-    if (effect.to_floor) parts.push(t("effectFloor", { n: effect.to_floor, points: -Math.abs(effect.floor_penalty ?? 0) }));
+    if (effect.to_floor) parts.push(t("effectFloor", { n: effect.to_floor, points: `−${Math.abs(effect.floor_penalty ?? 0)}` }));
     if (effect.marker) parts.push(t("effectMarker"));
     if (effect.points !== undefined && effect.points !== null) parts.push(t("effectPoints", { points: effect.points }));
     if (!parts.length) return null;
@@ -806,7 +806,7 @@
       h("span", { class: "tool-label", text: t("tools") }),
       toolButton("ask", t("toolAsk")), toolButton("edit", t("toolEdit")),
       tool === "edit" ? brushChoices("pbrush") : null),
-    tool === "ask" ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null];
+    tool === "ask" ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null].filter(Boolean);
   });
 
   // -- auditing claimed scores -------------------------------------------------------------
