@@ -49,12 +49,17 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
         "replay": {"record": record, "at": seed % 7},
+        "scorekeeper": {"sheet": {"players": 2, "rounds": [[
+            {"placed": [[seed % 5, (seed * 3) % 5]], "floor": seed % 8, "marker": seed % 2 == 1},
+            {"placed": [], "floor": 0, "marker": seed % 2 == 0},
+        ]]}},
     }
     return {**bodies[endpoint], "lang": lang}
 
 
 ENDPOINTS = (
-    "check", "legal-moves", "apply", "bot", "problems", "render", "audit", "audit-game", "replay"
+    "check", "legal-moves", "apply", "bot", "problems", "render", "audit", "audit-game", "replay",
+    "scorekeeper",
 )
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
