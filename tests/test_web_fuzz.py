@@ -51,15 +51,16 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "audit-game": {"record": record, "scoresheet": SHEET},
         "replay": {"record": record, "at": seed % 7},
         "scorekeeper": {"sheet": {"players": 2, "rounds": [[
-            {"placed": [[seed % 5, 0]], "floor": seed % 8, "marker": bool(seed % 2)},
-            {"placed": [], "floor": 0, "marker": False}]]}},
+            {"placed": [[seed % 5, (seed * 3) % 5]], "floor": seed % 8, "marker": seed % 2 == 1},
+            {"placed": [], "floor": 0, "marker": seed % 2 == 0},
+        ]]}},
     }
     return {**bodies[endpoint], "lang": lang}
 
 
 ENDPOINTS = (
     "check", "legal-moves", "apply", "bot", "problems", "position", "render", "audit",
-    "audit-game", "replay",
+    "audit-game", "replay", "scorekeeper",
 )  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
