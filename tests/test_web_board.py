@@ -358,3 +358,19 @@ def test_an_audit_is_pictured_as_an_audit(page: WebDriver, site: str) -> None:
     wait(page, lambda d: "Audit" in header(d))
     assert "Illegal" not in header(page) and "to move" not in header(page)
     assert page.find_elements(By.CSS_SELECTOR, "#picture svg .verdict.audit")
+
+
+def test_a_grey_wall_placement_asked_by_a_click_on_a_wall_space(
+    page: WebDriver, site: str
+) -> None:
+    """V1: in a grey-wall tiling, a click on a wall space asks about placing the tile of
+    that row's pattern line there; legal, its points said before it is played (W3)."""
+    state = az.new_game(2, seed=3, variant="grey")
+    while state.phase.value == "factory_offer":
+        state = state.apply(state.legal_moves()[0])
+    open_page(page, site, link(az.to_notation(state)))
+    picture_ready(page)
+    svg_click(page, '.board[data-player="0"] .wall-space[data-row="0"][data-column="2"]')
+    wait(page, lambda d: "Legal move" in verdict_text(d))
+    assert "line 1 → column 3" in verdict_text(page)
+    assert "the tile scores 1 points (W3)" in page.find_element(By.ID, "effect").text
