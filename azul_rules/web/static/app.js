@@ -654,6 +654,8 @@
       svg.removeAttribute("height");
       svg.setAttribute("role", "img");
       const shown = document.importNode(svg, true);
+      const box = shown.viewBox.baseVal;
+      if (box && box.width) document.getElementById("table").style.setProperty("--aspect", String(box.height / box.width));
       figure.replaceChildren(shown);
       if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
       markPicked(shown);
