@@ -785,7 +785,10 @@
       : board && line === "floor" ? board.floor : board && line !== null ? board.pattern_lines[line] : null;
     if (!tiles) return;
     if (color === "marker") { edit(() => { if (board) board.floor = board.floor.filter((x) => x !== "marker"); pos.marker_holder = null; }); return; }
-    if (color) { edit(() => { tiles.splice(tiles.lastIndexOf(color), 1); }); return; }
+    if (color) {
+      if (tiles.includes(color)) edit(() => { tiles.splice(tiles.lastIndexOf(color), 1); });
+      return;
+    }
     const limit = source === "center" ? Infinity : source !== null ? 4 : line === "floor" ? FLOOR_SIZE : line + 1;
     const markerOk = source === "center" || line === "floor";
     if (tiles.length >= limit || (brush === "marker" && !markerOk)) return;
