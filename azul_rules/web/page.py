@@ -18,15 +18,17 @@ from typing import Final
 
 from azul_rules.text import SOURCE, keys, languages, template
 
-__all__ = ["PREFIX", "page_words", "render", "words_block"]
+__all__ = ["PREFIX", "page_words", "render", "section_words", "words_block"]
 
 PREFIX: Final = "web.page."
 """The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
 (``web.page.open`` is ``t("open")``)."""
 
-_SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
+_SLOT: Final = re.compile(r"\{\{(t:|words:)?([\w.]+)\}\}")
 """A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
-``{{NAME}}`` one of the slots :func:`render` fills."""
+``{{words:PART}}`` every language's ``web.PART.*`` words as a data block (a part of the
+page with its own script, such as ``play``), ``{{NAME}}`` one of the slots
+:func:`render` fills."""
 
 _UNSAFE: Final = str.maketrans({
     "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029",
@@ -38,8 +40,15 @@ _UNSAFE: Final = str.maketrans({
 def page_words() -> dict[str, dict[str, str]]:
     """Every language's words of the page, ``{lang: {key: template}}``, languages in the
     catalogues' order (English first), keys without :data:`PREFIX`."""
-    names = [key.removeprefix(PREFIX) for key in keys(PREFIX)]
-    return {lang: {name: template(lang, PREFIX + name) for name in names} for lang in languages()}
+    return section_words("page")
+
+
+def section_words(part: str) -> dict[str, dict[str, str]]:
+    """Every language's ``web.PART.*`` words, ``{lang: {key: template}}``, keys without
+    their prefix (``web.play.title`` is ``title`` of ``section_words("play")``)."""
+    prefix = f"web.{part}."
+    names = [key.removeprefix(prefix) for key in keys(prefix)]
+    return {lang: {name: template(lang, prefix + name) for name in names} for lang in languages()}
 
 
 def words_block(words: dict[str, dict[str, str]]) -> str:
@@ -67,7 +76,8 @@ def _buttons() -> str:
 
 def render(page: str, version: str) -> bytes:
     """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
-    word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
+    word, ``{{words:PART}}`` (:func:`section_words` as a data block), ``{{version}}``,
+    ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
     ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
     ``{{words}}`` (:func:`words_block`); ``KeyError`` for any other slot."""
     label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
@@ -79,8 +89,10 @@ def render(page: str, version: str) -> bytes:
     }
 
     def fill(slot: re.Match[str]) -> str:
-        if slot.group(1):
+        if slot.group(1) == "t:":
             return escape(template(SOURCE, PREFIX + slot.group(2)))
+        if slot.group(1) == "words:":
+            return words_block(section_words(slot.group(2)))
         return slots[slot.group(2)]
 
     return _SLOT.sub(fill, page).encode()
