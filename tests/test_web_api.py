@@ -61,6 +61,10 @@ def problem_of(response: Any, status: int, slug: str) -> dict[str, Any]:
 
 
 ROUND_TWO = example("round-2-position.json")
+# A new game's table laid out half way: factories 3-5 still empty (a warning, R2).
+HALF_LAID = az.to_notation(az.new_game(2, seed=7)).replace(
+    "b2yk.brw2.y2rk.rw3.byw2.", "b2yk.brw2....", 1
+)
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -109,6 +113,7 @@ def test_check_reads_the_notation_and_says_legal(client: TestClient) -> None:
         "notation": "2B3",
         "violations": [],
         "move": {"type": "take", "source": 1, "color": "blue", "line": 2},
+        "effect": {"to_line": 2, "to_floor": 1, "floor_penalty": 1, "marker": False},
     }
 
 
@@ -202,6 +207,7 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
         "possible": True,
         "lang": "en",
         "problems": [],
+        "warnings": [],
     }
 
 
@@ -734,11 +740,16 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
     book = client.get("/api/v1/rules").json()
     return {
         "`check`": check.json(),
+        "`check` `effect` of a take": post(client, "check", {"state": ROUND_TWO,
+                                                            "move": first}).json()["effect"],
         "`legal-moves`": legal,
         "`legal-moves` `moves[]`": legal["moves"][0],
         "`apply`": post(client, "apply", {"state": ROUND_TWO, "move": first}).json(),
+        "`bot`": post(client, "bot", {"state": ROUND_TWO, "bot": "greedy"}).json(),
         "`problems`": impossible,
         "`problems` `problems[]`": impossible["problems"][0],
+        "`problems` `warnings[]`": post(client, "problems", {"state": HALF_LAID}).json()[
+            "warnings"][0],
         "`audit`": audit,
         "`audit-game`": audit_game,
         "`audit-game` `rounds[]`": audit_game["rounds"][0],
@@ -768,7 +779,8 @@ def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
 def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
     documented = _documented_members()
     paths = client.get("/api/v1/openapi.json").json()["paths"]
-    for name in ("check", "legal-moves", "apply", "problems", "audit", "audit-game", "replay"):
+    names = ("check", "legal-moves", "apply", "bot", "problems", "audit", "audit-game", "replay")
+    for name in names:
         schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
             "application/json"]["schema"]  # fmt: skip
         members = documented[f"`{name}`"]

@@ -58,7 +58,7 @@ _DIGITS62: Final = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwx
 _DIGITS32: Final = _DIGITS62[:10] + "abcdefghijklmnopqrstuv"
 _HEX: Final = "0123456789abcdef"
 _EXTERNAL: Final = "x"
-_MAX_DECIMAL: Final = 9  # digits of a score or a round: a billion is no real game's
+_MAX_DECIMAL: Final = 100  # digits of a score or a round (no real game passes 3)
 _PER_COLOR: Final = 20  # S3
 
 
@@ -84,9 +84,15 @@ def to_notation(state: GameState) -> str:
     ``last_scoring``.  ``from_notation`` of the text gives ``state`` back.
 
     :raises TypeError: for something that is not a ``GameState``.
+    :raises ValueError: for a position built by hand with a score or a round of more than
+        100 digits, which no notation holds.
     """
     if not isinstance(state, GameState):
         raise TypeError(f"to_notation takes a GameState, not {shown(state)}")
+    for figure in (state.round, *(board.score for board in state.players)):
+        if figure >= 10**_MAX_DECIMAL:
+            raise ValueError(f"a score or a round of more than {_MAX_DECIMAL} digits has no "
+                             f"notation: {shown(figure)}")  # fmt: skip
     sections = [
         _head(state),
         ".".join([*(_tiles(f) for f in state.factories), _tiles(state.center)]),

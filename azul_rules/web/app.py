@@ -353,6 +353,7 @@ def _api_routes(body_timeout: float) -> list[Route]:
         post("/api/v1/check", posted(judge.check)),
         post("/api/v1/legal-moves", posted(judge.legal_moves)),
         post("/api/v1/apply", posted(judge.apply)),
+        post("/api/v1/bot", posted(judge.bot_move)),
         post("/api/v1/problems", posted(judge.problems)),
         post("/api/v1/audit", posted(judge.audit)),
         post("/api/v1/audit-game", posted(judge.audit_game, threaded=True)),

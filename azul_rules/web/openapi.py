@@ -257,13 +257,24 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["ok", "lang", "move", "notation", "violations"],
+                    "required": ["ok", "lang", "move", "notation", "violations", "effect"],
                     "properties": {
                         "ok": {"type": "boolean"},
                         "lang": _LANG,
                         "move": _file("move"),
                         "notation": {"type": ["string", "null"]},
                         "violations": _violations(),
+                        "effect": {
+                            "type": ["object", "null"],
+                            "description": (
+                                "What a legal move does before it is played (null for an "
+                                "illegal one). A "
+                                "take: to_line and to_floor tiles (P5), floor_penalty (the "
+                                "points those floor tiles cost now, F1) and marker (it "
+                                "takes the starting player marker, P6); a grey wall "
+                                "placement: points (W3); null for a refill."
+                            ),
+                        },
                     },
                 },
                 "The verdict: ok, or every violation from the most fundamental.",
@@ -312,6 +323,7 @@ def _paths() -> Doc:
                         "move",
                         "notation",
                         "state",
+                        "position",
                         "round_ended",
                         "last_scoring",
                         "game_over",
@@ -321,7 +333,14 @@ def _paths() -> Doc:
                         "lang": _LANG,
                         "move": _file("move"),
                         "notation": {"type": ["string", "null"]},
-                        "state": state,
+                        "state": _file("position"),
+                        "position": {
+                            "type": ["string", "null"],
+                            "description": (
+                                "The next position's notation (docs/notation.md); null for "
+                                "a score past 100 digits, which no notation holds."
+                            ),
+                        },
                         "round_ended": {"type": "boolean"},
                         "last_scoring": scoring,
                         "game_over": {"type": "boolean"},
@@ -344,16 +363,62 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["possible", "lang", "problems"],
+                    "required": ["possible", "lang", "problems", "warnings"],
                     "properties": {
                         "possible": {"type": "boolean"},
                         "lang": _LANG,
                         "problems": {"type": "array", "items": _ref("PositionProblem")},
+                        "warnings": {
+                            "type": "array",
+                            "description": (
+                                "What makes a possible position unlikely (code "
+                                "FACTORIES_NOT_FILLED: factories not all full although no "
+                                "tile has been taken this round, R2)."
+                            ),
+                            "items": {
+                                "type": "object",
+                                "required": ["code", "rule", "message"],
+                                "properties": {
+                                    "code": {"type": "string"},
+                                    "rule": {"type": "string"},
+                                    "message": {"type": "string"},
+                                },
+                            },
+                        },
                     },
                 },
-                "Every problem (an empty list for a possible position).",
+                "Every problem (an empty list for a possible position), and warnings.",
             ),
             impossible=False,
+        ),
+        "/api/v1/bot": _post(
+            "bot: the move a built-in bot chooses in a position",
+            _request(
+                ["state", "bot"],
+                state=state,
+                bot={"enum": ["greedy", "random"], "description": "Which built-in bot."},
+                seed={
+                    "type": "integer", "minimum": 0, "maximum": 2**63 - 1,
+                    "description": "Seeds the random bot (0 when absent).",
+                },
+            ),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["move", "notation"],
+                    "properties": {
+                        "move": _file("move"),
+                        "notation": {"type": ["string", "null"]},
+                    },
+                },
+                "The bot's move, legal in the position.",
+            ),
+            extra={
+                "422": _problem(
+                    "An impossible position (impossible-position), or one that waits for "
+                    "no player's move: a refill or a finished game (no-move)."
+                )
+            },
         ),
         "/api/v1/audit": _post(
             "audit: the mistakes of claimed scores after a wall tiling",
@@ -424,6 +489,14 @@ def _paths() -> Doc:
                 tiling={
                     "type": "boolean",
                     "description": "Mark the last wall tiling's placements.",
+                },
+                claim={
+                    "allOf": [_file("claim")],
+                    "description": (
+                        "Audit this claim about the wall tiling that follows the position "
+                        "(as /api/v1/audit): the picture is headed Audit, with what was "
+                        "claimed and each mistake. One of move, tiling and claim at most."
+                    ),
                 },
             ),
             {
