@@ -360,7 +360,6 @@ def _api_routes(body_timeout: float) -> list[Route]:
         post("/api/v1/render", posted(judge.render, threaded=True)),
         post("/api/v1/replay", posted(judge.replay, threaded=True)),
         post("/api/v1/new-game", posted(play.new_game)),
-        post("/api/v1/bot", posted(play.bot)),
         post("/api/v1/record", posted(play.record, threaded=True)),
         Route("/api/v1/rules", _get(_rules, "public, max-age=3600")),
         Route("/api/v1/rules/{rule_id}", _get(_rule, "public, max-age=3600")),

@@ -1,15 +1,14 @@
-"""Playing a whole game at the page: the work of ``POST /api/v1/new-game``, ``POST
-/api/v1/bot`` and ``POST /api/v1/record``, without HTTP (as :mod:`azul_rules.web.judge`
-does for the others).
+"""Playing a whole game at the page: the work of ``POST /api/v1/new-game`` and ``POST
+/api/v1/record``, without HTTP (as :mod:`azul_rules.web.judge` does for the others; a
+bot's move is ``POST /api/v1/bot``, :func:`azul_rules.web.judge.bot_move`).
 
 A game played at the page is its settings (``players``, ``seed``, ``variant``: the
 arguments of :func:`~azul_rules.new_game`) and its moves; each request carries them
 all (the service keeps nothing between requests).  ``new-game`` deals the first
-position (S1-S7, R1); ``bot`` gives a built-in bot's choice in a position
-(:mod:`azul_rules.core.bots`); ``record`` re-referees the moves played (every one must
+position (S1-S7, R1); ``record`` re-referees the moves played (every one must
 be legal) and answers the game's record as the library writes it
 (:class:`~azul_rules.GameRecord`, readable by ``azul-rules replay``) with the notation
-of every position reached, so that each can be linked (``/?position=...``).  All are
+of every position reached, so that each can be linked (``/?position=...``).  Both are
 bounded: at most :data:`MAX_GAME_MOVES` moves, seeds from 0 to :data:`MAX_SEED`.
 """
 
@@ -17,20 +16,18 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from azul_rules.core.bots import BUILT_IN_BOTS, build_bot
-from azul_rules.core.errors import FormatError, InvalidStateError
+from azul_rules.core.errors import FormatError
 from azul_rules.core.moves import Move, Take, parse_move
-from azul_rules.core.state import GameState
 from azul_rules.core.state import new_game as deal
-from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
+from azul_rules.formats.jsonio import move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED
 from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import GameRecord
-from azul_rules.web.errors import ApiProblem, from_format_error, from_invalid_state, unreadable
+from azul_rules.web.errors import ApiProblem, from_format_error, unreadable
 from azul_rules.web.judge import read_request, violation_document
 from azul_rules.web.words import describe, say
 
-__all__ = ["BOTS", "MAX_GAME_MOVES", "MAX_SEED", "VARIANTS", "bot", "new_game", "record"]
+__all__ = ["MAX_GAME_MOVES", "MAX_SEED", "VARIANTS", "new_game", "record"]
 
 MAX_SEED: Final = 2**53 - 1
 """The largest seed of a game dealt here: every seed from 0 to 2⁵³ − 1 is an integer
@@ -43,10 +40,6 @@ moves, people's and greedy bots' sooner; a longer list is no game played at a pa
 
 VARIANTS: Final = ("colored", "grey")
 """The walls a game is played on: the coloured wall, or the grey one (V1-V5)."""
-
-BOTS: Final = tuple(BUILT_IN_BOTS)
-"""The bots a game may be played against (:mod:`azul_rules.core.bots`): ``greedy`` and
-``random``."""
 
 Document = dict[str, Any]
 
@@ -175,39 +168,3 @@ def _illegal(index: int, move: Move, violations: Any, lang: str) -> ApiProblem:
         },
     )
 
-
-def bot(raw: bytes, lang: str = "en") -> Document:
-    """``POST /api/v1/bot``: the move a built-in bot (``greedy`` or ``random``, seeded
-    by ``seed``, 0 by default) chooses in ``state``; a 400 for a position that waits
-    for no move (the game over, the table's draws awaited)."""
-    fields = {"state": True, "bot": True, "seed": False}
-    doc, gathered = read_request(raw, fields, lang)
-    lang = gathered.lang
-    state = gathered.read(doc, "state", lambda: _state(doc, lang))
-    name = gathered.read(doc, "bot", lambda: _bot_name(doc, lang))
-    seed = gathered.read(doc, "seed", lambda: _integer(doc, "seed", 0, MAX_SEED, lang))
-    gathered.done()
-    assert state is not None and name is not None
-    if not state.legal_moves():
-        problem = say("no_move", lang)
-        raise unreadable([{"path": "$.state", "problem": problem}], lang)
-    move = build_bot(BUILT_IN_BOTS[name], seed or 0).choose(state)
-    notation = str(move) if type(move) is Take and move.player is None else None
-    return {"move": to_dict(move), "notation": notation}
-
-
-def _state(doc: Document, lang: str) -> GameState:
-    try:
-        return from_dict(doc["state"], GameState)
-    except FormatError as error:
-        raise from_format_error(error, "$.state", lang) from None
-    except InvalidStateError as error:
-        raise from_invalid_state(error, "$.state", lang) from None
-
-
-def _bot_name(doc: Document, lang: str) -> str:
-    value = doc["bot"]
-    if value not in BOTS:
-        problem = say("bot_name", lang, kind=describe(value, lang))
-        raise unreadable([{"path": "$.bot", "problem": problem}], lang)
-    return str(value)

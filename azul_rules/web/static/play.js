@@ -160,8 +160,7 @@
     if (!reply || game !== mine) return;
     if (reply.status !== 200) { game.verdict = reply; draw(); return; }
     const d = reply.data;
-    const position = d.position ?? (await notationAfter([...game.moves, d.move]));
-    if (position === null) return;
+    const position = d.position;
     game.moves.push(d.move);
     game.written.push(d.notation ?? moveWords(d.move));
     game.positions.push(position);
@@ -174,13 +173,6 @@
     await turn();
   };
 
-  // The notation of the position after ``moves``, from the game's record (when apply's
-  // answer does not carry it).
-  const notationAfter = async (moves) => {
-    const reply = await call("record", { ...settings(), moves });
-    if (!reply || reply.status !== 200) { if (reply) showProblem(reply); return null; }
-    return reply.data.positions.at(-1);
-  };
   const settings = () => ({ players: game.players, seed: game.seed, variant: game.variant });
 
   const call = async (path, body) => {
