@@ -204,7 +204,8 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
     page.find_element(By.ID, "lang-fr").click()
     wait(page, lambda d: d.find_element(By.ID, "play-title").text == "Jouer une partie")
     key(page, "play-seat-1").send_keys("une personne")
-    page.find_element(By.CSS_SELECTOR, '#play [data-key="play-variant"] option[value="grey"]').click()
+    grey = '#play [data-key="play-variant"] option[value="grey"]'
+    page.find_element(By.CSS_SELECTOR, grey).click()
     start(page, "11", ("person", "person"))
     status = page.find_element(By.ID, "play-status").text
     dealt = az.new_game(2, seed=11, variant="grey")
@@ -218,8 +219,8 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
     tiles[0].click()
     key(page, "play-target:floor").click()
     my_turn_after(page, 1)
-    seat = az.from_notation(page.find_element(By.ID, "play-link").get_attribute("href")
-                            .split("?position=")[1]).current_player  # type: ignore[union-attr]  # fmt: skip
+    link = page.find_element(By.ID, "play-link").get_attribute("href") or ""
+    seat = az.from_notation(link.split("?position=")[1]).current_player
     assert page.find_element(By.ID, "play-status").text.startswith(f"Manche 1 : joueur {seat + 1}")
     assert seat != dealt.current_player
     shot(page, "6-hot-seat-french")
