@@ -39,6 +39,7 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
     state, move = seed_document("state", seed), seed_document("move", seed)
     record = seed_document("record", seed)
     lang = "fr" if seed % 2 else "en"
+    game = {"players": 2 + seed % 3, "seed": seed, "variant": ("colored", "grey")[seed // 2 % 2]}
     bodies: dict[str, dict[str, Any]] = {
         "check": {"state": state, "move": move},
         "legal-moves": {"state": state},
@@ -48,11 +49,15 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
         "replay": {"record": record, "at": seed % 7},
+        "bot": {"state": state, "bot": ("greedy", "random")[seed % 2], "seed": seed},
+        "new-game": game,
+        "record": {**game, "moves": ["1B1", move]},
     }
     return {**bodies[endpoint], "lang": lang}
 
 
-ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay")
+ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay",
+             "new-game", "record")  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
     400: ("application/problem+json",),
