@@ -162,7 +162,7 @@
     const d = reply.data;
     const position = d.position;
     game.moves.push(d.move);
-    game.written.push(d.notation ?? moveWords(d.move));
+    game.written.push(shortWords(d.move, d.notation));
     game.positions.push(position);
     game.position = position;
     game.state = d.state;
@@ -191,6 +191,12 @@
     if (move.type === "place_tile") return t("placeWords", { n: move.line + 1, c: move.column + 1 });
     return JSON.stringify(move);
   };
+  const lastWords = ({ player, move, notation }) => (notation
+    ? t("lastMove", { p: player + 1, m: notation, words: moveWords(move) })
+    : t("lastWords", { p: player + 1, words: moveWords(move) }));
+  // A move as the list of moves shows it: its notation, or a placement in short.
+  const shortWords = (move, notation) => notation
+    ?? (move.type === "place_tile" ? t("placeShort", { n: move.line + 1, c: move.column + 1 }) : moveWords(move));
   const seatWord = (p) => t("seatIs", { p: p + 1, who: t(seatOf(p)) });
   const roundWords = (d) => {
     const s = d.last_scoring;
@@ -215,7 +221,7 @@
     h("figure", { id: "play-table", class: "play-table", onclick: pictureClick }, picture ?? ""),
     h("div", { class: "play-side" },
       h("p", { id: "play-status", class: "play-status", role: "status", "aria-live": "polite", text: statusText() }),
-      game.last ? h("p", { id: "play-last", class: "note", text: t("lastMove", { p: game.last.player + 1, m: game.last.notation ?? moveWords(game.last.move), words: moveWords(game.last.move) }) }) : null,
+      game.last ? h("p", { id: "play-last", class: "note", text: lastWords(game.last) }) : null,
       game.said ? h("p", { id: "play-said", class: "good", text: game.said }) : null,
       game.verdict ? verdictPart(game.verdict) : null,
       humanTurn() ? chooserPart() : null,
