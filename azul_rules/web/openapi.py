@@ -14,6 +14,7 @@ from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
 from azul_rules.web.play import MAX_GAME_MOVES, MAX_SEED, VARIANTS
+from azul_rules.web.sheet import MAX_NOTATION, MAX_ROUNDS
 
 __all__ = ["document"]
 
@@ -240,6 +241,22 @@ def _components() -> Doc:
             "Outcome": outcome,
         }
     }
+
+
+def _sheet() -> Doc:
+    """The scorekeeper's sheet: its JSON form or its notation (docs/scorekeeper.md)."""
+    return {
+        "oneOf": [
+            {"type": "object", "required": ["players"],
+             "properties": {"format_version": {"const": 1},
+                            "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                            "rounds": {"type": "array", "maxItems": MAX_ROUNDS},
+                            "end": {"type": "object"}}},
+            {"type": "string", "maxLength": MAX_NOTATION, "pattern": "^[2-4]"},
+        ],
+        "description": "The sheet: per round and player the wall spaces laid, the floor "
+        "tiles, the marker and the total written (docs/scorekeeper.md), or its notation.",
+    }  # fmt: skip
 
 
 def _violations() -> Doc:
@@ -549,6 +566,41 @@ def _paths() -> Doc:
                 },
                 "The position after `at` moves (at most the last legal one).",
             ),
+        ),
+        "/api/v1/scorekeeper": _post(
+            "scorekeeper: a sheet of a game played with the real box, scored round by round",
+            _request(["sheet"], sheet=_sheet()),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["lang", "players", "sheet", "notation", "rounds", "totals",
+                                 "game_over", "end", "scoresheet", "correct"],
+                    "properties": {
+                        "lang": _LANG,
+                        "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                        "sheet": {"type": "object", "description": "The sheet as read."},
+                        "notation": {"type": "string", "description": "The sheet in one line."},
+                        "rounds": {"type": "array", "description": "Per round: round, "
+                                   "notation (the sheet up to it), players (placements with "
+                                   "their points, floor_penalty, score_before, score_after, "
+                                   "written, violations)."},
+                        "totals": {"type": "array", "items": {"type": "integer"}},
+                        "game_over": {"type": "boolean"},
+                        "end": {"type": ["object", "null"], "description": "Once a row is "
+                                "complete (E1): bonuses, final, winners, written, violations."},
+                        "scoresheet": _file("scoresheet"),
+                        "correct": {"type": "boolean"},
+                    },
+                },
+                "Each placement's points, the floor penalties, the running totals, the end; "
+                "every written figure judged with the audit's codes.",
+            ),
+            extra={"422": _problem(
+                "Entries no game can give (impossible-position): errors lists each with its "
+                "path, its reason and the rule (a space already filled, two tiles in a row in "
+                "one round, more than 7 floor tiles, more tiles than the round holds, a round "
+                "after the end...)."
+            )},
         ),
         "/api/v1/rules": _get(
             "rules: the rule book", _json({"type": "object"}, "Every rule, by section.")

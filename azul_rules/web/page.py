@@ -18,17 +18,24 @@ from typing import Final
 
 from azul_rules.text import SOURCE, keys, languages, template
 
-__all__ = ["PREFIX", "page_words", "render", "section_words", "words_block"]
+__all__ = ["PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
 
 PREFIX: Final = "web.page."
 """The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
 (``web.page.open`` is ``t("open")``)."""
 
-_SLOT: Final = re.compile(r"\{\{(t:|words:)?([\w.]+)\}\}")
+SCOREKEEPER_PREFIX: Final = "web.scorekeeper."
+"""The catalogue keys of the scorekeeper's words (``static/scorekeeper.js``), written into
+the page as their own data block, ``<script type="application/json"
+id="scorekeeper-words">``."""
+
+PLAY_PREFIX: Final = "web.play."
+"""The catalogue keys of the words of *Play a game* (``static/play.js``), written into the
+page as their own data block, ``<script type="application/json" id="play-words">``."""
+
+_SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
 """A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
-``{{words:PART}}`` every language's ``web.PART.*`` words as a data block (a part of the
-page with its own script, such as ``play``), ``{{NAME}}`` one of the slots
-:func:`render` fills."""
+``{{NAME}}`` one of the slots :func:`render` fills."""
 
 _UNSAFE: Final = str.maketrans({
     "<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029",
@@ -37,16 +44,10 @@ _UNSAFE: Final = str.maketrans({
 ``<!--`` would end or bend the block; written as JSON escapes, they read the same."""
 
 
-def page_words() -> dict[str, dict[str, str]]:
+def page_words(prefix: str = PREFIX) -> dict[str, dict[str, str]]:
     """Every language's words of the page, ``{lang: {key: template}}``, languages in the
-    catalogues' order (English first), keys without :data:`PREFIX`."""
-    return section_words("page")
-
-
-def section_words(part: str) -> dict[str, dict[str, str]]:
-    """Every language's ``web.PART.*`` words, ``{lang: {key: template}}``, keys without
-    their prefix (``web.play.title`` is ``title`` of ``section_words("play")``)."""
-    prefix = f"web.{part}."
+    catalogues' order (English first), keys without ``prefix`` (:data:`PREFIX`, or
+    :data:`SCOREKEEPER_PREFIX` for the scorekeeper's, :data:`PLAY_PREFIX` for *Play a game*'s)."""
     names = [key.removeprefix(prefix) for key in keys(prefix)]
     return {lang: {name: template(lang, prefix + name) for name in names} for lang in languages()}
 
@@ -76,23 +77,24 @@ def _buttons() -> str:
 
 def render(page: str, version: str) -> bytes:
     """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
-    word, ``{{words:PART}}`` (:func:`section_words` as a data block), ``{{version}}``,
-    ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
+    word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
     ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
-    ``{{words}}`` (:func:`words_block`); ``KeyError`` for any other slot."""
+    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}`` and ``{{play_words}}``
+    (the same of :data:`SCOREKEEPER_PREFIX` and :data:`PLAY_PREFIX`); ``KeyError`` for any
+    other slot."""
     label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
     slots = {
         "version": escape(version),
         "buttons": _buttons(),
         "languages": escape(label),
         "words": words_block(page_words()),
+        "scorekeeper_words": words_block(page_words(SCOREKEEPER_PREFIX)),
+        "play_words": words_block(page_words(PLAY_PREFIX)),
     }
 
     def fill(slot: re.Match[str]) -> str:
-        if slot.group(1) == "t:":
+        if slot.group(1):
             return escape(template(SOURCE, PREFIX + slot.group(2)))
-        if slot.group(1) == "words:":
-            return words_block(section_words(slot.group(2)))
         return slots[slot.group(2)]
 
     return _SLOT.sub(fill, page).encode()
