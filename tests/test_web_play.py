@@ -174,6 +174,8 @@ def test_a_game_against_the_greedy_bot_by_clicks_and_keys_gives_a_record_to_repl
     page.switch_to.active_element.send_keys(Keys.SPACE)
     my_turn_after(page, 4)
     assert moves_shown(page)[2].endswith("F")
+    # Once the bot has answered, the keyboard goes on from the first take offered.
+    wait(page, lambda d: "play-take" in str(d.switch_to.active_element.get_attribute("class")))
     shot(page, "5-keyboard")
 
     # The record, downloaded, is the library's: it replays, and each position is linked.

@@ -130,6 +130,9 @@
     if (seatOf(toMove()) === "person") {
       const reply = await call("legal-moves", { state: game.position });
       game.legal = reply?.status === 200 ? reply.data.moves : [];
+      // The keyboard's place after a move (the button pressed is gone): the first choice.
+      const lost = document.activeElement === document.body || panel().contains(document.activeElement);
+      if (game.moves.length && lost && focusAfter === null) focusAfter = firstChoice();
       draw(); drawPicture();
       return;
     }
@@ -277,6 +280,13 @@
       parts.push(h("div", { class: "actions" }, others.map((m, i) => button(moveWords(m), () => play(m), { key: `play-other:${i}` }))));
     }
     return h("div", { id: "play-chooser", class: "play-chooser" }, parts);
+  };
+
+  const firstChoice = () => {
+    const move = game.legal[0]?.move;
+    if (!move) return null;
+    return move.type === "take" ? `play-take:${move.source}:${move.color}`
+      : move.type === "place_tile" ? `play-place:${move.line}:${move.column}` : "play-other:0";
   };
 
   const countOf = (source, color) => {
