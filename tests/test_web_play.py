@@ -125,6 +125,11 @@ def start(driver: WebDriver, seed: str, seats: tuple[str, str] = ("person", "gre
     my_turn_after(driver, 0)
 
 
+def effect_of(driver: WebDriver, line: str) -> str:
+    """What the target button of ``line`` (from 0, or ``floor``) says the take does."""
+    return key(driver, f"play-target:{line}").find_element(By.CSS_SELECTOR, ".play-effect").text
+
+
 def click_take(driver: WebDriver, source: int, color: str) -> None:
     """Clicks a tile of ``color`` on factory ``source`` (from 0) in the picture."""
     selector = f'#play-table .table .factory[data-index="{source}"] .tile.{color}'
@@ -143,6 +148,11 @@ def test_a_game_against_the_greedy_bot_by_clicks_and_keys_gives_a_record_to_repl
 
     # By clicks on the picture: the blue tiles of factory 1, then pattern line 3.
     click_take(page, 0, "blue")
+    # Before it is played, what the take does on each line (its two blues: one too many
+    # for line 1) and on the floor, as the judge's check says.
+    effects = {"0": "1 on the line, 1 on the floor: \u22121", "2": "2 on the line",
+               "floor": "2 on the floor: \u22122"}  # fmt: skip
+    wait(page, lambda d: {line: effect_of(d, line) for line in effects} == effects)
     shot(page, "2-picked")
     page.find_element(
         By.CSS_SELECTOR, '#play-table .board[data-player="0"] .pattern-line[data-line="2"]'

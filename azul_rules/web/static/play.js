@@ -266,8 +266,9 @@
         const { source, color } = game.picked;
         parts.push(h("fieldset", { class: "play-targets", "data-group": "targets" },
           h("legend", { text: t("chooseTarget", { tiles: t("takeButton", { n: countOf(source, color), color: t(color), source: sourceWord(source) }) }) }),
-          [0, 1, 2, 3, 4, "floor"].map((line) => button(targetWord(line), () => play({ type: "take", source, color, line }),
-            { key: `play-target:${line}`, class: "play-target" }))));
+          TARGETS.map((line) => button([targetWord(line), h("span", { class: "play-effect", text: effectWords(line) })],
+            () => play({ type: "take", source, color, line }),
+            { key: `play-target:${line}`, class: `play-target${game.picked.effects[line]?.ok === false ? " not-allowed" : ""}` }))));
       }
     }
     const places = moves.filter((m) => m.type === "place_tile");
@@ -294,12 +295,31 @@
     return (tiles ?? []).filter((tile) => tile === color).length;
   };
 
-  const pick = (source, color) => {
-    game.picked = { source, color };
+  const TARGETS = [0, 1, 2, 3, 4, "floor"];
+  // A take chosen: the judge says what it does on each line and on the floor (check's
+  // effect), before it is played.
+  const pick = async (source, color) => {
+    game.picked = { source, color, effects: {} };
     game.verdict = null;
     focusAfter = "play-target:0";
     draw();
     markPicked();
+    const picked = game.picked;
+    const replies = await Promise.all(TARGETS.map((line) => call("check", { state: game.position, move: { type: "take", source, color, line } })));
+    if (game?.picked !== picked) return;
+    TARGETS.forEach((line, i) => { picked.effects[line] = replies[i]?.status === 200 ? replies[i].data : null; });
+    draw();
+    markPicked();
+  };
+  const effectWords = (line) => {
+    const verdict = game.picked.effects[line];
+    if (!verdict) return "";
+    if (!verdict.ok) return t("notAllowed");
+    const { to_line: placed, to_floor: fallen, floor_penalty: penalty, marker } = verdict.effect;
+    const floor = fallen + (marker ? 1 : 0);
+    const cost = `\u2212${penalty}`;
+    if (!floor) return t("effect", { n: placed });
+    return placed ? t("effectFloor", { n: placed, floor, penalty: cost }) : t("effectOnlyFloor", { floor, penalty: cost });
   };
 
   const movesPart = () => h("details", { class: "play-moves", open: true },
