@@ -769,6 +769,8 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
         "`legal-moves` `moves[]`": legal["moves"][0],
         "`apply`": post(client, "apply", {"state": ROUND_TWO, "move": first}).json(),
         "`bot`": post(client, "bot", {"state": ROUND_TWO, "bot": "greedy"}).json(),
+        "`new-game`": post(client, "new-game", {"players": 2}).json(),
+        "`record`": post(client, "record", {"players": 2, "moves": []}).json(),
         "`problems`": impossible,
         "`problems` `problems[]`": impossible["problems"][0],
         "`problems` `warnings[]`": post(client, "problems", {"state": HALF_LAID}).json()[

@@ -179,6 +179,8 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     assert words["de"]["title"] == GERMAN + hostile and words["en"]["title"] == "Azul judge"
     assert words["de"]["player"] == f"{GERMAN}Player {{p}}"
     assert words["de"].keys() == words["en"].keys() == page_words()["en"].keys()
-    # the page's words and app.js, the scorekeeper's words and scorekeeper.js: no more
-    assert served["page"].count("</script>") == 4 and page.title == "Azul judge"
+    # the page's words and app.js, each part's words and script (the scorekeeper, Play a
+    # game): no more than index.html holds
+    scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
+    assert served["page"].count("</script>") == scripts == 6 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"

@@ -13,6 +13,7 @@ from typing import Any, Final
 from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
+from azul_rules.web.play import MAX_GAME_MOVES, MAX_SEED, VARIANTS
 from azul_rules.web.sheet import MAX_NOTATION, MAX_ROUNDS
 
 __all__ = ["document"]
@@ -660,7 +661,65 @@ def _paths() -> Doc:
         "/api/v1/health": _get(
             "health: for load balancers", _json({"type": "object"}, "The service answers.")
         ),
+        **_play_paths(),
     }
+
+
+def _settings() -> Doc:
+    """The settings of a game played at the page (``new-game``, ``record``)."""
+    return {
+        "players": {"type": "integer", "minimum": 2, "maximum": 4},
+        "seed": {
+            "type": "integer", "minimum": 0, "maximum": MAX_SEED,
+            "description": "The seed of the game's draws (0 when absent).",
+        },
+        "variant": {"enum": list(VARIANTS), "description": "The wall (colored when absent)."},
+    }  # fmt: skip
+
+
+def _play_paths() -> Doc:
+    """A game played at the page: ``new-game`` and ``record`` (azul_rules.web.play)."""
+    notation = {"type": "string", "description": "A position's notation (docs/notation.md)."}
+    start = _json(
+        {
+            "type": "object",
+            "required": ["players", "seed", "variant", "state", "position"],
+            "properties": {**_settings(), "state": _file("position"), "position": notation},
+        },
+        "The first position, as a document and as its notation.",
+    )
+    record = _json(
+        {
+            "type": "object",
+            "required": ["record", "text", "positions", "game_over", "outcome"],
+            "properties": {
+                "record": _file("record"),
+                "text": {"type": "string", "description": "The record as GameRecord.to_json."},
+                "positions": {
+                    "type": "array", "items": notation,
+                    "description": "The notation of every position reached, the start first.",
+                },
+                "game_over": {"type": "boolean"},
+                "outcome": _ref("Outcome"),
+            },
+        },
+        "The game's record as the library writes it, and each position's notation.",
+    )  # fmt: skip
+    moves = {"type": "array", "maxItems": MAX_GAME_MOVES, "items": _ref("MoveOrNotation")}
+    return {
+        "/api/v1/new-game": _post(
+            "new-game: the first position of a game",
+            _request(["players"], **_settings()), start, impossible=False,
+        ),
+        "/api/v1/record": _post(
+            "record: a game played, every move refereed, as its record",
+            _request(["players", "moves"], **_settings(), moves=moves), record,
+            impossible=False,
+            extra={"422": _problem(
+                "An illegal move (illegal-move: number, from 1, move, notation, violations)."
+            )},
+        ),
+    }  # fmt: skip
 
 
 def document(version: str) -> Doc:

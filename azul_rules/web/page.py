@@ -18,7 +18,7 @@ from typing import Final
 
 from azul_rules.text import SOURCE, keys, languages, template
 
-__all__ = ["PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
+__all__ = ["PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
 
 PREFIX: Final = "web.page."
 """The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
@@ -28,6 +28,10 @@ SCOREKEEPER_PREFIX: Final = "web.scorekeeper."
 """The catalogue keys of the scorekeeper's words (``static/scorekeeper.js``), written into
 the page as their own data block, ``<script type="application/json"
 id="scorekeeper-words">``."""
+
+PLAY_PREFIX: Final = "web.play."
+"""The catalogue keys of the words of *Play a game* (``static/play.js``), written into the
+page as their own data block, ``<script type="application/json" id="play-words">``."""
 
 _SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
 """A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
@@ -43,7 +47,7 @@ _UNSAFE: Final = str.maketrans({
 def page_words(prefix: str = PREFIX) -> dict[str, dict[str, str]]:
     """Every language's words of the page, ``{lang: {key: template}}``, languages in the
     catalogues' order (English first), keys without ``prefix`` (:data:`PREFIX`, or
-    :data:`SCOREKEEPER_PREFIX` for the scorekeeper's)."""
+    :data:`SCOREKEEPER_PREFIX` for the scorekeeper's, :data:`PLAY_PREFIX` for *Play a game*'s)."""
     names = [key.removeprefix(prefix) for key in keys(prefix)]
     return {lang: {name: template(lang, prefix + name) for name in names} for lang in languages()}
 
@@ -75,8 +79,9 @@ def render(page: str, version: str) -> bytes:
     """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
     word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
     ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
-    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}`` (the same of
-    :data:`SCOREKEEPER_PREFIX`); ``KeyError`` for any other slot."""
+    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}`` and ``{{play_words}}``
+    (the same of :data:`SCOREKEEPER_PREFIX` and :data:`PLAY_PREFIX`); ``KeyError`` for any
+    other slot."""
     label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
     slots = {
         "version": escape(version),
@@ -84,6 +89,7 @@ def render(page: str, version: str) -> bytes:
         "languages": escape(label),
         "words": words_block(page_words()),
         "scorekeeper_words": words_block(page_words(SCOREKEEPER_PREFIX)),
+        "play_words": words_block(page_words(PLAY_PREFIX)),
     }
 
     def fill(slot: re.Match[str]) -> str:
