@@ -134,6 +134,29 @@ def test_check_lists_every_violation_in_order(client: TestClient) -> None:
 # -- the other endpoints -----------------------------------------------------------------------
 
 
+def test_position_gives_a_position_as_its_notation_and_its_document(client: TestClient) -> None:
+    """The page's links: a document in, its notation out, and a notation in, its
+    document out; the same position both ways (but the history, which FEN-like text
+    leaves out)."""
+    state = az.from_dict(ROUND_TWO, az.GameState)
+    doc = post(client, "position", {"state": ROUND_TWO}).json()
+    assert doc == {"position": az.to_notation(state), "state": az.to_dict(state)}
+    back = post(client, "position", {"state": doc["position"]}).json()
+    assert back == doc
+
+
+def test_position_refuses_a_bad_notation_where_it_goes_wrong(client: TestClient) -> None:
+    """A notation that cannot be read names its character (400); one that reads but
+    cannot exist lists its problems (422)."""
+    bad = problem_of(post(client, "position", {"state": "c5f1.110_"}), 400, "unreadable-input")
+    assert bad["errors"] == [{
+        "path": "$.state (character 2)",
+        "problem": "expected the number of players: 2, 3 or 4, found '5'"}]  # fmt: skip
+    impossible = post(client, "position", {"state": example("impossible-position.json")})
+    codes = {e["code"] for e in problem_of(impossible, 422, "impossible-position")["errors"]}
+    assert "TILE_COUNT" in codes
+
+
 def test_legal_moves_lists_the_referees_moves_with_their_action_ids(client: TestClient) -> None:
     from azul_rules.actions import action_id
 
@@ -752,6 +775,7 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
         "`problems` `problems[]`": impossible["problems"][0],
         "`problems` `warnings[]`": post(client, "problems", {"state": HALF_LAID}).json()[
             "warnings"][0],
+        "`position`": post(client, "position", {"state": ROUND_TWO}).json(),
         "`audit`": audit,
         "`audit-game`": audit_game,
         "`audit-game` `rounds[]`": audit_game["rounds"][0],
@@ -781,7 +805,10 @@ def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
 def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
     documented = _documented_members()
     paths = client.get("/api/v1/openapi.json").json()["paths"]
-    names = ("check", "legal-moves", "apply", "bot", "problems", "audit", "audit-game", "replay")
+    names = (
+        "check", "legal-moves", "apply", "bot", "problems", "position", "audit", "audit-game",
+        "replay",
+    )  # fmt: skip
     for name in names:
         schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
             "application/json"]["schema"]  # fmt: skip

@@ -46,6 +46,7 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
         "apply": {"state": state, "move": move},
         "bot": {"state": state, "bot": "random" if seed % 2 else "greedy", "seed": seed},
         "problems": {"state": state},
+        "position": {"state": state},
         "render": {"state": state, "move": move, "size": 600},
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
@@ -61,9 +62,9 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
 
 
 ENDPOINTS = (
-    "check", "legal-moves", "apply", "bot", "problems", "render", "audit", "audit-game", "replay",
-    "scorekeeper", "new-game", "record",
-)
+    "check", "legal-moves", "apply", "bot", "problems", "position", "render", "audit",
+    "audit-game", "replay", "scorekeeper", "new-game", "record",
+)  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
     400: ("application/problem+json",),

@@ -357,6 +357,7 @@ def _api_routes(body_timeout: float) -> list[Route]:
         post("/api/v1/apply", posted(judge.apply)),
         post("/api/v1/bot", posted(judge.bot_move)),
         post("/api/v1/problems", posted(judge.problems)),
+        post("/api/v1/position", posted(judge.position)),
         post("/api/v1/audit", posted(judge.audit)),
         post("/api/v1/audit-game", posted(judge.audit_game, threaded=True)),
         post("/api/v1/render", posted(judge.render, threaded=True)),

@@ -425,6 +425,17 @@ def apply(raw: bytes, lang: str = "en") -> Document:
     }
 
 
+def position(raw: bytes, lang: str = "en") -> Document:
+    """``POST /api/v1/position``: ``state`` (a document or a notation) in both forms,
+    its one-line notation and its JSON document, so that a page can put a position into
+    a link and read one back (S1-S5: only a position that can exist has them)."""
+    doc, gathered = read_request(raw, {"state": True}, lang)
+    state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
+    gathered.done()
+    assert state is not None
+    return {"position": to_notation(state), "state": to_dict(state)}
+
+
 def problems(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/problems``: every reason ``state`` cannot exist (an empty list
     when it can); 400 only when it cannot be read."""

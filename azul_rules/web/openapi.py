@@ -409,6 +409,21 @@ def _paths() -> Doc:
             ),
             impossible=False,
         ),
+        "/api/v1/position": _post(
+            "position: a position as its one-line notation and as its JSON document",
+            _request(["state"], state=state),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["position", "state"],
+                    "properties": {
+                        "position": {"type": "string"},
+                        "state": _file("position"),
+                    },
+                },
+                "The position's notation (docs/notation.md) and its document.",
+            ),
+        ),
         "/api/v1/bot": _post(
             "bot: the move a built-in bot chooses in a position",
             _request(
