@@ -175,3 +175,16 @@ def test_a_malformed_grey_sheet_says_where(value: object, where: str) -> None:
     with pytest.raises(FormatError) as caught:
         sheet_from_data(value)
     assert str(caught.value).startswith(where)
+
+
+def test_the_openapi_description_says_the_wall(client: TestClient) -> None:
+    jsonschema = needs("jsonschema")
+    operation = client.get("/api/v1/openapi.json").json()["paths"][PATH]["post"]
+    sheet = operation["requestBody"]["content"]["application/json"]["schema"]["properties"]
+    reply = operation["responses"]["200"]["content"]["application/json"]["schema"]
+    answer = post(client, grey_sheet(written=5))
+    check = jsonschema.Draft202012Validator(sheet["sheet"])
+    assert check.is_valid(grey_sheet()) and check.is_valid(answer["notation"])
+    assert not check.is_valid({"players": 2, "wall": "gray"})
+    assert "wall" in reply["required"]
+    assert jsonschema.Draft202012Validator(reply["properties"]["wall"]).is_valid(answer["wall"])
