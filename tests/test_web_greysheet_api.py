@@ -188,3 +188,26 @@ def test_the_openapi_description_says_the_wall(client: TestClient) -> None:
     assert not check.is_valid({"players": 2, "wall": "gray"})
     assert "wall" in reply["required"]
     assert jsonschema.Draft202012Validator(reply["properties"]["wall"]).is_valid(answer["wall"])
+
+
+# Both players lay the same wall over five rounds, four tiles a row, each row's empty
+# space in a column that already holds the colour the row lacks (row 1 lacks white, and
+# column 1 holds it in row 5; and so on): no row can ever be completed.
+STUCK = [
+    "12B21B", "13K23W31Y41K51W", "14R24Y32K42Y52R", "15Y25K34W43R53B", "35R45B54K",
+]  # fmt: skip
+
+
+def stuck_notation(rounds: int) -> str:
+    return "_".join(["2g", *(f"{code}.{code}" for code in STUCK[:rounds])])
+
+
+def test_a_grey_game_ends_when_no_row_can_be_completed_r7(client: TestClient) -> None:
+    assert post(client, stuck_notation(4))["game_over"] is False
+    answer = post(client, stuck_notation(5))
+    assert answer["game_over"] is True and answer["totals"] == [66, 66]
+    assert answer["end"]["bonuses"][0] == {"rows": 0, "columns": 0, "colors": 1, "points": 10}
+    assert answer["end"]["final"] == [76, 76] and answer["end"]["winners"] == [0, 1]
+    problem = post(client, stuck_notation(5) + "_.", 422)
+    assert [(e["path"], e["rule"]) for e in problem["errors"]] == [("$.sheet.rounds[5]", "R7")]
+    assert problem["errors"][0]["problem"].startswith("round 6 comes after the end of the game")
