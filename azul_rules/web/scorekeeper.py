@@ -116,10 +116,21 @@ def _check_entry(entry: Entry, wall: Wall, player: int, k: int, grey: bool) -> l
     """What makes player ``player``'s entry of round ``k`` (from 0) impossible on their
     wall as it stood before it."""
     path = f"$.sheet.rounds[{k}][{player}]"
-    number = k + 1
-    found = _check_grey(entry, wall, player, path, number) if grey else []
+    check = _check_grey if grey else _check_colored
+    found = check(entry, wall, player, path, k + 1)
+    if entry.floor > 7:
+        found.append(_refusal(f"{path}.floor", "floor_full", "F2", player=player + 1,
+                              count=entry.floor))  # fmt: skip
+    return found
+
+
+def _check_colored(entry: Entry, wall: Wall, player: int, path: str, number: int
+                   ) -> list[_Refusal]:  # fmt: skip
+    """The coloured wall's spaces: one tile a row (W1), a space not filled yet (its
+    colour already in the row, P3)."""
+    found = []
     rows_seen: set[int] = set()
-    for i, (r, c) in enumerate(() if grey else entry.placed):
+    for i, (r, c) in enumerate(entry.placed):
         at = f"{path}.placed[{i}]"
         if r in rows_seen:
             found.append(_refusal(at, "same_row", "W1", player=player + 1, row=r + 1,
@@ -128,9 +139,6 @@ def _check_entry(entry: Entry, wall: Wall, player: int, k: int, grey: bool) -> l
             found.append(_refusal(at, "occupied", "P3", player=player + 1, row=r + 1,
                                   column=c + 1, color=wall_color(r, c)))
         rows_seen.add(r)
-    if entry.floor > 7:
-        found.append(_refusal(f"{path}.floor", "floor_full", "F2", player=player + 1,
-                              count=entry.floor))
     return found
 
 

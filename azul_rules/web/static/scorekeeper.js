@@ -82,6 +82,7 @@
 
   const scoreRound = () => settle(sheet(true), (r) => {
     rounds = r.sheet.rounds;
+    choosing = null;
     entries = Array.from({ length: players }, blankEntry);
   });
 
@@ -92,6 +93,7 @@
     entries = rounds[rounds.length - 1];
     rounds = rounds.slice(0, -1);
     end = {};
+    choosing = null;
     if (!rounds.length) { reply = null; refusal = null; draw(); return; }
     settle(sheet(false), () => {});
   };
@@ -104,6 +106,7 @@
 
   const open = (notation) => settle(notation, (r) => {
     players = r.players; wall = r.wall; rounds = r.sheet.rounds; end = r.sheet.end ?? {};
+    choosing = null;
     entries = Array.from({ length: players }, blankEntry);
   });
 
