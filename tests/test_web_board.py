@@ -146,8 +146,8 @@ def test_a_link_opens_its_position_and_asks_its_move(page: WebDriver, site: str)
     assert shared(page) == {"position": [NOTATION], "move": ["2B3"]}
     # What it does, before it is played: line 3 holds a blue already (P4, P6, F1).
     effect = page.find_element(By.ID, "effect").text
-    assert "2 tile(s) to line 3" in effect
-    assert "1 tile(s) to the floor line: −1 points now (F1)" in effect
+    assert "2 tiles to line 3" in effect
+    assert "1 tile to the floor line: −1 point now (F1)" in effect
 
 
 def test_a_link_may_carry_a_move_in_json(page: WebDriver, site: str) -> None:
@@ -279,8 +279,8 @@ def test_french_from_the_link_to_the_answer(page: WebDriver, site: str) -> None:
     open_page(page, site, link(move="2B3"), lang="fr")
     wait(page, lambda d: "Coup légal" in verdict_text(d))
     effect = page.find_element(By.ID, "effect").text
-    assert "S'il est joué" in effect and "2 carreau(x) sur la ligne 3" in effect
-    assert "1 carreau(x) au plancher : −1 points maintenant (F1)" in effect
+    assert "S'il est joué" in effect and "2 carreaux sur la ligne 3" in effect
+    assert "1 carreau au plancher : −1 point maintenant (F1)" in effect
 
 
 GLYPHS = """
@@ -373,4 +373,4 @@ def test_a_grey_wall_placement_asked_by_a_click_on_a_wall_space(
     svg_click(page, '.board[data-player="0"] .wall-space[data-row="0"][data-column="2"]')
     wait(page, lambda d: "Legal move" in verdict_text(d))
     assert "line 1 → column 3" in verdict_text(page)
-    assert "the tile scores 1 points (W3)" in page.find_element(By.ID, "effect").text
+    assert "the tile scores 1 point (W3)" in page.find_element(By.ID, "effect").text

@@ -149,3 +149,16 @@ def test_svg_board_draws_an_audit_from_python() -> None:
     assert "the claim is correct" in picture and 'class="verdict audit"' in picture
     with pytest.raises(az.FormatError, match="an Audit's scores are ints"):
         svg.board(state, highlight=svg.Audit(az.audit(state, claim), ("12",)))  # type: ignore[arg-type]
+
+
+def test_a_score_past_100_digits_has_no_notation_and_no_500(client: TestClient) -> None:
+    """A position built by hand with a 151-digit score exists (W3 has no ceiling) but no
+    notation holds it: ``/position`` and ``/apply`` answer ``null`` for it, not a 500."""
+    data = az.to_dict(az.new_game(2, seed=1))
+    data["players"][0]["score"] = 10**150
+    answer = _post(client, "position", state=data)
+    assert answer["status"] == 200 and answer["position"] is None
+    moved = _post(client, "apply", state=data, move="1Y1")
+    assert moved["status"] == 200 and moved["position"] is None
+    with pytest.raises(ValueError, match="more than 100 digits has no notation"):
+        az.to_notation(az.from_dict(data, az.GameState))

@@ -428,12 +428,13 @@ def apply(raw: bytes, lang: str = "en") -> Document:
 def position(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/position``: ``state`` (a document or a notation) in both forms,
     its one-line notation and its JSON document, so that a page can put a position into
-    a link and read one back (S1-S5: only a position that can exist has them)."""
+    a link and read one back (S1-S5: only a position that can exist has them; a score
+    past 100 digits, possible only by hand, has no notation: ``null``)."""
     doc, gathered = read_request(raw, {"state": True}, lang)
     state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
     gathered.done()
     assert state is not None
-    return {"position": to_notation(state), "state": to_dict(state)}
+    return {"position": _notation_of(state), "state": to_dict(state)}
 
 
 def problems(raw: bytes, lang: str = "en") -> Document:

@@ -421,7 +421,10 @@ def _paths() -> Doc:
                     "type": "object",
                     "required": ["position", "state"],
                     "properties": {
-                        "position": {"type": "string"},
+                        "position": {
+                            "type": ["string", "null"],
+                            "description": "null for a score past 100 digits (no notation).",
+                        },
                         "state": _file("position"),
                     },
                 },

@@ -16,7 +16,7 @@ import re
 from html import escape
 from typing import Final
 
-from azul_rules.text import SOURCE, keys, languages, template
+from azul_rules.text import SOURCE, keys, languages, plural_index, template
 
 __all__ = ["PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
 
@@ -49,7 +49,21 @@ def page_words(prefix: str = PREFIX) -> dict[str, dict[str, str]]:
     catalogues' order (English first), keys without ``prefix`` (:data:`PREFIX`, or
     :data:`SCOREKEEPER_PREFIX` for the scorekeeper's, :data:`PLAY_PREFIX` for *Play a game*'s)."""
     names = [key.removeprefix(prefix) for key in keys(prefix)]
-    return {lang: {name: template(lang, prefix + name) for name in names} for lang in languages()}
+    return {
+        lang: {PLURALS: _plurals(lang), **{name: template(lang, prefix + name) for name in names}}
+        for lang in languages()
+    }
+
+
+PLURALS: Final = "_plural"
+"""The member of each language's words that tells the script which form of a counted word
+(``{n:tile|tiles}``) a count takes: one digit a count from 0 to 199, the form's index by
+the catalogue's ``Plural-Forms`` (a count past 199 reads the digit of 100 + count % 100,
+which the plural rules of gettext's languages repeat)."""
+
+
+def _plurals(lang: str) -> str:
+    return "".join(str(plural_index(lang, n)) for n in range(200))
 
 
 def words_block(words: dict[str, dict[str, str]]) -> str:

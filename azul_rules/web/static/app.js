@@ -20,9 +20,20 @@
 
   let lang = SOURCE;
   // A phrase is a template: {p} a figure, {{ and }} a brace (as in the catalogues).
+  // A counted word, {n:tile|tiles}: the form the count takes by the catalogue's plural
+  // rule ("_plural": one digit a count from 0 to 199; past it, 100 + count % 100).
+  const pluralForm = (count, forms) => {
+    const n = Math.abs(Number(String(count).replace("\u2212", "-"))) || 0;
+    const rule = WORDS[lang]?._plural ?? WORDS[SOURCE]?._plural ?? "";
+    const index = Number(rule[n < 200 ? n : 100 + (n % 100)] ?? forms.length - 1);
+    return forms[Math.min(index, forms.length - 1)];
+  };
   const t = (key, params = {}) => {
     const text = WORDS[lang]?.[key] ?? WORDS[SOURCE]?.[key] ?? key;
-    return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) => (name === undefined ? whole[0] : String(params[name] ?? "")));
+    return text.replace(/\{\{|\}\}|\{(\w+)(?::([^{}]*))?\}/g, (whole, name, forms) => (
+      name === undefined ? whole[0]
+        : forms !== undefined ? pluralForm(params[name], forms.split("|"))
+          : String(params[name] ?? "")));
   };
   const colorWord = (c) => (c === "marker" ? t("markerTile") : t("tileOf", { color: t(c) }));
 
