@@ -154,6 +154,7 @@ def test_a_colour_twice_in_a_column_is_refused_v2(browser: WebDriver, site: str)
     click(driver, "score")
     refused = wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, '[data-sk="refused"]'))
     shot(driver, "refused")
-    assert "player 1's wall column 3 already holds a white tile" in refused[0].text
+    said = "player 1's white tile at row 4, column 3: column 3 already holds a white tile"
+    assert said in refused[0].text
     assert "(V2)" in refused[0].text
     assert not driver.find_elements(By.CSS_SELECTOR, '[data-sk="round-1"]')

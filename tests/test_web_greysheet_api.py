@@ -106,17 +106,17 @@ def refused(client: TestClient, rounds: list[Any], lang: str = "en") -> list[dic
     [
         ([[entry((0, 0, "red")), entry()], [entry((2, 0, "red")), entry()]],
          "$.sheet.rounds[1][0].placed[0]", "V2",
-         "player 1's wall column 1 already holds a red tile"),
+         "player 1's red tile at row 3, column 1: column 1 already holds a red tile"),
         ([[entry((0, 0, "red")), entry()], [entry((0, 3, "red")), entry()]],
          "$.sheet.rounds[1][0].placed[0]", "V5",
-         "player 1's wall row 1 already holds a red tile"),
+         "player 1's red tile at row 1, column 4: row 1 already holds a red tile"),
         ([[entry((0, 0, "red")), entry()], [entry((0, 0, "blue")), entry()]],
          "$.sheet.rounds[1][0].placed[0]", "V1",
          "player 1's wall already holds a red tile in row 1, column 1"),
         # within one round, tiled top to bottom (V3): the lower tile is the one refused
         ([[entry((3, 2, "white"), (1, 2, "white")), entry()]],
          "$.sheet.rounds[0][0].placed[0]", "V2",
-         "player 1's wall column 3 already holds a white tile"),
+         "player 1's white tile at row 4, column 3: column 3 already holds a white tile"),
         ([[entry(), entry((2, 0, "black"), (2, 4, "blue"))]],
          "$.sheet.rounds[0][1].placed[1]", "W1",
          "player 2 laid two tiles in wall row 3 in round 1"),
@@ -134,7 +134,8 @@ def test_a_grey_refusal_in_french(client: TestClient) -> None:
     errors = refused(client, [[entry((0, 0, "blue")), entry()], [entry((4, 0, "blue")), entry()]],
                      lang="fr")  # fmt: skip
     assert errors[0]["problem"].startswith(
-        "la colonne 1 du mur du joueur 1 porte déjà un carreau de couleur bleue")
+        "le carreau de couleur bleue du joueur 1 à la rangée 5, colonne 1 : la colonne 1 "
+        "porte déjà un carreau de couleur bleue")
 
 
 def test_the_grey_notation_carries_the_wall_and_the_colours(client: TestClient) -> None:
