@@ -250,12 +250,16 @@ def _sheet() -> Doc:
             {"type": "object", "required": ["players"],
              "properties": {"format_version": {"const": 1},
                             "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                            "wall": {"enum": ["colored", "grey"], "default": "colored",
+                                     "description": "The side of the boards; on the grey "
+                                     "wall (V1-V5) each space laid is [row, column, colour]."},
                             "rounds": {"type": "array", "maxItems": MAX_ROUNDS},
                             "end": {"type": "object"}}},
-            {"type": "string", "maxLength": MAX_NOTATION, "pattern": "^[2-4]"},
+            {"type": "string", "maxLength": MAX_NOTATION, "pattern": "^[2-4]g?(_|$)"},
         ],
-        "description": "The sheet: per round and player the wall spaces laid, the floor "
-        "tiles, the marker and the total written (docs/scorekeeper.md), or its notation.",
+        "description": "The sheet: its wall (coloured or grey), per round and player the "
+        "wall spaces laid (with their colours on the grey wall), the floor tiles, the marker "
+        "and the total written (docs/scorekeeper.md), or its notation (2g_… on the grey wall).",
     }  # fmt: skip
 
 
@@ -591,11 +595,12 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["lang", "players", "sheet", "notation", "rounds", "totals",
-                                 "game_over", "end", "scoresheet", "correct"],
+                    "required": ["lang", "players", "wall", "sheet", "notation", "rounds",
+                                 "totals", "game_over", "end", "scoresheet", "correct"],
                     "properties": {
                         "lang": _LANG,
                         "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                        "wall": {"enum": ["colored", "grey"]},
                         "sheet": {"type": "object", "description": "The sheet as read."},
                         "notation": {"type": "string", "description": "The sheet in one line."},
                         "rounds": {"type": "array", "description": "Per round: round, "
@@ -616,8 +621,8 @@ def _paths() -> Doc:
             extra={"422": _problem(
                 "Entries no game can give (impossible-position): errors lists each with its "
                 "path, its reason and the rule (a space already filled, two tiles in a row in "
-                "one round, more than 7 floor tiles, more tiles than the round holds, a round "
-                "after the end...)."
+                "one round, on the grey wall a colour twice in a row or a column, more than "
+                "7 floor tiles, more tiles than the round holds, a round after the end...)."
             )},
         ),
         "/api/v1/rules": _get(

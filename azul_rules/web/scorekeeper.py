@@ -3,8 +3,11 @@
 The players enter, round by round, the wall spaces they laid tiles on and what lies on
 their floor lines (:mod:`azul_rules.web.sheet`); the judge gives each placement's points
 (W3, :func:`~azul_rules.core.scoring.score_placement`), the floor penalties (F1, F3, F4),
-the running totals (W4) and, once a row is complete (E1), the end bonuses (E2) and the
-winners (E4).  Entries no game can give are refused with their reason and rule (422).
+the running totals (W4) and, once a row is complete (E1; on the grey wall also once no
+row can ever be, R7), the end bonuses (E2) and the winners (E4).  On the grey wall
+(V1-V5) each space laid names its colour, and the column chosen is checked as a
+``PlaceTile`` is: a free space (V1), a colour not yet in its column (V2) nor its row
+(V5, P3).  Entries no game can give are refused with their reason and rule (422).
 A total the players wrote is judged as :func:`~azul_rules.audit_game` judges a
 scoresheet: from the totals written before it, by the audit of the round's tiling
 (:func:`~azul_rules.adjudication.auditing.audit_checked`), so a mistake is named once
@@ -19,12 +22,13 @@ from typing import Any, Final
 import attrs
 
 from azul_rules.adjudication.auditing import audit_checked, expected_boards
-from azul_rules.adjudication.claims import Claim
+from azul_rules.adjudication.claims import Claim, ClaimedBoard
 from azul_rules.adjudication.scoresheet import Scoresheet, judge_end
 from azul_rules.core.board import EMPTY_WALL, PlayerBoard, Wall, pattern_line
 from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem, wall_color
 from azul_rules.core.errors import FormatError, Violation
-from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.grey import walls_can_end
+from azul_rules.core.phases import Phase
 from azul_rules.core.position import build, new_context
 from azul_rules.core.rulebook import rule
 from azul_rules.core.scoring import (
@@ -96,17 +100,34 @@ class _Tiled:
     wall: Wall
 
 
-def _laid(entry: Entry) -> list[tuple[int, int]]:
-    """The spaces laid in the tiling order of W1: row by row from the top (a row gets
-    one tile a round), whatever the order they were entered in."""
-    return sorted(entry.placed)
+def _tiles(entry: Entry) -> list[tuple[int, int, Color]]:
+    """Each space laid with its colour: the one named on the grey wall, the space's own
+    on the coloured wall (S5)."""
+    return [(r, c, wall_color(r, c) if color is None else color) for r, c, color in entry.laid()]
 
 
-def _check_entry(entry: Entry, wall: Wall, player: int, k: int) -> list[_Refusal]:
+def _laid(entry: Entry) -> list[tuple[int, int, Color]]:
+    """The tiles laid in the tiling order of W1 and V3: row by row from the top (a row
+    gets one tile a round), whatever the order they were entered in."""
+    return sorted(_tiles(entry))
+
+
+def _check_entry(entry: Entry, wall: Wall, player: int, k: int, grey: bool) -> list[_Refusal]:
     """What makes player ``player``'s entry of round ``k`` (from 0) impossible on their
     wall as it stood before it."""
     path = f"$.sheet.rounds[{k}][{player}]"
-    number = k + 1
+    check = _check_grey if grey else _check_colored
+    found = check(entry, wall, player, path, k + 1)
+    if entry.floor > 7:
+        found.append(_refusal(f"{path}.floor", "floor_full", "F2", player=player + 1,
+                              count=entry.floor))  # fmt: skip
+    return found
+
+
+def _check_colored(entry: Entry, wall: Wall, player: int, path: str, number: int
+                   ) -> list[_Refusal]:  # fmt: skip
+    """The coloured wall's spaces: one tile a row (W1), a space not filled yet (its
+    colour already in the row, P3)."""
     found = []
     rows_seen: set[int] = set()
     for i, (r, c) in enumerate(entry.placed):
@@ -118,9 +139,34 @@ def _check_entry(entry: Entry, wall: Wall, player: int, k: int) -> list[_Refusal
             found.append(_refusal(at, "occupied", "P3", player=player + 1, row=r + 1,
                                   column=c + 1, color=wall_color(r, c)))
         rows_seen.add(r)
-    if entry.floor > 7:
-        found.append(_refusal(f"{path}.floor", "floor_full", "F2", player=player + 1,
-                              count=entry.floor))
+    return found
+
+
+def _check_grey(entry: Entry, wall: Wall, player: int, path: str, number: int
+                ) -> list[_Refusal]:  # fmt: skip
+    """The grey wall's spaces, tile by tile in the tiling order (V3), each on the wall as
+    the tiles above it left it: one tile a row (W1), a free space (V1), a colour not yet
+    in its row (V5: P3 applies) nor in its column (V2)."""
+    rows = [list(row) for row in wall]
+    found = []
+    seen: set[int] = set()
+    tiles = _tiles(entry)
+    for i in sorted(range(len(tiles)), key=lambda i: tiles[i]):
+        r, c, color = tiles[i]
+        at = f"{path}.placed[{i}]"
+        said = {"player": player + 1, "row": r + 1, "column": c + 1, "color": color}
+        if r in seen:
+            found.append(_refusal(at, "same_row", "W1", player=player + 1, row=r + 1,
+                                  round=number))  # fmt: skip
+        elif (held := rows[r][c]) is not None:
+            found.append(_refusal(at, "grey_occupied", "V1", **{**said, "color": held}))
+        elif color in rows[r]:
+            found.append(_refusal(at, "grey_row", "V5", **said))
+        elif color in [row[c] for row in rows]:
+            found.append(_refusal(at, "grey_column", "V2", **said))
+        else:
+            rows[r][c] = color
+        seen.add(r)
     return found
 
 
@@ -134,7 +180,7 @@ def _check_round(sheet: Sheet, k: int, walls: Sequence[Wall]) -> list[_Refusal]:
     entries = sheet.rounds[k]
     found = []
     for p, entry in enumerate(entries):
-        found += _check_entry(entry, walls[p], p, k)
+        found += _check_entry(entry, walls[p], p, k, sheet.grey)
     markers = sum(e.marker for e in entries)
     if markers > 1:
         found.append(_refusal(f"$.sheet.rounds[{k}]", "markers", "T3", count=markers,
@@ -158,7 +204,7 @@ def _check_supply(sheet: Sheet, k: int, walls: Sequence[Wall]) -> list[_Refusal]
     if needed > held:
         found.append(_refusal(path, "supply", "R2", round=k + 1, needed=needed, held=held))
     for color in COLORS:
-        lines = sum(r + 1 for e in entries for r, c in e.placed if wall_color(r, c) is color)
+        lines = sum(r + 1 for e in entries for r, _, laid in _tiles(e) if laid is color)
         walled = sum(row.count(color) for wall in walls for row in wall)
         if lines > 20 - walled:
             found.append(_refusal(path, "color_supply", "S3", round=k + 1,
@@ -171,8 +217,7 @@ def _tile(entry: Entry, wall: Wall, before: int) -> _Tiled:
     the floor paid once (F1; the marker's space too, F3; past 7 spaces nothing, F2/F4)."""
     rows = [list(row) for row in wall]
     placements = []
-    for r, c in _laid(entry):
-        color = wall_color(r, c)
+    for r, c, color in _laid(entry):
         rows[r][c] = color
         scored = score_placement(rows, r, c)
         placements.append(WallPlacement(r, c, color, scored.horizontal, scored.vertical,
@@ -196,23 +241,28 @@ def _offer_end(sheet: Sheet, k: int, walls: Sequence[Wall], scores: Sequence[int
     holder = None
     for p, (entry, wall) in enumerate(zip(sheet.rounds[k], walls, strict=True)):
         lines = [pattern_line(i, None, 0) for i in range(5)]
-        for r, c in entry.placed:
-            lines[r] = pattern_line(r, wall_color(r, c), r + 1)
+        for r, _, color in _tiles(entry):
+            lines[r] = pattern_line(r, color, r + 1)
         floor: tuple[FloorItem, ...] = ((MARKER,) if entry.marker else ()) + (Color.BLUE,) * min(
             entry.floor, 7)
         if entry.marker:
             holder = p
         boards.append(PlayerBoard(scores[p], tuple(lines), wall, floor))
-    context = new_context((), (), 0, Phase.FACTORY_OFFER, k + 1, Variant.COLORED, None, None,
+    context = new_context((), (), 0, Phase.FACTORY_OFFER, k + 1, sheet.wall, None, None,
                           None)  # fmt: skip
     factories = ((),) * FACTORIES[sheet.players]
     return build(GameState, tuple(boards), factories, (), 0, holder, context)
 
 
-def _expected_from(position: GameState) -> tuple[int, ...]:
+def _expected_from(position: GameState, claim: Claim | None) -> tuple[int, ...]:
     """The totals the rules give after the tiling of ``position`` (its scores being
-    the totals written before)."""
-    return tuple(b.score for b in expected_boards(position))
+    the totals written before); on the grey wall with the columns of ``claim``."""
+    return tuple(b.score for b in expected_boards(position, claim))
+
+
+def _walls_claimed(sheet: Sheet, after: Sequence[Wall]) -> tuple[ClaimedBoard, ...] | None:
+    """On the grey wall the walls as laid: the columns the players chose (V1)."""
+    return tuple(ClaimedBoard(wall=w) for w in after) if sheet.grey else None
 
 
 # -- the whole sheet -----------------------------------------------------------------------
@@ -230,24 +280,26 @@ def tally(sheet: Sheet, lang: str = "en") -> Document:
     over_at = None
     for k, entries in enumerate(sheet.rounds):
         if over_at is not None:
-            refusal = _refusal(f"$.sheet.rounds[{k}]", "after_end", "E1", round=k + 1,
-                               ended=over_at)  # fmt: skip
+            stuck = not any(None not in row for wall in walls for row in wall)
+            refusal = _refusal(f"$.sheet.rounds[{k}]", "after_stuck" if stuck else "after_end",
+                               "R7" if stuck else "E1", round=k + 1, ended=over_at)  # fmt: skip
             raise _impossible([refusal], lang)
         refusals = _check_round(sheet, k, walls)
         if refusals:
             raise _impossible(refusals, lang)
         tiled = [_tile(e, w, t) for e, w, t in zip(entries, walls, totals, strict=True)]
-        violations = _audit_round(sheet, k, walls, written, [t.after for t in tiled])
+        violations = _audit_round(sheet, k, walls, written, [t.wall for t in tiled])
         rounds.append(_round_document(sheet, k, tiled, violations, lang))
         walls = [t.wall for t in tiled]
         totals = [t.after for t in tiled]
         written = [t.after if e.written is None else e.written
                    for t, e in zip(tiled, entries, strict=True)]  # fmt: skip
-        if any(None not in row for wall in walls for row in wall):
+        if _game_ends(sheet, walls):
             over_at = k + 1
     end = _end_document(sheet, walls, totals, written, lang) if over_at else None
     return {
         "players": sheet.players,
+        "wall": sheet.wall.value,
         "sheet": sheet_to_dict(sheet),
         "notation": sheet_to_notation(sheet),
         "rounds": rounds,
@@ -260,18 +312,29 @@ def tally(sheet: Sheet, lang: str = "en") -> Document:
     }
 
 
+def _game_ends(sheet: Sheet, walls: Sequence[Wall]) -> bool:
+    """E1: a complete wall row; R7 on the grey wall: no row can ever be completed."""
+    if any(None not in row for wall in walls for row in wall):
+        return True
+    return sheet.grey and not walls_can_end([PlayerBoard(wall=w) for w in walls])
+
+
 def _audit_round(sheet: Sheet, k: int, walls: Sequence[Wall], written_before: Sequence[int],
-                 correct: Sequence[int]) -> list[Violation]:  # fmt: skip
+                 after: Sequence[Wall]) -> list[Violation]:  # fmt: skip
+    """The totals written in round ``k`` audited from those written before; on the grey
+    wall the audit's claim carries the walls as laid (``after``)."""
     entries = sheet.rounds[k]
     if all(e.written is None for e in entries):
         return []
     position = _offer_end(sheet, k, walls, written_before)
-    expected = _expected_from(position)
+    boards = _walls_claimed(sheet, after)
+    columns = None if boards is None else Claim(scores=(0,) * sheet.players, boards=boards)
+    expected = _expected_from(position, columns)
     claimed = tuple(expected[p] if e.written is None else e.written
                     for p, e in enumerate(entries))  # fmt: skip
     if claimed == expected:
         return []
-    result = audit_checked(position, Claim(scores=claimed))
+    result = audit_checked(position, Claim(scores=claimed, boards=boards))
     return [Violation(v.code, v.rule, (*v.params, ("round", k + 1))) for v in result.violations]
 
 

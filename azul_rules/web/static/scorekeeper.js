@@ -2,7 +2,8 @@
 // players click the wall spaces they laid and their floor lines, and may write the totals
 // they counted; the judge (POST api/v1/scorekeeper) scores the round and names any wrong
 // figure.  Nothing is scored here: the page only keeps the entries and shows the answers.
-// A link (?sheet=<notation>) reopens the sheet at a round.
+// A link (?sheet=<notation>) reopens the sheet at a round.  On the grey wall (V1-V5) a
+// space laid also names its colour: click the space, then one of five lettered colours.
 "use strict";
 
 (() => {
@@ -32,6 +33,8 @@
   // -- the model ----------------------------------------------------------------------------
   const blankEntry = () => ({ placed: [], floor: 0, marker: false, written: null });
   let players = 2;
+  let wall = "colored";         // the side of the boards: "colored" or "grey"
+  let choosing = null;          // grey wall: the space clicked, waiting for its colour {p, r, c}
   let rounds = [];              // the rounds the judge has scored (the sheet's entries)
   let entries = [blankEntry(), blankEntry()];   // the round being entered
   let end = {};                 // what was written at the end
@@ -39,7 +42,7 @@
   let refusal = null;           // the judge's last refusal (problem details)
 
   const sheet = (withCurrent) => ({
-    format_version: 1, players,
+    format_version: 1, players, wall,
     rounds: withCurrent ? [...rounds, entries] : rounds,
     ...(Object.keys(end).length ? { end } : {}),
   });
@@ -79,6 +82,7 @@
 
   const scoreRound = () => settle(sheet(true), (r) => {
     rounds = r.sheet.rounds;
+    choosing = null;
     entries = Array.from({ length: players }, blankEntry);
   });
 
@@ -89,18 +93,20 @@
     entries = rounds[rounds.length - 1];
     rounds = rounds.slice(0, -1);
     end = {};
+    choosing = null;
     if (!rounds.length) { reply = null; refusal = null; draw(); return; }
     settle(sheet(false), () => {});
   };
 
   const newSheet = (count) => {
-    players = count; rounds = []; end = {}; reply = null; refusal = null;
+    players = count; rounds = []; end = {}; reply = null; refusal = null; choosing = null;
     entries = Array.from({ length: players }, blankEntry);
     draw();
   };
 
   const open = (notation) => settle(notation, (r) => {
-    players = r.players; rounds = r.sheet.rounds; end = r.sheet.end ?? {};
+    players = r.players; wall = r.wall; rounds = r.sheet.rounds; end = r.sheet.end ?? {};
+    choosing = null;
     entries = Array.from({ length: players }, blankEntry);
   });
 
@@ -108,14 +114,82 @@
   const root = () => document.getElementById("scorekeeper");
   const gameOver = () => Boolean(reply?.game_over);
 
+  const grey = () => wall === "grey";
+  // The colour of a space laid: named on the grey wall, the space's own on the coloured (S5).
+  const laidColor = ([r, c, color]) => color ?? wallColor(r, c);
+
   // The walls as the judge scored them: colour or null, and the spaces of the round entered.
   const wallOf = (p) => {
-    const wall = Array.from({ length: 5 }, () => Array(5).fill(null));
-    rounds.forEach((round) => round[p].placed.forEach(([r, c]) => { wall[r][c] = wallColor(r, c); }));
-    return wall;
+    const cells = Array.from({ length: 5 }, () => Array(5).fill(null));
+    rounds.forEach((round) => round[p].placed.forEach((space) => { cells[space[0]][space[1]] = laidColor(space); }));
+    return cells;
+  };
+
+  // -- the grey wall: a space, then its colour ------------------------------------------------
+  const greySpace = (p, r, c, cells) => {
+    const entry = entries[p];
+    const laid = entry.placed.find(([x, y]) => x === r && y === c);
+    const color = laid ? laid[2] : cells[r][c];
+    const picked = choosing?.p === p && choosing.r === r && choosing.c === c;
+    const label = color ? t("greyTile", { row: r + 1, column: c + 1, color: t(`color.${color}`) })
+      : t("greySpace", { row: r + 1, column: c + 1 });
+    const kind = color ? `tile ${color}` : "sk-grey-empty";
+    return h("button", {
+      type: "button", class: `sk-space ${kind}${laid ? " sk-laid" : ""}${picked ? " sk-choosing" : ""}`,
+      "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid || picked ? "true" : "false",
+      "aria-expanded": color ? null : String(picked),
+      disabled: (cells[r][c] !== null) || gameOver(), title: label, "aria-label": label,
+      on: () => {
+        if (laid) entry.placed = entry.placed.filter(([x, y]) => x !== r || y !== c);
+        choosing = laid || picked ? null : { p, r, c };
+        draw(choosing ? `pick-${p}-${firstFree(p, r, c)}` : `wall-${p}-${r}-${c}`);
+      },
+    }, color ? glyph(color) : null);
+  };
+
+  // The colours already in the space's row and column: offered, but marked (the judge refuses them, V2, V5).
+  const takenAt = (p, r, c) => {
+    const cells = wallOf(p);
+    entries[p].placed.forEach(([x, y, color]) => { cells[x][y] = color; });
+    return new Set([...cells[r], ...cells.map((row) => row[c])].filter(Boolean));
+  };
+
+  const firstFree = (p, r, c) => {
+    const taken = takenAt(p, r, c);
+    return COLORS.find((color) => !taken.has(color)) ?? COLORS[0];
+  };
+
+  const palette = (p) => {
+    const { r, c } = choosing;
+    const back = () => { choosing = null; draw(`wall-${p}-${r}-${c}`); };
+    const taken = takenAt(p, r, c);
+    const group = h("div", { class: "sk-palette", role: "group", "data-sk": `palette-${p}`,
+      "aria-label": t("choose", { row: r + 1, column: c + 1 }) },
+    h("span", { class: "sk-hint", text: t("choose", { row: r + 1, column: c + 1 }) }),
+    ...COLORS.map((color) => h("button", {
+      type: "button", class: `tile ${color} sk-pick${taken.has(color) ? " sk-taken" : ""}`,
+      "data-sk": `pick-${p}-${color}`,
+      title: t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      "aria-label": t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      on: () => {
+        entries[p].placed = [...entries[p].placed, [r, c, color]];
+        back();
+      },
+    }, glyph(color))),
+    h("button", { type: "button", class: "sk-cancel", "data-sk": `pick-${p}-cancel`, on: back, text: t("cancel") }));
+    group.addEventListener("keydown", (event) => { if (event.key === "Escape") back(); });
+    return group;
+  };
+
+  const greyWallPart = (p) => {
+    const cells = wallOf(p);
+    const grid = h("div", { class: "sk-wall sk-grey", role: "group", "aria-label": t("greyWall") });
+    for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) grid.append(greySpace(p, r, c, cells));
+    return h("div", {}, grid, choosing?.p === p ? palette(p) : null);
   };
 
   const wallPart = (p) => {
+    if (grey()) return greyWallPart(p);
     const wall = wallOf(p);
     const entry = entries[p];
     const grid = h("div", { class: "sk-wall", role: "group", "aria-label": t("wall") });
@@ -177,6 +251,7 @@
       const total = reply?.totals?.[p];
       boards.append(h("div", { class: "sk-board", "data-sk": `board-${p}` },
         h("h3", { text: t("player", { n: p + 1 }) + (total === undefined ? "" : ` · ${total}`) }),
+        grey() ? h("p", { class: "sk-hint", text: t("greyWall") }) : null,
         wallPart(p), h("p", { class: "sk-hint", text: t("floor") }), floorPart(p), writtenPart(p)));
     }
     return boards;
@@ -265,11 +340,15 @@
     const select = h("select", { "data-sk": "players", "aria-label": t("players") },
       ...[2, 3, 4].map((n) => h("option", { value: String(n), selected: n === players, text: String(n) })));
     select.addEventListener("change", () => newSheet(Number(select.value)));
+    const side = h("select", { "data-sk": "wall", "aria-label": t("wallSide") },
+      ...["colored", "grey"].map((w) => h("option", { value: w, selected: w === wall, text: t(w) })));
+    side.addEventListener("change", () => { wall = side.value; newSheet(players); });
     section.replaceChildren(...[
       h("h2", { id: "scorekeeper-title", text: t("title") }),
       h("p", { class: "sk-intro", text: t("intro") }),
       h("div", { class: "sk-controls" },
         h("label", {}, h("span", { text: `${t("players")} ` }), select),
+        h("label", {}, h("span", { text: `${t("wallSide")} ` }), side),
         h("button", { type: "button", "data-sk": "new", on: () => newSheet(players), text: t("new") }),
         rounds.length ? h("button", { type: "button", "data-sk": "undo", on: takeBack, text: t("undo") }) : null),
       boardsPart(),
