@@ -53,6 +53,7 @@ if TYPE_CHECKING:
         to_dict,
         to_json,
     )
+    from azul_rules.formats.notation import from_notation, to_notation
     from azul_rules.formats.record import GameRecord, Replay
 
 # The names below come from modules built on cattrs (JSON, records, audits): they are
@@ -64,6 +65,8 @@ _ON_FIRST_USE = {
     "GameRecord": "azul_rules.formats.record",
     "Replay": "azul_rules.formats.record",
     "audit_game": "azul_rules.adjudication.scoresheet",
+    "from_notation": "azul_rules.formats.notation",
+    "to_notation": "azul_rules.formats.notation",
     **dict.fromkeys(
         ("from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"),
         "azul_rules.formats.jsonio",
@@ -129,6 +132,7 @@ __all__ = [
     "end_bonuses",
     "from_dict",
     "from_json",
+    "from_notation",
     "move_from_dict",
     "move_from_json",
     "new_game",
@@ -137,6 +141,7 @@ __all__ = [
     "score_placement",
     "to_dict",
     "to_json",
+    "to_notation",
 ]
 
 

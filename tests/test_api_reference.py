@@ -17,6 +17,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import attrs
 import pytest
 
 import azul_rules as az
@@ -165,6 +166,13 @@ CALLS: list[tuple[str, Callable[[], object], type[BaseException]]] = [
     ("Refill", lambda: az.Refill("RB"), az.FormatError),  # type: ignore[arg-type]
     ("Placements", lambda: az.Placements(5), az.FormatError),  # type: ignore[arg-type]
     ("parse_move", lambda: az.parse_move("9Z9"), az.FormatError),
+    ("to_notation", lambda: az.to_notation("c2f1"), TypeError),  # type: ignore[arg-type]
+    ("to_notation", lambda: az.to_notation(_state().replace(players=(
+        attrs.evolve(_state().players[0], score=10**100), _state().players[1]))), ValueError),
+    ("from_notation", lambda: az.from_notation("c5"), az.FormatError),
+    ("from_notation", lambda: az.from_notation(
+        az.to_notation(_state()).replace("_0.00000.00000.", "_0.1b0000.g0000.", 1)),
+     az.InvalidStateError),
     ("from_json", lambda: az.from_json("[", az.GameState), az.FormatError),
     ("from_json", lambda: az.from_json("{}", int), TypeError),
     ("from_json", lambda: az.from_json(json.dumps(_bad_state_data()), az.GameState),

@@ -61,6 +61,10 @@ def problem_of(response: Any, status: int, slug: str) -> dict[str, Any]:
 
 
 ROUND_TWO = example("round-2-position.json")
+# A new game's table laid out half way: factories 3-5 still empty (a warning, R2).
+HALF_LAID = az.to_notation(az.new_game(2, seed=7)).replace(
+    "b2yk.brw2.y2rk.rw3.byw2.", "b2yk.brw2....", 1
+)
 
 
 # -- check -------------------------------------------------------------------------------------
@@ -109,6 +113,7 @@ def test_check_reads_the_notation_and_says_legal(client: TestClient) -> None:
         "notation": "2B3",
         "violations": [],
         "move": {"type": "take", "source": 1, "color": "blue", "line": 2},
+        "effect": {"to_line": 2, "to_floor": 1, "floor_penalty": 1, "marker": False},
     }
 
 
@@ -127,6 +132,29 @@ def test_check_lists_every_violation_in_order(client: TestClient) -> None:
 
 
 # -- the other endpoints -----------------------------------------------------------------------
+
+
+def test_position_gives_a_position_as_its_notation_and_its_document(client: TestClient) -> None:
+    """The page's links: a document in, its notation out, and a notation in, its
+    document out; the same position both ways (but the history, which FEN-like text
+    leaves out)."""
+    state = az.from_dict(ROUND_TWO, az.GameState)
+    doc = post(client, "position", {"state": ROUND_TWO}).json()
+    assert doc == {"position": az.to_notation(state), "state": az.to_dict(state)}
+    back = post(client, "position", {"state": doc["position"]}).json()
+    assert back == doc
+
+
+def test_position_refuses_a_bad_notation_where_it_goes_wrong(client: TestClient) -> None:
+    """A notation that cannot be read names its character (400); one that reads but
+    cannot exist lists its problems (422)."""
+    bad = problem_of(post(client, "position", {"state": "c5f1.110_"}), 400, "unreadable-input")
+    assert bad["errors"] == [{
+        "path": "$.state (character 2)",
+        "problem": "expected the number of players: 2, 3 or 4, found '5'"}]  # fmt: skip
+    impossible = post(client, "position", {"state": example("impossible-position.json")})
+    codes = {e["code"] for e in problem_of(impossible, 422, "impossible-position")["errors"]}
+    assert "TILE_COUNT" in codes
 
 
 def test_legal_moves_lists_the_referees_moves_with_their_action_ids(client: TestClient) -> None:
@@ -202,6 +230,7 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
         "possible": True,
         "lang": "en",
         "problems": [],
+        "warnings": [],
     }
 
 
@@ -734,11 +763,19 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
     book = client.get("/api/v1/rules").json()
     return {
         "`check`": check.json(),
+        "`check` `effect` of a take": post(client, "check", {"state": ROUND_TWO,
+                                                            "move": first}).json()["effect"],
         "`legal-moves`": legal,
         "`legal-moves` `moves[]`": legal["moves"][0],
         "`apply`": post(client, "apply", {"state": ROUND_TWO, "move": first}).json(),
+        "`bot`": post(client, "bot", {"state": ROUND_TWO, "bot": "greedy"}).json(),
+        "`new-game`": post(client, "new-game", {"players": 2}).json(),
+        "`record`": post(client, "record", {"players": 2, "moves": []}).json(),
         "`problems`": impossible,
         "`problems` `problems[]`": impossible["problems"][0],
+        "`problems` `warnings[]`": post(client, "problems", {"state": HALF_LAID}).json()[
+            "warnings"][0],
+        "`position`": post(client, "position", {"state": ROUND_TWO}).json(),
         "`audit`": audit,
         "`audit-game`": audit_game,
         "`audit-game` `rounds[]`": audit_game["rounds"][0],
@@ -768,7 +805,11 @@ def test_docs_list_every_member_of_every_answer(client: TestClient) -> None:
 def test_openapi_lists_every_member_of_every_json_answer(client: TestClient) -> None:
     documented = _documented_members()
     paths = client.get("/api/v1/openapi.json").json()["paths"]
-    for name in ("check", "legal-moves", "apply", "problems", "audit", "audit-game", "replay"):
+    names = (
+        "check", "legal-moves", "apply", "bot", "problems", "position", "audit", "audit-game",
+        "replay",
+    )  # fmt: skip
+    for name in names:
         schema = paths[f"/api/v1/{name}"]["post"]["responses"]["200"]["content"][
             "application/json"]["schema"]  # fmt: skip
         members = documented[f"`{name}`"]

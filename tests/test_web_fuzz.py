@@ -39,20 +39,32 @@ def body_of(endpoint: str, seed: int) -> dict[str, Any]:
     state, move = seed_document("state", seed), seed_document("move", seed)
     record = seed_document("record", seed)
     lang = "fr" if seed % 2 else "en"
+    game = {"players": 2 + seed % 3, "seed": seed, "variant": ("colored", "grey")[seed // 2 % 2]}
     bodies: dict[str, dict[str, Any]] = {
         "check": {"state": state, "move": move},
         "legal-moves": {"state": state},
         "apply": {"state": state, "move": move},
+        "bot": {"state": state, "bot": "random" if seed % 2 else "greedy", "seed": seed},
         "problems": {"state": state},
+        "position": {"state": state},
         "render": {"state": state, "move": move, "size": 600},
         "audit": {"state": CLAIM_POSITION if seed % 3 else state, "claim": CLAIM},
         "audit-game": {"record": record, "scoresheet": SHEET},
         "replay": {"record": record, "at": seed % 7},
+        "scorekeeper": {"sheet": {"players": 2, "rounds": [[
+            {"placed": [[seed % 5, (seed * 3) % 5]], "floor": seed % 8, "marker": seed % 2 == 1},
+            {"placed": [], "floor": 0, "marker": seed % 2 == 0},
+        ]]}},
+        "new-game": game,
+        "record": {**game, "moves": ["1B1", move]},
     }
     return {**bodies[endpoint], "lang": lang}
 
 
-ENDPOINTS = ("check", "legal-moves", "apply", "problems", "render", "audit", "audit-game", "replay")
+ENDPOINTS = (
+    "check", "legal-moves", "apply", "bot", "problems", "position", "render", "audit",
+    "audit-game", "replay", "scorekeeper", "new-game", "record",
+)  # fmt: skip
 ANSWERS = {
     200: ("application/json", "image/svg+xml"),
     400: ("application/problem+json",),

@@ -262,15 +262,15 @@ def test_render_refuses_a_move_and_a_tiling_together(client: TestClient) -> None
     doc = problem_of(reply, 400, "unreadable-input")
     assert doc["errors"] == [{
         "path": "$.tiling",
-        "problem": "a picture marks a move or the last wall tiling, not both: leave out move "
-        "or tiling",
+        "problem": "a picture marks one thing: a move, the last wall tiling or an audit's "
+        "claim; leave out all but one of move, tiling and claim",
     }]  # fmt: skip
     reply = client.post(
         "/api/v1/render", content=json.dumps({**body, "lang": "fr"}), headers=[JSON]
     )
     assert problem_of(reply, 400, "unreadable-input")["errors"][0]["problem"] == (
-        "une image marque un coup ou la dernière décoration du mur, pas les deux : "
-        "retirez move ou tiling"
+        "une image marque une seule chose : un coup, la dernière décoration du mur ou "
+        "l'annonce d'un audit ; ne gardez qu'un de move, tiling et claim"
     )
 
 

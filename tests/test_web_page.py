@@ -24,7 +24,7 @@ needs("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from azul_rules.web import create_app  # noqa: E402
-from azul_rules.web.page import PREFIX, page_words, render, words_block  # noqa: E402
+from azul_rules.web.page import PLURALS, PREFIX, page_words, render, words_block  # noqa: E402
 
 STATIC = files("azul_rules.web").joinpath("static")
 
@@ -112,8 +112,13 @@ def test_the_catalogues_hold_every_word_the_page_uses_and_no_other() -> None:
     assert {"open", "blue", "factory_offer", "noscript", "language", "rulesLink"} <= used
     assert used == {key.removeprefix(PREFIX) for key in keys(PREFIX)}
     for lang in languages():
-        assert set(page_words()[lang]) == used, lang
+        assert set(page_words()[lang]) == used | {PLURALS}, lang
         assert template(lang, "language.name")
+    # Which form a count takes, by each catalogue's Plural-Forms: English "0 tiles, 1
+    # tile, 2 tiles"; French "0 carreau, 1 carreau, 2 carreaux".
+    assert page_words()["en"][PLURALS][:3] == "101"
+    assert page_words()["fr"][PLURALS][:3] == "001"
+    assert all(len(page_words()[lang][PLURALS]) == 200 for lang in languages())
 
 
 def test_the_page_carries_every_languages_words_and_a_button_for_each() -> None:
@@ -179,5 +184,8 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     assert words["de"]["title"] == GERMAN + hostile and words["en"]["title"] == "Azul judge"
     assert words["de"]["player"] == f"{GERMAN}Player {{p}}"
     assert words["de"].keys() == words["en"].keys() == page_words()["en"].keys()
-    assert served["page"].count("</script>") == 2 and page.title == "Azul judge"
+    # the page's words and app.js, each part's words and script (the scorekeeper, Play a
+    # game): no more than index.html holds
+    scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
+    assert served["page"].count("</script>") == scripts == 6 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"

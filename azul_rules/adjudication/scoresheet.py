@@ -26,7 +26,7 @@ from azul_rules.core.errors import ErrorCode, FormatError, IllegalMoveError, Res
 from azul_rules.core.moves import Move, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import build
-from azul_rules.core.scoring import end_bonuses
+from azul_rules.core.scoring import Outcome, end_bonuses
 from azul_rules.core.shown import fill
 from azul_rules.core.state import GameState
 from azul_rules.formats import schemas
@@ -39,6 +39,7 @@ __all__ = [
     "RoundVerdict",
     "Scoresheet",
     "audit_game",
+    "judge_end",
     "schema",
     "scoresheet_from_dict",
     "scoresheet_from_json",
@@ -270,7 +271,7 @@ def audit_game(record: GameRecord, sheet: Scoresheet | Mapping[str, object]) -> 
         written_before = written
     end: list[Violation] = []
     if final.is_over and final.outcome is not None and len(checked.rounds) == len(rounds):
-        end = _judge_end(checked, rounds[-1].after if rounds else final.players, final)
+        end = judge_end(checked, rounds[-1].after if rounds else final.players, final.outcome)
     outcome = final.outcome
     return GameAudit(
         tuple(verdicts), tuple(end),
@@ -326,9 +327,13 @@ def _judge_round(played: _Round, written: tuple[int, ...],
     return RoundVerdict(played.number, written, correct, found)
 
 
-def _judge_end(sheet: Scoresheet, tiled: tuple[PlayerBoard, ...],
-               final: GameState) -> list[Violation]:  # fmt: skip
-    """E2: the bonuses; the final totals; E4: the winners (the rules' scores decide)."""
+def judge_end(sheet: Scoresheet, tiled: tuple[PlayerBoard, ...],
+              outcome: Outcome) -> list[Violation]:  # fmt: skip
+    """The end of a finished game's sheet: E2, the bonuses written (``sheet.bonuses``)
+    against the walls of ``tiled``, the boards after the last tiling; the final totals
+    written (``sheet.final``) against the last round's written totals plus the bonuses
+    written; E4, the winners written against ``outcome``, the rules' (the rules' scores
+    decide, not the sheet's).  The scorekeeper of the web judge judges its end here too."""
     found = []
     last = sheet.rounds[-1] if sheet.rounds else tuple(0 for _ in tiled)
     for p, board in enumerate(tiled):
@@ -344,8 +349,6 @@ def _judge_end(sheet: Scoresheet, tiled: tuple[PlayerBoard, ...],
             found.append(Violation.of(E.SCORE_MISCOUNT, "E2", reason="final", player=p,
                                       claimed=sheet.final[p],
                                       correct=last[p] + written_bonus))  # fmt: skip
-    outcome = final.outcome
-    assert outcome is not None
     if sheet.winners is not None and tuple(sorted(sheet.winners)) != outcome.winners:
         found.append(Violation.of(E.WRONG_WINNER, "E4", claimed_players=sheet.winners,
                                   correct_players=outcome.winners))  # fmt: skip

@@ -142,7 +142,10 @@ _LANG_HELP = (  # one language per catalogue of azul_rules.text: "en (default) o
 )
 _PLAYERS_HELP = "2, 3 or 4 (default 2)"
 _VARIANT_HELP = "the wall: colored (default) or grey (the back of the boards)"
-_STATE_HELP = "a position (JSON, docs/json-format.md; - reads standard input)"
+_STATE_HELP = (
+    "a position: its notation (docs/notation.md) or a JSON file (docs/json-format.md; "
+    "- reads standard input)"
+)
 
 
 def _describe_commands(commands: Any) -> None:
@@ -646,7 +649,18 @@ def _judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None
 
 
 def _load_state(path: str, lang: str = "en") -> GameState:
+    """STATE: a position's notation (docs/notation.md) or a JSON file holding one."""
+    if _is_notation(path):
+        return _reading("STATE", lambda: from_dict(path, GameState), lang)
     return _from_file(path, lambda data: from_dict(data, GameState), lang, "position")
+
+
+def _is_notation(text: str) -> bool:
+    """A position argument that is no file and starts as a notation does (the variant,
+    the players, the phase: ``c2f``) is read as one; anything else is a file's name,
+    so that a missing file is told as missing."""
+    return (not os.path.exists(text) and len(text) > 3 and text[0] in "cg"
+            and text[1] in "234" and text[2] in "fwre")  # fmt: skip
 
 
 def _load_move(text: str) -> Move:
@@ -744,7 +758,9 @@ def _check(args: argparse.Namespace) -> int:
 
 def _audit(args: argparse.Namespace) -> int:
     _one_stdin(args.state, args.claim)
-    state = _from_file(args.state, position_from_dict, args.lang, "position")
+    state = (_reading("STATE", lambda: position_from_dict(args.state), args.lang)
+             if _is_notation(args.state)
+             else _from_file(args.state, position_from_dict, args.lang, "position"))  # fmt: skip
     claim = _from_file(args.claim, claim_from_dict, kind="claim")
     result = _judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
     if args.json:

@@ -586,6 +586,10 @@ def long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
 def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     """Read a state.  ``offer_ended`` accepts a factory offer with no tile left: the
     moment an audit starts from, which ``apply`` never rests at (P7)."""
+    if isinstance(data, str):  # a position's notation (docs/notation.md)
+        from azul_rules.formats.notation import document
+
+        data = document(data)
     check_shape(data)
     doc = _structure(data, _StateDoc, "$")
     errors: list[tuple[str, str]] = []

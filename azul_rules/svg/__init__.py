@@ -47,6 +47,7 @@ from azul_rules.svg._parts import (
     NOTES_WIDTH,
     PAPER,
     WIDTH,
+    Audit,
     Item,
     Layout,
     Rect,
@@ -74,10 +75,11 @@ from azul_rules.svg._words import (
     wrap,
 )
 
-__all__ = ["WIDTH", "Highlight", "Svg", "board"]
+__all__ = ["WIDTH", "Audit", "Highlight", "Svg", "board"]
 
-Highlight = Move | Result | RoundScoring | tuple[Move, Result]
-"""What ``board(highlight=...)`` accepts: a move (judged in the position), a verdict,
+Highlight = Move | Result | RoundScoring | tuple[Move, Result] | Audit
+"""What ``board(highlight=...)`` accepts: a move (judged in the position), a verdict, an
+:class:`Audit`,
 both as ``(move, result)``, or a round's wall tiling (``state.last_scoring``)."""
 
 
@@ -119,12 +121,12 @@ def board(
     notes = verdict_notes(verdict, lang)
     layout = Layout(state, _seat_order(len(state.players), player), notes_height(notes))
     root = _root(layout, size)
-    ET.SubElement(root, "title").text = title_of(state, lang)
+    ET.SubElement(root, "title").text = title_of(state, lang, audited=verdict.audit is not None)
     ET.SubElement(root, "desc").text = "\n".join(
         [render_state(state, lang)] + [t for _, t in notes]
     )
     rect(root, Rect(0, 0, WIDTH, layout.height), "background", fill=PAPER)
-    _draw_header(root, state, lang)
+    _draw_header(root, state, lang, audited=verdict.audit is not None)
     _draw_table(root, state, layout, lang)
     _draw_info(root, state, layout, lang)
     _draw_notes(root, notes, layout, verdict)
@@ -169,6 +171,11 @@ def _verdict_of(state: Position, highlight: object, lang: str) -> Verdict:
     ``Result`` or ``RoundScoring`` built by hand is checked (``_svg_checks``)."""
     if highlight is None:
         return Verdict()
+    if isinstance(highlight, Audit):
+        scores = highlight.scores
+        if scores is not None and not all(type(n) is int for n in scores):
+            raise FormatError(f"an Audit's scores are ints, not {shown(scores)}")
+        return Verdict(audit=Audit(checked_result(highlight.result, lang), scores))
     if isinstance(highlight, Result):
         return Verdict(result=checked_result(highlight, lang))
     if isinstance(highlight, RoundScoring):
@@ -211,11 +218,14 @@ def _root(layout: Layout, size: int | None) -> ET.Element:
 # -- drawing ---------------------------------------------------------------------------
 
 
-def _draw_header(root: ET.Element, state: Position, lang: str) -> None:
+def _draw_header(root: ET.Element, state: Position, lang: str, *, audited: bool = False) -> None:
+    """The round and phase, then the players and whose turn it is -- or, for an audit,
+    that the factory offer has ended and its tiling is audited (no one is to move)."""
     group = el(root, "g", "header")
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
     write(group, MARGIN, 22, title, "title", font_size=17, bold=True)
-    write(group, MARGIN, 41, subtitle_of(state, lang), "subtitle", font_size=12)
+    subtitle = word("audit_subtitle", lang) if audited else subtitle_of(state, lang)
+    write(group, MARGIN, 41, subtitle, "subtitle", font_size=12)
 
 
 def _draw_table(root: ET.Element, state: Position, layout: Layout, lang: str) -> None:
@@ -296,7 +306,11 @@ def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict
     """The verdict (or the tiling) in words, under the table."""
     if not notes:
         return
-    kind = "tiling" if verdict.result is None else ("legal" if verdict.result.ok else "illegal")
+    kind = (
+        "audit" if verdict.audit is not None
+        else "tiling" if verdict.result is None
+        else "legal" if verdict.result.ok else "illegal"
+    )  # fmt: skip
     group = el(root, "g", f"verdict {kind}")
     box = Rect(MARGIN, layout.notes_y, WIDTH - 2 * MARGIN, notes_height(notes) - 4)
     rect(
@@ -305,7 +319,10 @@ def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict
         "verdict-box",
         rx=6,
         fill="#ffffff",
-        stroke=MARK_COLORS["offending" if kind == "illegal" else "source"],
+        stroke=MARK_COLORS[
+            "offending" if kind == "illegal" or (verdict.audit and not verdict.audit.result.ok)
+            else "source"
+        ],
         stroke_width=1.5,
     )
     y = box.y + 4

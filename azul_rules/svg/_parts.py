@@ -28,6 +28,17 @@ class Verdict(NamedTuple):
     move: Move | None = None
     result: Result | None = None
     scoring: RoundScoring | None = None
+    audit: Audit | None = None
+
+
+class Audit(NamedTuple):
+    """``board(highlight=Audit(result, scores))``: the verdict of an audit of the wall
+    tiling that follows the position (``azul_rules.audit``), and the scores the players
+    claimed (``None`` when the claim named none).  The picture is headed "Audit" with
+    what was claimed, not with a move's verdict nor the player to move."""
+
+    result: Result
+    scores: tuple[int, ...] | None = None
 
 
 # -- colours and pieces ------------------------------------------------------------------

@@ -18,7 +18,7 @@ from azul_rules.core.moves import Move, PlaceTile, TableTake, Take
 from azul_rules.core.position import Position
 from azul_rules.core.render import variant_name
 from azul_rules.core.scoring import RoundScoring
-from azul_rules.svg._parts import NOTES_WIDTH, Verdict
+from azul_rules.svg._parts import NOTES_WIDTH, Audit, Verdict
 
 
 def word(key: str, lang: str, **params: object) -> str:
@@ -28,10 +28,12 @@ def word(key: str, lang: str, **params: object) -> str:
     return says(lang, "svg." + key, **params)
 
 
-def title_of(state: Position, lang: str) -> str:
-    """The ``<title>``: round, phase, players, wall, turn or result, in one line."""
+def title_of(state: Position, lang: str, *, audited: bool = False) -> str:
+    """The ``<title>``: round, phase, players, wall, turn or result, in one line (for an
+    audit, that the tiling is audited: no one is to move)."""
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
-    return f"{title} · {subtitle_of(state, lang)}"
+    subtitle = word("audit_subtitle", lang) if audited else subtitle_of(state, lang)
+    return f"{title} · {subtitle}"
 
 
 def subtitle_of(state: Position, lang: str) -> str:
@@ -112,6 +114,8 @@ Note = tuple[str, str]  # (CSS class, text)
 def verdict_notes(verdict: Verdict, lang: str) -> list[Note]:
     """The lines written under the table: the move and its verdict, or the tiling."""
     notes: list[Note] = []
+    if verdict.audit is not None:
+        notes.extend(_audit_notes(verdict.audit, lang))
     if verdict.result is not None:
         notes.append(_verdict_head(verdict, lang))
         notes.extend(("violation", _violation_text(v, lang)) for v in verdict.result.violations)
@@ -127,6 +131,22 @@ def _verdict_head(verdict: Verdict, lang: str) -> Note:
     if verdict.move is None:
         return f"verdict-head {kind}", word(f"{kind}_alone", lang)
     return f"verdict-head {kind}", word(kind, lang, move=describe_move(verdict.move, lang))
+
+
+def _audit_notes(audit: Audit, lang: str) -> list[Note]:
+    """An audit's heading ("Audit: the claim is correct" or how many mistakes it holds),
+    what was claimed, then each mistake with its code and rule."""
+    mistakes = len(audit.result.violations)
+    kind = "correct" if audit.result.ok else "wrong"
+    head = word(f"audit_{kind}", lang, count=mistakes)
+    notes: list[Note] = [(f"verdict-head audit {kind}", head)]
+    if audit.scores is not None:
+        claimed = word("and", lang).join(
+            word("audit_score", lang, player=p + 1, score=s) for p, s in enumerate(audit.scores)
+        )
+        notes.append(("claimed", word("audit_claimed", lang, scores=claimed)))
+    notes.extend(("violation", _violation_text(v, lang)) for v in audit.result.violations)
+    return notes
 
 
 def _violation_text(violation: Violation, lang: str) -> str:

@@ -5,6 +5,8 @@ program can call, in every language of the catalogues (``azul_rules/text/*.po``)
 * :func:`create_app` — the ASGI application (Starlette): ``uvicorn
   'azul_rules.web:create_app' --factory`` serves it as well as ``azul-rules serve``.
 * :mod:`azul_rules.web.judge` — the work of each endpoint, without HTTP.
+* :mod:`azul_rules.web.play` — the same for a game played at the page (``new-game``,
+  ``record``).
 * :mod:`azul_rules.web.errors` — RFC 9457 problem details.
 * :mod:`azul_rules.web.openapi` — the OpenAPI 3.1 description.
 * :mod:`azul_rules.web.page` — the page, written with the catalogues' words.

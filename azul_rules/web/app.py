@@ -41,7 +41,7 @@ from azul_rules.core.messages import LANGUAGES
 from azul_rules.core.shown import shown
 from azul_rules.formats import schemas
 from azul_rules.formats.serialization import long_integers
-from azul_rules.web import judge, openapi
+from azul_rules.web import judge, openapi, play, scorekeeper
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
 from azul_rules.web.page import render
 from azul_rules.web.words import say
@@ -76,7 +76,11 @@ out, rather than echoing a 100 KB address)."""
 
 _STATIC: Final = {
     "app.js": "text/javascript; charset=utf-8",
+    "play.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
+    "scorekeeper.js": "text/javascript; charset=utf-8",
+    "scorekeeper.css": "text/css; charset=utf-8",
+    "play.css": "text/css; charset=utf-8",
     "icon.svg": "image/svg+xml",
 }
 _LENGTH: Final = re.compile(r"[0-9]{1,18}")
@@ -351,11 +355,16 @@ def _api_routes(body_timeout: float) -> list[Route]:
         post("/api/v1/check", posted(judge.check)),
         post("/api/v1/legal-moves", posted(judge.legal_moves)),
         post("/api/v1/apply", posted(judge.apply)),
+        post("/api/v1/bot", posted(judge.bot_move)),
         post("/api/v1/problems", posted(judge.problems)),
+        post("/api/v1/position", posted(judge.position)),
         post("/api/v1/audit", posted(judge.audit)),
         post("/api/v1/audit-game", posted(judge.audit_game, threaded=True)),
         post("/api/v1/render", posted(judge.render, threaded=True)),
         post("/api/v1/replay", posted(judge.replay, threaded=True)),
+        post("/api/v1/scorekeeper", posted(scorekeeper.scorekeeper, threaded=True)),
+        post("/api/v1/new-game", posted(play.new_game)),
+        post("/api/v1/record", posted(play.record, threaded=True)),
         Route("/api/v1/rules", _get(_rules, "public, max-age=3600")),
         Route("/api/v1/rules/{rule_id}", _get(_rule, "public, max-age=3600")),
         Route("/api/v1/schemas/{name}.json", _get(_schema, "public, max-age=3600")),

@@ -47,6 +47,7 @@ TYPES: Final[Mapping[str, int]] = {
     "unsupported-media-type": 415,
     "impossible-position": 422,
     "illegal-move": 422,
+    "no-move": 422,
     "unwritable-answer": 422,
     "internal-error": 500,
 }

@@ -30,17 +30,20 @@ from azul_rules.adjudication.auditing import position_from_json
 from azul_rules.adjudication.claims import claim_from_dict
 from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
 from azul_rules.adjudication.scoresheet import scoresheet_from_dict
-from azul_rules.core.colors import Color, Marker
+from azul_rules.core.bots import BUILT_IN_BOTS
+from azul_rules.core.colors import CENTER, FLOOR, FLOOR_SIZE, FLOOR_TOTALS, Color, Marker
 from azul_rules.core.errors import FormatError, InvalidStateError, Result, Violation
-from azul_rules.core.moves import Move, Take, parse_move
+from azul_rules.core.messages import phase_name
+from azul_rules.core.moves import Move, PlaceTile, TableTake, Take, parse_move
 from azul_rules.core.phases import Phase
 from azul_rules.core.rulebook import LANGUAGES, SECTIONS, rule, rules, section_title
-from azul_rules.core.scoring import Outcome
+from azul_rules.core.scoring import Outcome, score_placement
 from azul_rules.core.state import GameState
 from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
+from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
-from azul_rules.svg import Highlight, board
+from azul_rules.svg import Audit, Highlight, board
 from azul_rules.web.errors import (
     ApiProblem,
     from_format_error,
@@ -289,6 +292,15 @@ def _move_document(move: Move) -> Document:
     return {"move": to_dict(move), "notation": _notation(move)}
 
 
+def _notation_of(state: GameState) -> str | None:
+    """The position's notation; ``None`` for one whose score passed 100 digits (a
+    position built by hand), which no notation holds."""
+    try:
+        return to_notation(state)
+    except ValueError:
+        return None
+
+
 def _outcome(outcome: Outcome | None) -> Document | None:
     if outcome is None:
         return None
@@ -328,6 +340,41 @@ def check(raw: bytes, lang: str = "en") -> Document:
         "lang": lang,
         **_move_document(move),
         "violations": _violations(result, lang),
+        "effect": move_effect(state, move) if result.ok else None,
+    }
+
+
+def move_effect(state: GameState, move: Move) -> Document | None:
+    """What a legal move does, before it is played: a take's tiles to its pattern line
+    and to the floor (P5), the points those floor tiles cost now (F1: the floor's penalty
+    after the take less before it; tiles past the seventh space go to the lid, F2) and
+    whether it takes the starting player marker (P6); a grey wall placement's points
+    (V1, W3).  ``None`` for a refill."""
+    if isinstance(move, PlaceTile):
+        board = state.players[state.current_player]
+        wall = [list(row) for row in board.wall]
+        wall[move.line][move.column] = board.pattern_lines[move.line].color
+        return {"points": score_placement(wall, move.line, move.column).points}
+    if not isinstance(move, Take | TableTake):
+        return None
+    board = state.players[state.current_player]
+    source = state.center if move.source == CENTER else state.factories[move.source]
+    count = source.count(move.color)
+    if isinstance(move, TableTake):
+        to_floor = move.placements.get(FLOOR, 0)
+    elif move.line == FLOOR:
+        to_floor = count
+    else:
+        line = board.pattern_lines[move.line]
+        to_floor = count - min(count, line.capacity - line.count)
+    marker = move.source == CENTER and state.marker_holder is None
+    before = len(board.floor)
+    after = min(FLOOR_SIZE, before + to_floor + marker)
+    return {
+        "to_line": count - to_floor,
+        "to_floor": to_floor,
+        "floor_penalty": FLOOR_TOTALS[after] - FLOOR_TOTALS[before],
+        "marker": marker,
     }
 
 
@@ -370,6 +417,7 @@ def apply(raw: bytes, lang: str = "en") -> Document:
         "lang": lang,
         **_move_document(move),
         "state": to_dict(after),
+        "position": _notation_of(after),
         "round_ended": ended,
         "last_scoring": scoring,
         "game_over": after.is_over,
@@ -377,26 +425,84 @@ def apply(raw: bytes, lang: str = "en") -> Document:
     }
 
 
+def position(raw: bytes, lang: str = "en") -> Document:
+    """``POST /api/v1/position``: ``state`` (a document or a notation) in both forms,
+    its one-line notation and its JSON document, so that a page can put a position into
+    a link and read one back (S1-S5: only a position that can exist has them; a score
+    past 100 digits, possible only by hand, has no notation: ``null``)."""
+    doc, gathered = read_request(raw, {"state": True}, lang)
+    state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
+    gathered.done()
+    assert state is not None
+    return {"position": _notation_of(state), "state": to_dict(state)}
+
+
 def problems(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/problems``: every reason ``state`` cannot exist (an empty list
     when it can); 400 only when it cannot be read."""
     doc, gathered = read_request(raw, {"state": True}, lang)
     lang = gathered.lang
-    found = gathered.read(doc, "state", lambda: _problems_of(doc["state"], lang))
+    read = gathered.read(doc, "state", lambda: _problems_of(doc["state"], lang))
     gathered.done()
-    assert found is not None
-    return {"possible": not found, "lang": lang, "problems": found}
+    assert read is not None
+    found, state = read
+    warnings = [] if state is None else position_warnings(state, lang)
+    return {"possible": not found, "lang": lang, "problems": found, "warnings": warnings}
 
 
-def _problems_of(value: object, lang: str) -> list[Document]:
-    """Every reason the position ``value`` cannot exist; 400 when it cannot be read."""
+def _problems_of(value: object, lang: str) -> tuple[list[Document], GameState | None]:
+    """Every reason the position ``value`` cannot exist, and the position when it can;
+    400 when it cannot be read."""
     try:
-        from_dict(value, GameState)
+        state = from_dict(value, GameState)
     except FormatError as error:
         raise from_format_error(error, "$.state", lang) from None
     except InvalidStateError as error:
-        return [problem_entry(p, "$.state", lang) for p in error.problems]
-    return []
+        return [problem_entry(p, "$.state", lang) for p in error.problems], None
+    return [], state
+
+
+def position_warnings(state: GameState, lang: str) -> list[Document]:
+    """What a possible position makes unlikely: factories not all full although no tile
+    has been taken this round (the centre empty, the marker in it) and the bag and lid
+    held enough to fill them (R2) -- a table still being laid out, or a photo taken
+    half way.  Possible, but no game rests there."""
+    if state.phase is not Phase.FACTORY_OFFER or state.center or state.marker_holder is not None:
+        return []
+    short = [i for i, f in enumerate(state.factories) if len(f) < 4]
+    missing = sum(4 - len(state.factories[i]) for i in short)
+    if not short or len(state.bag) + len(state.lid) < missing:
+        return []
+    factories = ", ".join(str(i + 1) for i in short)
+    message = say("warning_unfilled", lang, factories=factories, count=len(short))
+    return [{"code": "FACTORIES_NOT_FILLED", "rule": "R2", "message": message}]
+
+
+def bot_move(raw: bytes, lang: str = "en") -> Document:
+    """``POST /api/v1/bot``: the move a built-in bot (``greedy``, ``random``) chooses in
+    ``state``; ``seed`` seeds the random bot.  422 when the position waits for no
+    player's move (a refill, or the game is over)."""
+    fields = {"state": True, "bot": True, "seed": False}
+    doc, gathered = read_request(raw, fields, lang)
+    lang = gathered.lang
+    state = gathered.read(doc, "state", lambda: _state(doc, lang))
+    name = gathered.read(doc, "bot", lambda: _bot_name(doc, lang))
+    seed = gathered.read(doc, "seed", lambda: _integer(doc, "seed", 0, 2**63 - 1, lang))
+    gathered.done()
+    assert state is not None and name is not None
+    if state.phase not in (Phase.FACTORY_OFFER, Phase.WALL_TILING) or not state.legal_moves():
+        phase = phase_name(state.phase.value, lang)
+        raise ApiProblem("no-move", say("bot_no_move", lang, phase=phase), lang=lang)
+    bot = BUILT_IN_BOTS[name](seed or 0) if name == "random" else BUILT_IN_BOTS[name]()
+    return _move_document(bot.choose(state))
+
+
+def _bot_name(doc: Document, lang: str) -> str:
+    value = doc["bot"]
+    if isinstance(value, str) and value in BUILT_IN_BOTS:
+        return value
+    problem = say("unknown_bot", lang, bots=", ".join(sorted(BUILT_IN_BOTS)))
+    raise unreadable([{"path": "$.bot", "problem": problem}], lang)
 
 
 def audit(raw: bytes, lang: str = "en") -> Document:
@@ -480,7 +586,8 @@ def render(raw: bytes, lang: str = "en") -> str:
     (not both: a 400).
     A position whose factory offer has just ended is drawn too (what an audit is
     about)."""
-    fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False}
+    fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False,
+              "claim": False}  # fmt: skip
     doc, gathered = read_request(raw, fields, lang)
     lang = gathered.lang
     state = gathered.read(doc, "state", lambda: _offer_end_position(doc, lang))  # audits too
@@ -490,12 +597,20 @@ def render(raw: bytes, lang: str = "en") -> str:
     )
     player = gathered.read(doc, "player", lambda: _seat(doc, state, lang))
     tiling = gathered.read(doc, "tiling", lambda: _boolean(doc, "tiling", lang))
-    if move is not None and tiling:  # two pictures asked for: which was meant is unknown
-        gathered.errors.append({"path": "$.tiling", "problem": say("move_and_tiling", lang)})
+    claim = gathered.read(doc, "claim", lambda: _read_with(claim_from_dict, doc, "claim", lang))
+    if sum(x is not None and x is not False for x in (move, tiling, claim)) > 1:
+        gathered.errors.append({"path": "$.tiling" if tiling else "$.claim",
+                                "problem": say("move_and_tiling", lang)})  # fmt: skip
     gathered.done()
     assert state is not None
     highlight: Highlight | None = None
-    if move is not None:
+    if claim is not None:
+        try:
+            verdict = audit_claim(state, claim)
+        except FormatError as error:  # the claim does not fit the position
+            raise _unfit(error, lang) from None
+        highlight = Audit(verdict, claim.scores)
+    elif move is not None:
         highlight = (move, state.validate(move))
     elif tiling:
         if state.last_scoring is None:

@@ -13,6 +13,8 @@ from typing import Any, Final
 from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
+from azul_rules.web.play import MAX_GAME_MOVES, MAX_SEED, VARIANTS
+from azul_rules.web.sheet import MAX_NOTATION, MAX_ROUNDS
 
 __all__ = ["document"]
 
@@ -228,10 +230,37 @@ def _components() -> Doc:
             "PositionProblem": position_problem,
             "Problem": problem,
             "MoveOrNotation": move_or_notation,
+            "PositionOrNotation": {
+                "oneOf": [_file("position"), {
+                    "type": "string", "maxLength": 1000, "pattern": "^[cg][234][fwre][0-9]",
+                    "description": "The position's notation (docs/notation.md).",
+                }],
+                "description": "A position document, or its notation (one line).",
+            },
             "MoveEntry": move_entry,
             "Outcome": outcome,
         }
     }
+
+
+def _sheet() -> Doc:
+    """The scorekeeper's sheet: its JSON form or its notation (docs/scorekeeper.md)."""
+    return {
+        "oneOf": [
+            {"type": "object", "required": ["players"],
+             "properties": {"format_version": {"const": 1},
+                            "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                            "wall": {"enum": ["colored", "grey"], "default": "colored",
+                                     "description": "The side of the boards; on the grey "
+                                     "wall (V1-V5) each space laid is [row, column, colour]."},
+                            "rounds": {"type": "array", "maxItems": MAX_ROUNDS},
+                            "end": {"type": "object"}}},
+            {"type": "string", "maxLength": MAX_NOTATION, "pattern": "^[2-4]g?(_|$)"},
+        ],
+        "description": "The sheet: its wall (coloured or grey), per round and player the "
+        "wall spaces laid (with their colours on the grey wall), the floor tiles, the marker "
+        "and the total written (docs/scorekeeper.md), or its notation (2g_… on the grey wall).",
+    }  # fmt: skip
 
 
 def _violations() -> Doc:
@@ -239,7 +268,7 @@ def _violations() -> Doc:
 
 
 def _paths() -> Doc:
-    state, move = _file("position"), _ref("MoveOrNotation")
+    state, move = _ref("PositionOrNotation"), _ref("MoveOrNotation")
     scoring = {
         "description": "The wall tiling the move ended (as the position's last_scoring), or null."
     }
@@ -250,13 +279,24 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["ok", "lang", "move", "notation", "violations"],
+                    "required": ["ok", "lang", "move", "notation", "violations", "effect"],
                     "properties": {
                         "ok": {"type": "boolean"},
                         "lang": _LANG,
                         "move": _file("move"),
                         "notation": {"type": ["string", "null"]},
                         "violations": _violations(),
+                        "effect": {
+                            "type": ["object", "null"],
+                            "description": (
+                                "What a legal move does before it is played (null for an "
+                                "illegal one). A "
+                                "take: to_line and to_floor tiles (P5), floor_penalty (the "
+                                "points those floor tiles cost now, F1) and marker (it "
+                                "takes the starting player marker, P6); a grey wall "
+                                "placement: points (W3); null for a refill."
+                            ),
+                        },
                     },
                 },
                 "The verdict: ok, or every violation from the most fundamental.",
@@ -305,6 +345,7 @@ def _paths() -> Doc:
                         "move",
                         "notation",
                         "state",
+                        "position",
                         "round_ended",
                         "last_scoring",
                         "game_over",
@@ -314,7 +355,14 @@ def _paths() -> Doc:
                         "lang": _LANG,
                         "move": _file("move"),
                         "notation": {"type": ["string", "null"]},
-                        "state": state,
+                        "state": _file("position"),
+                        "position": {
+                            "type": ["string", "null"],
+                            "description": (
+                                "The next position's notation (docs/notation.md); null for "
+                                "a score past 100 digits, which no notation holds."
+                            ),
+                        },
                         "round_ended": {"type": "boolean"},
                         "last_scoring": scoring,
                         "game_over": {"type": "boolean"},
@@ -337,16 +385,80 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["possible", "lang", "problems"],
+                    "required": ["possible", "lang", "problems", "warnings"],
                     "properties": {
                         "possible": {"type": "boolean"},
                         "lang": _LANG,
                         "problems": {"type": "array", "items": _ref("PositionProblem")},
+                        "warnings": {
+                            "type": "array",
+                            "description": (
+                                "What makes a possible position unlikely (code "
+                                "FACTORIES_NOT_FILLED: factories not all full although no "
+                                "tile has been taken this round, R2)."
+                            ),
+                            "items": {
+                                "type": "object",
+                                "required": ["code", "rule", "message"],
+                                "properties": {
+                                    "code": {"type": "string"},
+                                    "rule": {"type": "string"},
+                                    "message": {"type": "string"},
+                                },
+                            },
+                        },
                     },
                 },
-                "Every problem (an empty list for a possible position).",
+                "Every problem (an empty list for a possible position), and warnings.",
             ),
             impossible=False,
+        ),
+        "/api/v1/position": _post(
+            "position: a position as its one-line notation and as its JSON document",
+            _request(["state"], state=state),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["position", "state"],
+                    "properties": {
+                        "position": {
+                            "type": ["string", "null"],
+                            "description": "null for a score past 100 digits (no notation).",
+                        },
+                        "state": _file("position"),
+                    },
+                },
+                "The position's notation (docs/notation.md) and its document.",
+            ),
+        ),
+        "/api/v1/bot": _post(
+            "bot: the move a built-in bot chooses in a position",
+            _request(
+                ["state", "bot"],
+                state=state,
+                bot={"enum": ["greedy", "random"], "description": "Which built-in bot."},
+                seed={
+                    "type": "integer", "minimum": 0, "maximum": 2**63 - 1,
+                    "description": "Seeds the random bot (0 when absent).",
+                },
+            ),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["move", "notation"],
+                    "properties": {
+                        "move": _file("move"),
+                        "notation": {"type": ["string", "null"]},
+                    },
+                },
+                "The bot's move, legal in the position.",
+            ),
+            extra={
+                "422": _problem(
+                    "An impossible position (impossible-position), or one that waits for "
+                    "no player's move: a refill or a finished game (no-move)."
+                )
+            },
         ),
         "/api/v1/audit": _post(
             "audit: the mistakes of claimed scores after a wall tiling",
@@ -418,6 +530,14 @@ def _paths() -> Doc:
                     "type": "boolean",
                     "description": "Mark the last wall tiling's placements.",
                 },
+                claim={
+                    "allOf": [_file("claim")],
+                    "description": (
+                        "Audit this claim about the wall tiling that follows the position "
+                        "(as /api/v1/audit): the picture is headed Audit, with what was "
+                        "claimed and each mistake. One of move, tiling and claim at most."
+                    ),
+                },
             ),
             {
                 "description": "An SVG document; the move and its verdict marked when given.",
@@ -469,6 +589,42 @@ def _paths() -> Doc:
                 "The position after `at` moves (at most the last legal one).",
             ),
         ),
+        "/api/v1/scorekeeper": _post(
+            "scorekeeper: a sheet of a game played with the real box, scored round by round",
+            _request(["sheet"], sheet=_sheet()),
+            _json(
+                {
+                    "type": "object",
+                    "required": ["lang", "players", "wall", "sheet", "notation", "rounds",
+                                 "totals", "game_over", "end", "scoresheet", "correct"],
+                    "properties": {
+                        "lang": _LANG,
+                        "players": {"type": "integer", "minimum": 2, "maximum": 4},
+                        "wall": {"enum": ["colored", "grey"]},
+                        "sheet": {"type": "object", "description": "The sheet as read."},
+                        "notation": {"type": "string", "description": "The sheet in one line."},
+                        "rounds": {"type": "array", "description": "Per round: round, "
+                                   "notation (the sheet up to it), players (placements with "
+                                   "their points, floor_penalty, score_before, score_after, "
+                                   "written, violations)."},
+                        "totals": {"type": "array", "items": {"type": "integer"}},
+                        "game_over": {"type": "boolean"},
+                        "end": {"type": ["object", "null"], "description": "Once a row is "
+                                "complete (E1): bonuses, final, winners, written, violations."},
+                        "scoresheet": _file("scoresheet"),
+                        "correct": {"type": "boolean"},
+                    },
+                },
+                "Each placement's points, the floor penalties, the running totals, the end; "
+                "every written figure judged with the audit's codes.",
+            ),
+            extra={"422": _problem(
+                "Entries no game can give (impossible-position): errors lists each with its "
+                "path, its reason and the rule (a space already filled, two tiles in a row in "
+                "one round, on the grey wall a colour twice in a row or a column, more than "
+                "7 floor tiles, more tiles than the round holds, a round after the end...)."
+            )},
+        ),
         "/api/v1/rules": _get(
             "rules: the rule book", _json({"type": "object"}, "Every rule, by section.")
         ),
@@ -513,7 +669,65 @@ def _paths() -> Doc:
         "/api/v1/health": _get(
             "health: for load balancers", _json({"type": "object"}, "The service answers.")
         ),
+        **_play_paths(),
     }
+
+
+def _settings() -> Doc:
+    """The settings of a game played at the page (``new-game``, ``record``)."""
+    return {
+        "players": {"type": "integer", "minimum": 2, "maximum": 4},
+        "seed": {
+            "type": "integer", "minimum": 0, "maximum": MAX_SEED,
+            "description": "The seed of the game's draws (0 when absent).",
+        },
+        "variant": {"enum": list(VARIANTS), "description": "The wall (colored when absent)."},
+    }  # fmt: skip
+
+
+def _play_paths() -> Doc:
+    """A game played at the page: ``new-game`` and ``record`` (azul_rules.web.play)."""
+    notation = {"type": "string", "description": "A position's notation (docs/notation.md)."}
+    start = _json(
+        {
+            "type": "object",
+            "required": ["players", "seed", "variant", "state", "position"],
+            "properties": {**_settings(), "state": _file("position"), "position": notation},
+        },
+        "The first position, as a document and as its notation.",
+    )
+    record = _json(
+        {
+            "type": "object",
+            "required": ["record", "text", "positions", "game_over", "outcome"],
+            "properties": {
+                "record": _file("record"),
+                "text": {"type": "string", "description": "The record as GameRecord.to_json."},
+                "positions": {
+                    "type": "array", "items": notation,
+                    "description": "The notation of every position reached, the start first.",
+                },
+                "game_over": {"type": "boolean"},
+                "outcome": _ref("Outcome"),
+            },
+        },
+        "The game's record as the library writes it, and each position's notation.",
+    )  # fmt: skip
+    moves = {"type": "array", "maxItems": MAX_GAME_MOVES, "items": _ref("MoveOrNotation")}
+    return {
+        "/api/v1/new-game": _post(
+            "new-game: the first position of a game",
+            _request(["players"], **_settings()), start, impossible=False,
+        ),
+        "/api/v1/record": _post(
+            "record: a game played, every move refereed, as its record",
+            _request(["players", "moves"], **_settings(), moves=moves), record,
+            impossible=False,
+            extra={"422": _problem(
+                "An illegal move (illegal-move: number, from 1, move, notation, violations)."
+            )},
+        ),
+    }  # fmt: skip
 
 
 def document(version: str) -> Doc:

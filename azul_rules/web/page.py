@@ -16,13 +16,22 @@ import re
 from html import escape
 from typing import Final
 
-from azul_rules.text import SOURCE, keys, languages, template
+from azul_rules.text import SOURCE, keys, languages, plural_index, template
 
-__all__ = ["PREFIX", "page_words", "render", "words_block"]
+__all__ = ["PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
 
 PREFIX: Final = "web.page."
 """The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
 (``web.page.open`` is ``t("open")``)."""
+
+SCOREKEEPER_PREFIX: Final = "web.scorekeeper."
+"""The catalogue keys of the scorekeeper's words (``static/scorekeeper.js``), written into
+the page as their own data block, ``<script type="application/json"
+id="scorekeeper-words">``."""
+
+PLAY_PREFIX: Final = "web.play."
+"""The catalogue keys of the words of *Play a game* (``static/play.js``), written into the
+page as their own data block, ``<script type="application/json" id="play-words">``."""
 
 _SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
 """A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
@@ -35,11 +44,26 @@ _UNSAFE: Final = str.maketrans({
 ``<!--`` would end or bend the block; written as JSON escapes, they read the same."""
 
 
-def page_words() -> dict[str, dict[str, str]]:
+def page_words(prefix: str = PREFIX) -> dict[str, dict[str, str]]:
     """Every language's words of the page, ``{lang: {key: template}}``, languages in the
-    catalogues' order (English first), keys without :data:`PREFIX`."""
-    names = [key.removeprefix(PREFIX) for key in keys(PREFIX)]
-    return {lang: {name: template(lang, PREFIX + name) for name in names} for lang in languages()}
+    catalogues' order (English first), keys without ``prefix`` (:data:`PREFIX`, or
+    :data:`SCOREKEEPER_PREFIX` for the scorekeeper's, :data:`PLAY_PREFIX` for *Play a game*'s)."""
+    names = [key.removeprefix(prefix) for key in keys(prefix)]
+    return {
+        lang: {PLURALS: _plurals(lang), **{name: template(lang, prefix + name) for name in names}}
+        for lang in languages()
+    }
+
+
+PLURALS: Final = "_plural"
+"""The member of each language's words that tells the script which form of a counted word
+(``{n:tile|tiles}``) a count takes: one digit a count from 0 to 199, the form's index by
+the catalogue's ``Plural-Forms`` (a count past 199 reads the digit of 100 + count % 100,
+which the plural rules of gettext's languages repeat)."""
+
+
+def _plurals(lang: str) -> str:
+    return "".join(str(plural_index(lang, n)) for n in range(200))
 
 
 def words_block(words: dict[str, dict[str, str]]) -> str:
@@ -69,13 +93,17 @@ def render(page: str, version: str) -> bytes:
     """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
     word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
     ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
-    ``{{words}}`` (:func:`words_block`); ``KeyError`` for any other slot."""
+    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}`` and ``{{play_words}}``
+    (the same of :data:`SCOREKEEPER_PREFIX` and :data:`PLAY_PREFIX`); ``KeyError`` for any
+    other slot."""
     label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
     slots = {
         "version": escape(version),
         "buttons": _buttons(),
         "languages": escape(label),
         "words": words_block(page_words()),
+        "scorekeeper_words": words_block(page_words(SCOREKEEPER_PREFIX)),
+        "play_words": words_block(page_words(PLAY_PREFIX)),
     }
 
     def fill(slot: re.Match[str]) -> str:

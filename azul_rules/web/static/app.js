@@ -20,9 +20,20 @@
 
   let lang = SOURCE;
   // A phrase is a template: {p} a figure, {{ and }} a brace (as in the catalogues).
+  // A counted word, {n:tile|tiles}: the form the count takes by the catalogue's plural
+  // rule ("_plural": one digit a count from 0 to 199; past it, 100 + count % 100).
+  const pluralForm = (count, forms) => {
+    const n = Math.abs(Number(String(count).replace("\u2212", "-"))) || 0;
+    const rule = WORDS[lang]?._plural ?? WORDS[SOURCE]?._plural ?? "";
+    const index = Number(rule[n < 200 ? n : 100 + (n % 100)] ?? forms.length - 1);
+    return forms[Math.min(index, forms.length - 1)];
+  };
   const t = (key, params = {}) => {
     const text = WORDS[lang]?.[key] ?? WORDS[SOURCE]?.[key] ?? key;
-    return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) => (name === undefined ? whole[0] : String(params[name] ?? "")));
+    return text.replace(/\{\{|\}\}|\{(\w+)(?::([^{}]*))?\}/g, (whole, name, forms) => (
+      name === undefined ? whole[0]
+        : forms !== undefined ? pluralForm(params[name], forms.split("|"))
+          : String(params[name] ?? "")));
   };
   const colorWord = (c) => (c === "marker" ? t("markerTile") : t("tileOf", { color: t(c) }));
 
@@ -47,6 +58,8 @@
                  counts: {}, taken: 0, takenEdited: false, column: null, text: "" };
   let verdictOf = null;       // {kind: "check"|"audit"|"apply"|"record", request, response}
   let record = null;          // {doc, at, reply}
+  let tool = "ask";           // what a click on the picture does: "ask" about a move, or "edit" the table
+  let lastPlayed = null;      // {move, player}: the move just played, marked on the next picture
 
   const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
 
@@ -104,6 +117,7 @@
   const edit = (change, key = null) => {
     change();
     delete pos.last_scoring;
+    lastPlayed = null;
     focusAfter = key;
     drawEditor();
     drawMove();
@@ -186,10 +200,12 @@
     }
   };
 
-  const tileButton = (tile, place, remove, key) => button("", remove, {
-    class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
-    title: colorWord(tile),
-  }, h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }));
+  // A tile of the editor: its colour and its letter (the marker its 1), never colour alone.
+  const tileButton = (tile, place, remove, key) => button(
+    h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }), remove, {
+      class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
+      title: colorWord(tile),
+    });
 
   const addButton = (place, add, key, allowed = true) => {
     return button("+", add, { class: `add ${brush}`, key, disabled: !allowed,
@@ -228,11 +244,13 @@
     if (pos.marker_holder !== null && pos.marker_holder >= players) pos.marker_holder = null;
   };
 
-  const brushPart = () => h("fieldset", { class: "brush", "data-group": "brush" }, h("legend", { text: t("brush") }),
+  // The tile to add, chosen in the editor (keys brush:COLOUR) or above the picture (pbrush:COLOUR).
+  const brushChoices = (stem) => h("div", { class: "brush", "data-group": stem },
     [...COLORS, "marker"].map((c) => button(h("span", { class: "glyph", "aria-hidden": "true", text: c === "marker" ? "1" : LETTERS[c] }),
-      () => { brush = c; focusAfter = `brush:${c}`; drawEditor(); },
-      { class: `tile ${c} brush-choice`, key: `brush:${c}`, "aria-pressed": pressed(brush === c),
+      () => { brush = c; focusAfter = `${stem}:${c}`; drawEditor(); drawTools(); },
+      { class: `tile ${c} brush-choice`, key: `${stem}:${c}`, "aria-pressed": pressed(brush === c),
         "aria-label": c === "marker" ? t("markerTile") : t(c), title: c === "marker" ? t("markerTile") : t(c) })));
+  const brushPart = () => h("fieldset", { class: "brush" }, h("legend", { text: t("brush") }), brushChoices("brush"));
 
   // A place holding tiles (a factory, the centre, a pattern line, a floor).
   const tilesPlace = (name, tiles, keyStem, { limit = Infinity, markerOk = false, onAdd = null } = {}) => {
@@ -496,6 +514,12 @@
     if (!reply) return;
     verdictOf = { kind: "check", request, reply };
     drawVerdict();
+    bringIntoView();
+  };
+  // The answer is seen where it is given: scrolled to when it is above or below the screen.
+  const bringIntoView = () => {
+    const box = document.getElementById("answer").getBoundingClientRect();
+    if (box.top < 0 || box.top > window.innerHeight - 80) document.getElementById("answer").scrollIntoView({ block: "nearest" });
   };
 
   const play = async () => {
@@ -507,6 +531,7 @@
     if (reply.status === 200) {
       record = null;
       adopt(reply.data.state, bagIsRest);
+      lastPlayed = { move: reply.data.move, player: reply.data.move.player ?? request.state.current_player };
       Object.assign(move, { source: null, color: null, line: null, counts: {}, taken: 0, takenEdited: false, column: null, text: "" });
       drawAll();
     }
@@ -565,20 +590,39 @@
       if (reply.status === 200 && kind === "check") {
         showVerdict(h("p", { class: data.ok ? "good heading" : "bad heading", text: data.ok ? t("legal") : t("illegal") }),
           h("p", { class: "summary", text: t("moveSays", { text: moveWords(data.move) }) }),
+          data.ok ? effectNode(data.effect, data.move) : null,
+          data.ok ? button(t("play"), play, { key: "verdict-play", id: "verdict-play", class: "primary" }) : null,
           data.violations.map(violationCard));
       } else if (reply.status === 200) {
-        showVerdict(h("p", { class: "good heading", text: `${t("played")}${tilingWords(data)}` }));
+        showVerdict(h("p", { class: "good heading", text: `${t("played")}${tilingWords(data)}` }),
+          h("p", { class: "last-move-words", text: t("lastMove", { m: data.notation ?? moveWords(data.move) }) }));
       } else if (reply.status === 422 && data.violations) {
         showVerdict(h("p", { class: "bad heading", text: t("illegal") }), data.violations.map(violationCard));
       } else showProblem(reply);
-      schedulePicture(kind === "check" && reply.status === 200 ? verdictOf.request.move : null,
+      schedulePicture(kind === "check" && reply.status === 200 ? data.notation ?? verdictOf.request.move : null,
         kind === "apply" && reply.status === 200 && reply.data.round_ended);
     } else if (kind === "audit") {
       if (reply.status === 200) {
         showVerdict(h("p", { class: reply.data.correct ? "good heading" : "bad heading", text: reply.data.correct ? t("correct") : t("wrong") }),
           reply.data.violations.map(violationCard));
+        schedulePicture(null, false, verdictOf.request.claim);
       } else showProblem(reply);
     }
+  };
+
+  // What a legal move does, before it is played (the check answer's "effect"): the
+  // tiles to the line and to the floor, what those cost now (F1), the marker (T3); a
+  // grey-wall placement's points (W3).
+  const effectNode = (effect, m) => {
+    if (!effect) return null;
+    const parts = [];
+    if (effect.to_line) parts.push(t("effectLine", { n: effect.to_line, line: typeof m.line === "number" ? m.line + 1 : "" }));
+    if (effect.to_floor) parts.push(t("effectFloor", { n: effect.to_floor, points: `−${Math.abs(effect.floor_penalty ?? 0)}` }));
+    if (effect.marker) parts.push(t("effectMarker"));
+    if (effect.points !== undefined && effect.points !== null) parts.push(t("effectPoints", { points: effect.points }));
+    if (!parts.length) return null;
+    return h("div", { class: "effect", id: "effect" }, h("p", { class: "effect-head", text: t("effectTitle") }),
+      h("ul", {}, parts.map((text) => h("li", { text }))));
   };
 
   const tilingWords = (data) => {
@@ -594,32 +638,192 @@
   // -- the picture -------------------------------------------------------------------------
   let pictureTimer = null;
   let pictureAsked = 0;
-  const schedulePicture = (highlight = null, tiling = false) => {
+  const schedulePicture = (highlight = null, tiling = false, claim = null) => {
     clearTimeout(pictureTimer);
-    pictureTimer = setTimeout(() => drawPicture(highlight, tiling), highlight ? 0 : 250);
+    pictureTimer = setTimeout(() => drawPicture(highlight, tiling, claim), highlight || claim ? 0 : 250);
   };
-  const drawPicture = async (highlight, tiling) => {
+  // The picture (with the move asked about, the tiling just done, or the audit of a
+  // claim), the link to it, and the warnings of the position.
+  const drawPicture = async (highlight, tiling, claim) => {
     const asked = ++pictureAsked;
-    const body = { state: positionDocument(), lang };
+    const state = positionDocument();
+    const body = { state, lang };
     if (highlight) body.move = highlight;
     else if (tiling && pos.last_scoring) body.tiling = true;
-    let reply;
-    try { reply = await api("render", body); } catch { return; }
+    else if (claim) body.claim = claim;
+    let replies;
+    try {
+      replies = await Promise.all([api("render", body), api("position", { state }), api("problems", { state })]);
+    } catch { return; }
     if (asked !== pictureAsked) return;   // a newer picture is on its way
+    const [picture, written, found] = replies;
     const problems = document.getElementById("problems");
     const figure = document.getElementById("picture");
-    if (reply.svg) {
-      const svg = new DOMParser().parseFromString(reply.svg, "image/svg+xml").documentElement;
+    if (picture.svg) {
+      const svg = new DOMParser().parseFromString(picture.svg, "image/svg+xml").documentElement;
       svg.removeAttribute("width");
       svg.removeAttribute("height");
       svg.setAttribute("role", "img");
-      figure.replaceChildren(document.importNode(svg, true));
-      problems.replaceChildren();
+      const shown = document.importNode(svg, true);
+      const box = shown.viewBox.baseVal;
+      if (box && box.width) document.getElementById("table").style.setProperty("--aspect", String(box.height / box.width));
+      figure.replaceChildren(shown);
+      if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
+      markPicked(shown);
+      problems.replaceChildren(...warningNodes(found));
     } else {
       figure.replaceChildren();
-      problems.replaceChildren(problemNode(reply));
+      problems.replaceChildren(problemNode(picture));
+    }
+    drawShare(written.status === 200 ? written.data.position : null, highlight);
+  };
+
+  // The warnings of a possible position (round 1 with nothing taken but factories not
+  // all full...): said under the picture, not only "possible".
+  const warningNodes = (found) => {
+    const warnings = found.status === 200 ? found.data.warnings ?? [] : [];
+    if (!warnings.length) return [];
+    return [h("div", { class: "warnings", id: "warnings" }, h("p", { class: "warning-head", text: t("warnings") }),
+      h("ul", {}, warnings.map((w) => h("li", { "data-code": w.code }, h("span", { class: "code", text: w.code }), ` ${w.message}`))))];
+  };
+
+  // The link to what the page shows: ?position=<notation>, and &move= when the picture
+  // shows a move asked about.
+  const drawShare = (notation, highlight) => {
+    const link = document.getElementById("share");
+    if (notation === null) {
+      link.removeAttribute("href");
+      link.setAttribute("aria-disabled", "true");
+      link.textContent = t("noShare");
+      return;
+    }
+    const query = new URLSearchParams({ position: notation });
+    if (highlight) query.set("move", typeof highlight === "string" ? highlight : toJson(highlight));
+    link.setAttribute("href", `?${query}`);
+    link.removeAttribute("aria-disabled");
+    link.textContent = highlight ? t("shareMove") : t("share");
+  };
+
+  // A frame drawn around a group of the picture, in the group's own coordinates.
+  const frame = (group, cls) => {
+    const box = group.getBBox();
+    const rect = document.createElementNS(group.namespaceURI, "rect");
+    for (const [name, value] of Object.entries({ x: box.x - 3, y: box.y - 3, width: box.width + 6, height: box.height + 6,
+      rx: 4, fill: "none", class: cls })) rect.setAttribute(name, String(value));
+    group.append(rect);
+    group.classList.add(cls);
+  };
+  // The move just played: its source and where its tiles went (a take), or the wall
+  // space filled (a grey-wall placement, V1).
+  const markLastMove = (svg, { move: m, player }) => {
+    const board = svg.querySelector(`.board[data-player="${player}"]`);
+    const places = [];
+    if (m.type === "take" || m.type === "table_take") {
+      places.push(m.source === "center" ? svg.querySelector(".center") : svg.querySelector(`.factory[data-index="${m.source}"]`));
+      const lines = m.type === "take" ? [m.line] : Object.keys(m.placements).map((k) => (k === "floor" ? k : Number(k)));
+      for (const line of lines) places.push(line === "floor" ? board?.querySelector(".floor-line") : board?.querySelector(`.pattern-line[data-line="${line}"]`));
+    } else if (m.type === "place_tile") {
+      places.push(board?.querySelector(`.wall [data-row="${m.line}"][data-column="${m.column}"]`));
+    }
+    places.filter(Boolean).forEach((g) => frame(g, "last-move"));
+  };
+  // The tiles chosen by a first click on the picture, until the second.
+  const markPicked = (svg) => {
+    if (tool !== "ask" || move.kind !== "take" || move.source === null || move.color === null || move.line !== null) return;
+    const source = move.source === "center" ? svg.querySelector(".center") : svg.querySelector(`.factory[data-index="${move.source}"]`);
+    source?.querySelectorAll(`.tile.${move.color}`).forEach((tile) => tile.classList.add("picked"));
+  };
+
+  // -- the picture is the board -------------------------------------------------------------
+  // What a click on the picture hit: a tile's colour, a source, a board, a line, a wall space.
+  const hit = (target) => {
+    const tile = target.closest(".tile, .marker");
+    const factory = target.closest(".factory[data-index]");
+    const board = target.closest(".board[data-player]");
+    const line = target.closest(".pattern-line[data-line]");
+    const space = target.closest(".wall [data-row][data-column]");
+    return {
+      color: tile ? COLORS.find((c) => tile.classList.contains(c)) ?? (tile.classList.contains("marker") ? "marker" : null) : null,
+      source: factory ? Number(factory.dataset.index) : target.closest(".center") ? "center" : null,
+      player: board ? Number(board.dataset.player) : null,
+      line: line ? Number(line.dataset.line) : target.closest(".floor-line") ? "floor" : null,
+      space: space ? [Number(space.dataset.row), Number(space.dataset.column)] : null,
+    };
+  };
+  const onPicture = (event) => {
+    if (!(event.target instanceof Element) || !event.target.closest("svg")) return;
+    const where = hit(event.target);
+    if (tool === "edit") editOnPicture(where);
+    else askOnPicture(where);
+  };
+  // "Ask": a tile of a source, then a line or the floor of a board: that take is asked
+  // about (T1, T2); a wall space in the grey tiling: that placement (V1).
+  const askOnPicture = ({ color, source, player, line, space }) => {
+    const who = player === null || player === pos.current_player ? "" : String(player);
+    if (source !== null && COLORS.includes(color)) {
+      Object.assign(move, { kind: "take", source, color, line: null });
+      drawMove();
+      drawTools();
+      const svg = document.querySelector("#picture svg");
+      if (svg) markPicked(svg);
+      return;
+    }
+    if (line !== null && move.kind === "take" && move.source !== null && move.color !== null) {
+      Object.assign(move, { line, who });
+      drawMove();
+      drawTools();
+      ask();
+    } else if (space !== null && pos.variant === "grey" && pos.phase === "wall_tiling") {
+      Object.assign(move, { kind: "place", line: space[0], column: space[1], who });
+      drawMove();
+      ask();
     }
   };
+  // "Edit": a tile clicked is taken away; a place clicked beside its tiles gets the
+  // chosen tile (the editor's brush); a wall space is filled or emptied.
+  const editOnPicture = ({ color, source, player, line, space }) => {
+    const board = player === null ? null : pos.players[player];
+    if (board && space) {
+      const [r, c] = space;
+      edit(() => {
+        if (board.wall[r][c]) board.wall[r][c] = null;
+        else if (pos.variant !== "grey") board.wall[r][c] = wallColor(r, c);
+        else if (brush !== "marker") board.wall[r][c] = brush;
+      });
+      return;
+    }
+    const tiles = source === "center" ? pos.center : source !== null ? pos.factories[source]
+      : board && line === "floor" ? board.floor : board && line !== null ? board.pattern_lines[line] : null;
+    if (!tiles) return;
+    if (color === "marker") { edit(() => { if (board) board.floor = board.floor.filter((x) => x !== "marker"); pos.marker_holder = null; }); return; }
+    if (color) {
+      if (tiles.includes(color)) edit(() => { tiles.splice(tiles.lastIndexOf(color), 1); });
+      return;
+    }
+    const limit = source === "center" ? Infinity : source !== null ? 4 : line === "floor" ? FLOOR_SIZE : line + 1;
+    const markerOk = source === "center" || line === "floor";
+    if (tiles.length >= limit || (brush === "marker" && !markerOk)) return;
+    edit(() => {
+      if (brush !== "marker") { tiles.push(brush); return; }
+      pos.players.forEach((b) => { b.floor = b.floor.filter((x) => x !== "marker"); });
+      if (board) { board.floor.push("marker"); pos.marker_holder = player; } else pos.marker_holder = null;
+    });
+  };
+
+  // The choice of what a click on the picture does, and what to click next.
+  const drawTools = () => redraw(document.getElementById("tools"), () => {
+    const c = move.color;   // one of COLORS
+    const help = tool === "ask" && move.kind === "take" && move.source !== null && c !== null && move.line === null
+      ? t("pickTarget", { from: move.source === "center" ? t("centre") : t("factory", { n: move.source + 1 }), color: t(c) })
+      : t("pictureHelp");
+    const toolButton = (name, label) => button(label, () => { tool = name; focusAfter = `tool:${name}`; drawTools(); schedulePicture(); },
+      { key: `tool:${name}`, "aria-pressed": pressed(tool === name), class: "choice" });
+    return [h("div", { class: "tool-row", role: "group", "aria-label": t("tools") },
+      h("span", { class: "tool-label", text: t("tools") }),
+      toolButton("ask", t("toolAsk")), toolButton("edit", t("toolEdit")),
+      tool === "edit" ? brushChoices("pbrush") : null),
+    tool === "ask" ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null].filter(Boolean);
+  });
 
   // -- auditing claimed scores -------------------------------------------------------------
   let claimed = [];
@@ -696,6 +900,34 @@
       }, { key: "json-download" }))];
   });
 
+  // Whether two bags hold the same tiles (an empty count and a missing one alike).
+  const sameBag = (one, other) => COLORS.every((c) => (one[c] ?? 0) === (other[c] ?? 0));
+
+  // -- links that carry the table ----------------------------------------------------------
+  // /?position=<notation> opens that position; &move=<notation or JSON> asks about the move.
+  const openLink = async () => {
+    const query = new URLSearchParams(window.location.search);
+    const given = query.get("position");
+    const asked = query.get("move");
+    if (given !== null) {
+      const reply = await call("position", { state: given });
+      if (!reply) return;
+      if (reply.status !== 200) {
+        showVerdict(h("p", { class: "bad heading", text: t("linkBad") }), problemNode(reply));
+        return;
+      }
+      record = null;
+      adopt(reply.data.state, false);
+      bagIsRest = sameBag(pos.bag, restOfBag()) && !COLORS.some((c) => pos.lid[c]);
+      drawAll();
+    }
+    if (asked !== null && asked.trim()) {
+      Object.assign(move, { kind: "text", text: asked });
+      drawMove();
+      await ask();
+    }
+  };
+
   // -- language ----------------------------------------------------------------------------
   const tagOf = (code) => code.replace("_", "-");    // pt_BR is pt-BR to the browser
   // The catalogue for a language the browser names ("fr-CA": fr), the same tag first.
@@ -731,14 +963,15 @@
   };
 
   const drawAll = () => {
-    drawFiles(); drawEditor(); drawMove(); drawAudit(); drawRecord(); drawJson();
+    drawTools(); drawFiles(); drawEditor(); drawMove(); drawAudit(); drawRecord(); drawJson();
     focusAfter = null;
     schedulePicture();
   };
 
   document.addEventListener("DOMContentLoaded", () => {
     languageButtons().forEach((b) => b.addEventListener("click", () => setLanguage(b.dataset.lang)));
+    document.getElementById("picture").addEventListener("click", onPicture);
     setLanguage(firstLanguage());
-    document.body.dataset.ready = "true";
+    openLink().finally(() => { document.body.dataset.ready = "true"; });
   });
 })();

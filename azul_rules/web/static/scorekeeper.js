@@ -1,0 +1,377 @@
+// The scorekeeper of a game played with the real box (docs/scorekeeper.md): each round the
+// players click the wall spaces they laid and their floor lines, and may write the totals
+// they counted; the judge (POST api/v1/scorekeeper) scores the round and names any wrong
+// figure.  Nothing is scored here: the page only keeps the entries and shows the answers.
+// A link (?sheet=<notation>) reopens the sheet at a round.  On the grey wall (V1-V5) a
+// space laid also names its colour: click the space, then one of five lettered colours.
+"use strict";
+
+(() => {
+  const COLORS = ["blue", "yellow", "red", "black", "white"];
+  const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
+  const PENALTIES = [1, 1, 2, 2, 2, 3, 3];
+  const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
+
+  // -- words: the catalogues' web.scorekeeper.* keys, written into the page by the server --
+  const WORDS = JSON.parse(document.getElementById("scorekeeper-words").textContent);
+  const langOfPage = () => {
+    const tag = (document.documentElement.lang || "en").toLowerCase();
+    return Object.keys(WORDS).find((code) => code.replace("_", "-").toLowerCase() === tag) ?? "en";
+  };
+  const t = (key, params = {}) => {
+    const lang = langOfPage();
+    const text = WORDS[lang]?.[key] ?? WORDS.en?.[key] ?? key;
+    return text.replace(/\{\{|\}\}|\{(\w+)(?::([^}]*))?\}/g, (whole, name, forms) => {
+      if (name === undefined) return whole[0];
+      if (forms === undefined) return String(params[name] ?? "");
+      const [one, many] = forms.split("|");   // English and French: two forms
+      const n = Number(params[name]);
+      return (lang === "fr" ? n >= 2 : n !== 1) ? many : one;
+    });
+  };
+
+  // -- the model ----------------------------------------------------------------------------
+  const blankEntry = () => ({ placed: [], floor: 0, marker: false, written: null });
+  let players = 2;
+  let wall = "colored";         // the side of the boards: "colored" or "grey"
+  let choosing = null;          // grey wall: the space clicked, waiting for its colour {p, r, c}
+  let rounds = [];              // the rounds the judge has scored (the sheet's entries)
+  let entries = [blankEntry(), blankEntry()];   // the round being entered
+  let end = {};                 // what was written at the end
+  let reply = null;             // the judge's last answer
+  let refusal = null;           // the judge's last refusal (problem details)
+
+  const sheet = (withCurrent) => ({
+    format_version: 1, players, wall,
+    rounds: withCurrent ? [...rounds, entries] : rounds,
+    ...(Object.keys(end).length ? { end } : {}),
+  });
+
+  const h = (tag, attrs = {}, ...children) => {
+    const el = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs)) {
+      if (value === undefined || value === null || value === false) continue;
+      if (name === "text") el.textContent = value;
+      else if (name === "on") el.addEventListener("click", value);
+      else el.setAttribute(name, value === true ? "" : value);
+    }
+    el.append(...children.filter((c) => c !== null && c !== undefined));
+    return el;
+  };
+  const glyph = (color) => h("span", { class: "glyph", "aria-hidden": "true", text: LETTERS[color] });
+
+  // -- asking the judge -----------------------------------------------------------------------
+  const ask = async (document_) => {
+    const response = await fetch(`api/v1/scorekeeper?lang=${langOfPage()}`, {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ sheet: document_, lang: langOfPage() }),
+    });
+    const body = await response.json();
+    return response.ok ? { reply: body } : { refusal: body };
+  };
+
+  const settle = async (document_, onRight) => {
+    const answer = await ask(document_);
+    refusal = answer.refusal ?? null;
+    if (answer.reply) {
+      reply = answer.reply;
+      onRight(answer.reply);
+    }
+    draw();
+  };
+
+  const scoreRound = () => settle(sheet(true), (r) => {
+    rounds = r.sheet.rounds;
+    choosing = null;
+    entries = Array.from({ length: players }, blankEntry);
+  });
+
+  const checkEnd = () => settle(sheet(false), () => {});
+
+  const takeBack = () => {
+    if (!rounds.length) return;
+    entries = rounds[rounds.length - 1];
+    rounds = rounds.slice(0, -1);
+    end = {};
+    choosing = null;
+    if (!rounds.length) { reply = null; refusal = null; draw(); return; }
+    settle(sheet(false), () => {});
+  };
+
+  const newSheet = (count) => {
+    players = count; rounds = []; end = {}; reply = null; refusal = null; choosing = null;
+    entries = Array.from({ length: players }, blankEntry);
+    draw();
+  };
+
+  const open = (notation) => settle(notation, (r) => {
+    players = r.players; wall = r.wall; rounds = r.sheet.rounds; end = r.sheet.end ?? {};
+    choosing = null;
+    entries = Array.from({ length: players }, blankEntry);
+  });
+
+  // -- drawing ----------------------------------------------------------------------------------
+  const root = () => document.getElementById("scorekeeper");
+  const gameOver = () => Boolean(reply?.game_over);
+
+  const grey = () => wall === "grey";
+  // The colour of a space laid: named on the grey wall, the space's own on the coloured (S5).
+  const laidColor = ([r, c, color]) => color ?? wallColor(r, c);
+
+  // The walls as the judge scored them: colour or null, and the spaces of the round entered.
+  const wallOf = (p) => {
+    const cells = Array.from({ length: 5 }, () => Array(5).fill(null));
+    rounds.forEach((round) => round[p].placed.forEach((space) => { cells[space[0]][space[1]] = laidColor(space); }));
+    return cells;
+  };
+
+  // -- the grey wall: a space, then its colour ------------------------------------------------
+  const greySpace = (p, r, c, cells) => {
+    const entry = entries[p];
+    const laid = entry.placed.find(([x, y]) => x === r && y === c);
+    const color = laid ? laid[2] : cells[r][c];
+    const picked = choosing?.p === p && choosing.r === r && choosing.c === c;
+    const label = color ? t("greyTile", { row: r + 1, column: c + 1, color: t(`color.${color}`) })
+      : t("greySpace", { row: r + 1, column: c + 1 });
+    const kind = color ? `tile ${color}` : "sk-grey-empty";
+    return h("button", {
+      type: "button", class: `sk-space ${kind}${laid ? " sk-laid" : ""}${picked ? " sk-choosing" : ""}`,
+      "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid || picked ? "true" : "false",
+      "aria-expanded": color ? null : String(picked),
+      disabled: (cells[r][c] !== null) || gameOver(), title: label, "aria-label": label,
+      on: () => {
+        if (laid) entry.placed = entry.placed.filter(([x, y]) => x !== r || y !== c);
+        choosing = laid || picked ? null : { p, r, c };
+        draw(choosing ? `pick-${p}-${firstFree(p, r, c)}` : `wall-${p}-${r}-${c}`);
+      },
+    }, color ? glyph(color) : null);
+  };
+
+  // The colours already in the space's row and column: offered, but marked (the judge refuses them, V2, V5).
+  const takenAt = (p, r, c) => {
+    const cells = wallOf(p);
+    entries[p].placed.forEach(([x, y, color]) => { cells[x][y] = color; });
+    return new Set([...cells[r], ...cells.map((row) => row[c])].filter(Boolean));
+  };
+
+  const firstFree = (p, r, c) => {
+    const taken = takenAt(p, r, c);
+    return COLORS.find((color) => !taken.has(color)) ?? COLORS[0];
+  };
+
+  const palette = (p) => {
+    const { r, c } = choosing;
+    const back = () => { choosing = null; draw(`wall-${p}-${r}-${c}`); };
+    const taken = takenAt(p, r, c);
+    const group = h("div", { class: "sk-palette", role: "group", "data-sk": `palette-${p}`,
+      "aria-label": t("choose", { row: r + 1, column: c + 1 }) },
+    h("span", { class: "sk-hint", text: t("choose", { row: r + 1, column: c + 1 }) }),
+    ...COLORS.map((color) => h("button", {
+      type: "button", class: `tile ${color} sk-pick${taken.has(color) ? " sk-taken" : ""}`,
+      "data-sk": `pick-${p}-${color}`,
+      title: t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      "aria-label": t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      on: () => {
+        entries[p].placed = [...entries[p].placed, [r, c, color]];
+        back();
+      },
+    }, glyph(color))),
+    h("button", { type: "button", class: "sk-cancel", "data-sk": `pick-${p}-cancel`, on: back, text: t("cancel") }));
+    group.addEventListener("keydown", (event) => { if (event.key === "Escape") back(); });
+    return group;
+  };
+
+  const greyWallPart = (p) => {
+    const cells = wallOf(p);
+    const grid = h("div", { class: "sk-wall sk-grey", role: "group", "aria-label": t("greyWall") });
+    for (let r = 0; r < 5; r++) for (let c = 0; c < 5; c++) grid.append(greySpace(p, r, c, cells));
+    return h("div", {}, grid, choosing?.p === p ? palette(p) : null);
+  };
+
+  const wallPart = (p) => {
+    if (grey()) return greyWallPart(p);
+    const wall = wallOf(p);
+    const entry = entries[p];
+    const grid = h("div", { class: "sk-wall", role: "group", "aria-label": t("wall") });
+    for (let r = 0; r < 5; r++) {
+      for (let c = 0; c < 5; c++) {
+        const color = wallColor(r, c);
+        const laid = entry.placed.some(([x, y]) => x === r && y === c);
+        const old = wall[r][c] !== null;
+        const kind = old || laid ? `tile ${color}` : `sk-empty ${color}`;
+        grid.append(h("button", {
+          type: "button", class: `sk-space ${kind}${laid ? " sk-laid" : ""}`,
+          "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid ? "true" : "false",
+          disabled: old || gameOver(), title: t("space", { row: r + 1, column: c + 1, color }),
+          "aria-label": t("space", { row: r + 1, column: c + 1, color }),
+          on: () => {
+            entry.placed = laid ? entry.placed.filter(([x, y]) => x !== r || y !== c) : [...entry.placed, [r, c]];
+            draw(`wall-${p}-${r}-${c}`);
+          },
+        }, glyph(color)));
+      }
+    }
+    return grid;
+  };
+
+  const floorPart = (p) => {
+    const entry = entries[p];
+    const line = h("div", { class: "sk-floor", role: "group", "aria-label": t("floor") });
+    PENALTIES.forEach((penalty, i) => {
+      const filled = i < entry.floor;
+      line.append(h("button", {
+        type: "button", class: `sk-floor-space${filled ? " sk-filled" : ""}`, "data-sk": `floor-${p}-${i}`,
+        "aria-pressed": filled ? "true" : "false", disabled: gameOver(),
+        "aria-label": t("floorSpace", { n: i + 1, penalty: -penalty }),
+        on: () => { entry.floor = entry.floor === i + 1 ? i : i + 1; draw(`floor-${p}-${i}`); },
+        text: `−${penalty}`,
+      }));
+    });
+    const marker = h("button", {
+      type: "button", class: `tile marker sk-marker${entry.marker ? " sk-laid" : ""}`, "data-sk": `marker-${p}`,
+      "aria-pressed": entry.marker ? "true" : "false", disabled: gameOver(), title: t("marker"),
+      "aria-label": t("marker"),
+      on: () => { entry.marker = !entry.marker; draw(`marker-${p}`); },
+    }, h("span", { class: "glyph", "aria-hidden": "true", text: "1" }));
+    return h("div", { class: "sk-floor-row" }, line, marker);
+  };
+
+  const writtenPart = (p) => {
+    const input = h("input", { type: "number", step: "1", "data-sk": `written-${p}`, disabled: gameOver() });
+    input.value = entries[p].written ?? "";
+    input.addEventListener("input", () => {
+      entries[p].written = input.value === "" ? null : Number.parseInt(input.value, 10);
+    });
+    return h("label", { class: "sk-written" }, h("span", { text: t("written") }), input);
+  };
+
+  const boardsPart = () => {
+    const boards = h("div", { class: "sk-boards" });
+    for (let p = 0; p < players; p++) {
+      const total = reply?.totals?.[p];
+      boards.append(h("div", { class: "sk-board", "data-sk": `board-${p}` },
+        h("h3", { text: t("player", { n: p + 1 }) + (total === undefined ? "" : ` · ${total}`) }),
+        grey() ? h("p", { class: "sk-hint", text: t("greyWall") }) : null,
+        wallPart(p), h("p", { class: "sk-hint", text: t("floor") }), floorPart(p), writtenPart(p)));
+    }
+    return boards;
+  };
+
+  const verdictCell = (player) => {
+    if (player.written === null) return h("td", { text: "" });
+    if (!player.violations.length) return h("td", { class: "sk-right", text: `${player.written} ✓ ${t("right")}` });
+    return h("td", { class: "sk-wrong" }, h("strong", { text: `${player.written} ✗` }),
+      ...player.violations.map((v) => h("div", { class: "sk-code", text: `${v.code} (${v.rule}): ${v.message}` })));
+  };
+
+  const sheetTable = () => {
+    const head = h("tr", {}, h("th", { text: "" }),
+      ...Array.from({ length: players }, (_, p) => h("th", { colspan: "4", text: t("player", { n: p + 1 }) })));
+    const sub = h("tr", {}, h("th", { text: "" }),
+      ...Array.from({ length: players }, () => [t("placements"), t("floorPenalty"), t("total"), t("writtenColumn")]
+        .map((w) => h("th", { text: w }))).flat());
+    const body = reply.rounds.map((round) => h("tr", { "data-sk": `round-${round.round}` },
+      h("th", {}, h("a", { href: `?sheet=${round.notation}`, class: "sk-link", text: t("round", { n: round.round }),
+        title: t("link", { n: round.round }) })),
+      ...round.players.map((player) => [
+        h("td", { text: player.placements.map((x) => t("placement", { row: x.row + 1, points: x.points })).join(", ") || t("none") }),
+        h("td", { text: player.floor_penalty ? `−${player.floor_penalty}` : "0" }),
+        h("td", { class: "sk-total", text: String(player.score_after) }),
+        verdictCell(player),
+      ]).flat()));
+    return h("div", { class: "sk-table-wrap" }, h("table", { class: "sk-table" }, h("thead", {}, head, sub), h("tbody", {}, ...body)));
+  };
+
+  const figureInputs = (name) => Array.from({ length: players }, (_, p) => {
+    const input = h("input", { type: "number", step: "1", "data-sk": `end-${name}-${p}`, "aria-label": `${t(name === "bonuses" ? "writtenBonuses" : "writtenFinal")} ${t("player", { n: p + 1 })}` });
+    input.value = end[name]?.[p] ?? "";
+    input.addEventListener("input", () => {
+      const figures = end[name] ?? Array(players).fill(null);
+      figures[p] = input.value === "" ? null : Number.parseInt(input.value, 10);
+      end[name] = figures;
+    });
+    return h("td", {}, input);
+  });
+
+  const endPart = () => {
+    const e = reply.end;
+    const winners = e.winners.map((w) => t("player", { n: w + 1 })).join(", ");
+    const table = h("table", { class: "sk-table" },
+      h("tr", {}, h("th", { text: "" }), ...Array.from({ length: players }, (_, p) => h("th", { text: t("player", { n: p + 1 }) }))),
+      h("tr", {}, h("th", { text: t("bonuses") }), ...e.bonuses.map((b) => h("td", { text: t("bonusDetail", b) }))),
+      h("tr", {}, h("th", { text: t("final") }), ...e.final.map((f) => h("td", { class: "sk-total", text: String(f) }))),
+      h("tr", {}, h("th", { text: t("writtenBonuses") }), ...figureInputs("bonuses")),
+      h("tr", {}, h("th", { text: t("writtenFinal") }), ...figureInputs("final")),
+      h("tr", {}, h("th", { text: t("writtenWinner") }), ...Array.from({ length: players }, (_, p) => {
+        const box = h("input", { type: "checkbox", "data-sk": `end-winner-${p}`, "aria-label": `${t("writtenWinner")} ${t("player", { n: p + 1 })}` });
+        box.checked = (end.winners ?? []).includes(p);
+        box.addEventListener("change", () => {
+          const chosen = new Set(end.winners ?? []);
+          if (box.checked) chosen.add(p); else chosen.delete(p);
+          end.winners = [...chosen].sort();
+          if (!end.winners.length) delete end.winners;
+        });
+        return h("td", {}, box);
+      })));
+    return h("div", { class: "sk-end", "data-sk": "end" },
+      h("h3", { text: t("end") }),
+      h("p", { class: "sk-winners", "data-sk": "winners", text: t("winners", { count: e.winners.length, names: winners }) }),
+      table,
+      h("button", { type: "button", "data-sk": "check-end", on: checkEnd, text: t("checkEnd") }),
+      ...e.violations.map((v) => h("p", { class: "sk-wrong sk-code", text: `${v.code} (${v.rule}): ${v.message}` })));
+  };
+
+  const refusalPart = () => h("div", { class: "sk-refused", role: "alert", "data-sk": "refused" },
+    h("strong", { text: t("refused") }),
+    h("ul", {}, ...(refusal.errors ?? [{ problem: refusal.detail }]).map((e) => h("li", { text: e.problem + (e.rule ? ` (${e.rule})` : "") }))));
+
+  const download = () => {
+    const blob = new Blob([JSON.stringify(reply, null, 2)], { type: "application/json" });
+    const link = h("a", { href: URL.createObjectURL(blob), download: "azul-scoresheet.json" });
+    document.body.append(link);
+    link.click();
+    link.remove();
+  };
+
+  const draw = (focusKey) => {
+    const section = root();
+    if (!section) return;
+    const number = rounds.length + 1;
+    const select = h("select", { "data-sk": "players", "aria-label": t("players") },
+      ...[2, 3, 4].map((n) => h("option", { value: String(n), selected: n === players, text: String(n) })));
+    select.addEventListener("change", () => newSheet(Number(select.value)));
+    const side = h("select", { "data-sk": "wall", "aria-label": t("wallSide") },
+      ...["colored", "grey"].map((w) => h("option", { value: w, selected: w === wall, text: t(w) })));
+    side.addEventListener("change", () => { wall = side.value; newSheet(players); });
+    section.replaceChildren(...[
+      h("h2", { id: "scorekeeper-title", text: t("title") }),
+      h("p", { class: "sk-intro", text: t("intro") }),
+      h("div", { class: "sk-controls" },
+        h("label", {}, h("span", { text: `${t("players")} ` }), select),
+        h("label", {}, h("span", { text: `${t("wallSide")} ` }), side),
+        h("button", { type: "button", "data-sk": "new", on: () => newSheet(players), text: t("new") }),
+        rounds.length ? h("button", { type: "button", "data-sk": "undo", on: takeBack, text: t("undo") }) : null),
+      boardsPart(),
+      gameOver() ? h("p", { class: "sk-over", text: t("over") })
+        : h("button", { type: "button", class: "primary", "data-sk": "score", on: scoreRound, text: t("score", { n: number }) }),
+      refusal ? refusalPart() : null,
+      reply && reply.rounds.length ? h("h3", { text: t("sheet") }) : null,
+      reply && reply.rounds.length ? sheetTable() : null,
+      reply?.end ? endPart() : null,
+      reply && reply.rounds.length ? h("p", { class: "sk-share" },
+        h("a", { id: "scorekeeper-share", href: `?sheet=${reply.notation}`, text: t("link", { n: reply.rounds.length }) }), " · ",
+        h("button", { type: "button", "data-sk": "download", on: download, text: t("download") })) : null,
+    ].filter(Boolean));
+    section.setAttribute("aria-labelledby", "scorekeeper-title");
+    if (focusKey) section.querySelector(`[data-sk="${focusKey}"]`)?.focus();
+  };
+
+  document.addEventListener("DOMContentLoaded", () => {
+    draw();
+    // The page's language buttons set <html lang>: redraw (and ask again) in the new language.
+    new MutationObserver(() => { if (reply) settle(sheet(false), () => {}); else draw(); })
+      .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+    const linked = new URLSearchParams(location.search).get("sheet");
+    if (linked) open(linked);
+  });
+})();
