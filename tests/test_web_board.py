@@ -18,11 +18,9 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 import azul_rules as az
+from tests.browser import chromium  # skips the module without chromium
 from tests.extras import needs
-from tests.test_web_browser import (  # after its skips: chromium, its driver, Selenium
-    CHROMIUM,
-    DRIVER,
-    FLAGS,
+from tests.test_web_browser import (
     key,
     page_json,
     type_number,
@@ -52,16 +50,8 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-board')}")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-board")) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def screen(driver: WebDriver, width: int, height: int) -> None:

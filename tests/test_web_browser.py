@@ -10,54 +10,22 @@ is missing, except under ``AZUL_REQUIRE_EXTRAS=1`` (CI, whose ``.ci/run`` instal
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 
 import azul_rules as az
-from tests.extras import needs, required
-
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
-
-for _program, _package in ((CHROMIUM, "chromium"), (DRIVER, "chromium-driver")):
-    if not os.path.exists(_program):
-        if required():
-            pytest.fail(f"{_program} is missing but AZUL_REQUIRE_EXTRAS=1", pytrace=False)
-        pytest.skip(f"{_program} is missing (apt-get install {_package})", allow_module_level=True)
-
-webdriver = needs("selenium.webdriver")
-needs("uvicorn")
-
-from selenium.common.exceptions import (  # noqa: E402
-    StaleElementReferenceException,
-    TimeoutException,
-)
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
-from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
-
-from tests.catalogue_copy import GERMAN, german_package, serving  # noqa: E402
-from tests.webserver import running_server  # noqa: E402
+from tests.browser import chromium, wait_for  # skips the module without chromium
+from tests.catalogue_copy import GERMAN, german_package, serving
+from tests.webserver import running_server
 
 EXAMPLES = Path("examples")
-FLAGS = (
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--disable-dev-shm-usage",
-    "--lang=en-GB",
-)
 
 
 @pytest.fixture(scope="module")
@@ -68,17 +36,8 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.add_argument("--window-size=1280,1600")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), 1280, 1600) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture
@@ -93,13 +52,8 @@ def page(browser: WebDriver, site: str) -> WebDriver:
 
 
 def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], seconds: float = 15) -> Any:
-    try:
-        return WebDriverWait(
-            driver, seconds, ignored_exceptions=[StaleElementReferenceException]
-        ).until(condition)
-    except TimeoutException:
-        verdict = driver.find_element(By.ID, "verdict").text
-        raise AssertionError(f"the page did not get there; the answer shows: {verdict!r}") from None
+    """``condition`` within ``seconds``; past them, what the judge's answer shows."""
+    return wait_for(driver, condition, seconds, lambda d: d.find_element(By.ID, "verdict").text)
 
 
 def key(driver: WebDriver, data_key: str) -> WebElement:

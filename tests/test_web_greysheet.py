@@ -12,18 +12,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.browser import chromium
 from tests.extras import needs
 from tests.test_web_scorekeeper import (
-    CHROMIUM,
-    DRIVER,
-    FLAGS,
     cells,
     click,
     opened,
     score_round,
     sk,
     wait,
-    webdriver,
     write,
 )
 from tests.webserver import running_server
@@ -46,17 +43,8 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    driver.set_window_size(1280, 1600)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), 1280, 1600) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def shot(driver: WebDriver, name: str) -> None:

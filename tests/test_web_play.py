@@ -17,35 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 
 import azul_rules as az
 from azul_rules.core.bots import GreedyBot
-from tests.extras import needs, required
-
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
-
-for _program, _package in ((CHROMIUM, "chromium"), (DRIVER, "chromium-driver")):
-    if not os.path.exists(_program):
-        if required():
-            pytest.fail(f"{_program} is missing but AZUL_REQUIRE_EXTRAS=1", pytrace=False)
-        pytest.skip(f"{_program} is missing (apt-get install {_package})", allow_module_level=True)
-
-webdriver = needs("selenium.webdriver")
-needs("uvicorn")
-
-from selenium.common.exceptions import (  # noqa: E402
-    StaleElementReferenceException,
-    TimeoutException,
-)
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
-from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
-
-from tests.test_web_browser import FLAGS  # noqa: E402
-from tests.webserver import running_server  # noqa: E402
+from tests.browser import chromium, wait_for  # skips the module without chromium
+from tests.webserver import running_server
 
 SHOTS = Path(os.environ.get("AZUL_SCREENSHOTS", "/tmp/explore/play"))
 
@@ -58,17 +38,8 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    options.add_argument("--window-size=1280,900")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), 1280, 900) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 @pytest.fixture
@@ -83,13 +54,8 @@ def page(browser: WebDriver, site: str) -> WebDriver:
 
 
 def wait(driver: WebDriver, condition: Any, seconds: float = 20) -> Any:
-    try:
-        return WebDriverWait(
-            driver, seconds, ignored_exceptions=[StaleElementReferenceException]
-        ).until(condition)
-    except TimeoutException:
-        text = driver.find_element(By.ID, "play").text
-        raise AssertionError(f"the game did not get there; the panel shows: {text!r}") from None
+    """``condition`` within ``seconds``; past them, what the Play panel shows."""
+    return wait_for(driver, condition, seconds, lambda d: d.find_element(By.ID, "play").text)
 
 
 def shot(driver: WebDriver, name: str) -> None:

@@ -6,38 +6,19 @@ French.  Screenshots go to ``/tmp/explore/score/`` for a person to look at."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.remote.webdriver import WebDriver
+from selenium.webdriver.remote.webelement import WebElement
 
-from tests.extras import needs, required
-
-CHROMIUM = "/usr/bin/chromium"
-DRIVER = "/usr/bin/chromedriver"
-
-for _program, _package in ((CHROMIUM, "chromium"), (DRIVER, "chromium-driver")):
-    if not os.path.exists(_program):
-        if required():
-            pytest.fail(f"{_program} is missing but AZUL_REQUIRE_EXTRAS=1", pytrace=False)
-        pytest.skip(f"{_program} is missing (apt-get install {_package})", allow_module_level=True)
-
-webdriver = needs("selenium.webdriver")
-needs("uvicorn")
-
-from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
-from selenium.webdriver.common.by import By  # noqa: E402
-from selenium.webdriver.remote.webdriver import WebDriver  # noqa: E402
-from selenium.webdriver.remote.webelement import WebElement  # noqa: E402
-from selenium.webdriver.support.wait import WebDriverWait  # noqa: E402
-
-from tests.webserver import running_server  # noqa: E402
+from tests.browser import chromium, wait_for  # skips the module without chromium
+from tests.webserver import running_server
 
 SHOTS = Path("/tmp/explore/score")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-dev-shm-usage", "--lang=en-GB")  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -48,17 +29,8 @@ def site() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[WebDriver]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for flag in FLAGS:
-        options.add_argument(flag)
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}")
-    driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(DRIVER))
-    driver.set_window_size(1280, 1600)
-    try:
+    with chromium(tmp_path_factory.mktemp("chromium-profile"), 1280, 1600) as driver:
         yield driver
-    finally:
-        driver.quit()
 
 
 def opened(driver: WebDriver, address: str) -> WebDriver:
@@ -71,8 +43,7 @@ def opened(driver: WebDriver, address: str) -> WebDriver:
 
 
 def wait(driver: WebDriver, condition: Callable[[WebDriver], Any], seconds: float = 15) -> Any:
-    return WebDriverWait(driver, seconds, ignored_exceptions=[StaleElementReferenceException]
-                         ).until(condition)  # fmt: skip
+    return wait_for(driver, condition, seconds)
 
 
 def sk(driver: WebDriver, key: str) -> WebElement:
