@@ -189,16 +189,21 @@ def _offer_end_position(doc: Document, lang: str) -> GameState:
 
 
 def _move(doc: Document, lang: str, key: str = "move") -> Move:
-    value = doc[key]
+    return read_move(doc[key], f"$.{key}", lang)
+
+
+def read_move(value: object, path: str, lang: str) -> Move:
+    """A move given as notation (``"3B2"``) or as a JSON move at ``path``; 400 naming
+    ``path`` otherwise."""
     try:
         if isinstance(value, str):
             return parse_move(value)
         if isinstance(value, dict):
             return move_from_dict(value)
     except FormatError as error:
-        raise from_format_error(error, f"$.{key}", lang) from None
+        raise from_format_error(error, path, lang) from None
     problem = say("not_a_move", lang, kind=describe(value, lang))
-    raise unreadable([{"path": f"$.{key}", "problem": problem}], lang)
+    raise unreadable([{"path": path, "problem": problem}], lang)
 
 
 def _record(doc: Document, lang: str) -> GameRecord:

@@ -16,15 +16,14 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from azul_rules.core.errors import FormatError
-from azul_rules.core.moves import Move, Take, parse_move
+from azul_rules.core.moves import Move, Take
 from azul_rules.core.state import new_game as deal
-from azul_rules.formats.jsonio import move_from_dict, to_dict
+from azul_rules.formats.jsonio import to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED
 from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import GameRecord
-from azul_rules.web.errors import ApiProblem, from_format_error, unreadable
-from azul_rules.web.judge import read_request, violation_document
+from azul_rules.web.errors import ApiProblem, unreadable
+from azul_rules.web.judge import read_move, read_request, violation_document
 from azul_rules.web.words import describe, say
 
 __all__ = ["MAX_GAME_MOVES", "MAX_SEED", "VARIANTS", "new_game", "record"]
@@ -62,17 +61,6 @@ def _variant(doc: Document, lang: str) -> str:
     return str(value)
 
 
-def _move(value: object, path: str, lang: str) -> Move:
-    try:
-        if isinstance(value, str):
-            return parse_move(value)
-        if isinstance(value, dict):
-            return move_from_dict(value)
-    except FormatError as error:
-        raise from_format_error(error, path, lang) from None
-    problem = say("not_a_move", lang, kind=describe(value, lang))
-    raise unreadable([{"path": path, "problem": problem}], lang)
-
 
 def _moves(doc: Document, lang: str) -> list[Move]:
     """``moves``: an array of at most :data:`MAX_GAME_MOVES` moves or notations; every
@@ -88,7 +76,7 @@ def _moves(doc: Document, lang: str) -> list[Move]:
     errors: list[dict[str, object]] = []
     for index, entry in enumerate(value):
         try:
-            moves.append(_move(entry, f"$.moves[{index}]", lang))
+            moves.append(read_move(entry, f"$.moves[{index}]", lang))
         except ApiProblem as problem:
             errors.extend(problem.errors)
             if len(errors) >= MAX_REPORTED:
