@@ -68,6 +68,17 @@ def key(driver: WebDriver, data_key: str) -> WebElement:
     return driver.find_element(By.CSS_SELECTOR, f'#play [data-key="{data_key}"]')
 
 
+def press(driver: WebDriver, data_key: str) -> None:
+    """Click the control ``data_key``, found again if the panel redraws it meanwhile (the
+    line buttons are redrawn when the judge's answer about the take arrives)."""
+
+    def clicked(d: WebDriver) -> bool:
+        key(d, data_key).click()
+        return True
+
+    wait(driver, clicked)
+
+
 def moves_shown(driver: WebDriver) -> list[str]:
     """The moves the panel lists (the start left out)."""
     items = driver.find_elements(By.CSS_SELECTOR, "#play-moves li")
@@ -134,7 +145,7 @@ def test_a_game_against_the_greedy_bot_by_clicks_and_keys_gives_a_record_to_repl
     take = next(b for b in page.find_elements(By.CSS_SELECTOR, ".play-take")
                 if "blue" not in str(b.get_attribute("class")))  # fmt: skip
     take.click()
-    key(page, "play-target:2").click()
+    press(page, "play-target:2")
     verdict = wait(page, lambda d: d.find_element(By.ID, "play-verdict"))
     assert "LINE_COLOR_MISMATCH" in verdict.text or "COLOR" in verdict.text
     assert len(moves_shown(page)) == 2
@@ -195,7 +206,7 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
         (color,) = set(str(tile.get_attribute("class")).split()) & set(letters)
         assert tile.find_element(By.CSS_SELECTOR, ".glyph").text == letters[color]
     tiles[0].click()
-    key(page, "play-target:floor").click()
+    press(page, "play-target:floor")
     my_turn_after(page, 1)
     link = page.find_element(By.ID, "play-link").get_attribute("href") or ""
     seat = az.from_notation(link.split("?position=")[1]).current_player
