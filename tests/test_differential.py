@@ -190,10 +190,12 @@ def test_an_engine_that_exits_early_is_reported_with_its_stderr() -> None:
 def test_a_hung_engine_times_out_and_is_ended_with_its_children(tmp_path: Path) -> None:
     pids = tmp_path / "pids.json"
     begun = time.monotonic()
-    report = differential.run(broken("hang", "--pids", str(pids)), games=5, seed=1, timeout=1)
+    # 3 s: time for the engine to start and write its children's ids on a loaded machine
+    # (with 1 s it could be ended before it wrote them).
+    report = differential.run(broken("hang", "--pids", str(pids)), games=5, seed=1, timeout=3)
     assert time.monotonic() - begun < 20
     assert report.status == 2 and report.failure is not None
-    assert report.failure.message == "no reply within 1 s"
+    assert report.failure.message == "no reply within 3 s"
     for pid in json.loads(pids.read_text()):
         assert ended_soon(pid)
 
