@@ -1,0 +1,582 @@
+"""Azul as a JAX-native environment behind pgx's ``Env`` API (issue 28; the ``pgx`` extra).
+
+``make(players=2)`` returns a :class:`AzulEnv`, a ``pgx.Env``: ``jax.jit(jax.vmap(env.init))``
+and ``jax.jit(jax.vmap(env.step))`` step thousands of games at once, with no Python
+callback and no host round-trip.  Its actions are the ids of :mod:`azul_rules.actions`
+(``source * 30 + color * 6 + destination``), its observation the features of
+``actions.observation`` as a ``float32`` array, its rewards at the end
+``actions.utilities(winners, players)``; a game still going after ``max_rounds`` rounds
+(``actions.DEFAULT_MAX_ROUNDS``) is truncated, as in the PettingZoo environment.
+
+The bag is drawn from the key given to ``step`` (pgx's convention for stochastic games,
+as its backgammon): at a round's end the factories are filled from the bag, then from the
+lid poured into it when the bag runs out (R2).  ``to_state(state, index)`` gives game
+``index`` of a batch as the referee's position with external draws, which is how the
+engine is held to the referee (tests/test_pgx.py).
+
+Only the coloured wall is written so far; ``make(variant="grey")`` raises
+``NotImplementedError`` (issue 28: the grey wall's placements as actions are next).
+
+The state's game fields (one game; a batch adds a leading axis to each):
+
+* ``factories`` ``int8[F, 5]``, ``center`` ``int8[5]``, ``bag`` ``int8[5]``, ``lid``
+  ``int8[5]``: tiles by colour (S5 order: blue, yellow, red, black, white);
+* ``line_color`` ``int8[P, 5]`` (``-1`` an empty line) and ``line_count`` ``int8[P, 5]``:
+  the pattern lines;
+* ``wall`` ``int8[P, 5, 5]``: the colour on each wall space, ``-1`` an empty one;
+* ``floor`` ``int8[P, 7]``: the floor spaces left to right, a colour, ``5`` the marker or
+  ``-1`` a free space (kept in order, as the referee's floor is: counts would lose where
+  the marker lies among the tiles, F3);
+* ``score`` ``int16[P]``; ``marker_holder`` ``int8`` (``-1``: the marker is in the centre,
+  or, between rounds, nobody took it, R5); ``start_player`` ``int8``; ``round`` ``int16``
+  (from 1); ``phase`` ``int8`` (``0`` the factory offer, ``3`` game over: the indices of
+  ``actions.observation``'s phase field).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from azul_rules.core._extras import extra
+
+with extra("pgx", "azul_rules.pgx"):
+    import jax
+    import jax.numpy as jnp
+    import numpy as np
+    import pgx
+    from pgx._src.struct import dataclass
+
+from azul_rules.actions import (
+    DEFAULT_MAX_ROUNDS,
+    factory_count,
+    legal_actions,
+    observation,
+    observation_size,
+)
+from azul_rules.core.board import PlayerBoard, pattern_line
+from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem
+from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.scoring import decide_outcome
+from azul_rules.core.state import GameState
+
+__all__ = ["AzulEnv", "AzulState", "Disagreement", "differential", "make", "to_state"]
+
+Array = jax.Array
+
+_EMPTY: Final = -1
+_MARKER: Final = 5  # the marker's value in ``floor``
+_OFFER: Final = 0
+_OVER: Final = 3
+_FLOOR_SPACES: Final = 7
+_COLOR_IDS: Final = np.arange(5)
+# _PENALTY[n]: what a floor of n occupied spaces costs (F1): -1, -1, -2, -2, -2, -3, -3.
+_PENALTY: Final = np.array([0, 1, 2, 4, 6, 8, 11, 14], dtype=np.int16)
+# _BETWEEN[a, b, k]: space k lies between spaces a and b of a row or column, both included.
+_BETWEEN: Final = np.array(
+    [[[min(a, b) <= k <= max(a, b) for k in range(5)] for b in range(5)] for a in range(5)]
+)
+
+
+@dataclass
+class AzulState(pgx.State):  # type: ignore[misc]  # pgx ships no type information
+    """One game (or a batch: a leading axis on every field); the module's docstring
+    says what each game field holds."""
+
+    current_player: Array
+    observation: Array
+    rewards: Array
+    terminated: Array
+    truncated: Array
+    legal_action_mask: Array
+    _step_count: Array
+    factories: Array
+    center: Array
+    bag: Array
+    lid: Array
+    line_color: Array
+    line_count: Array
+    wall: Array
+    floor: Array
+    score: Array
+    marker_holder: Array
+    start_player: Array
+    round: Array
+    phase: Array
+
+    @property
+    def env_id(self) -> str:
+        """pgx's id of the game (not one of pgx's own: ``pgx.make`` does not know it)."""
+        return "azul"
+
+
+class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
+    """Azul for ``players`` players on the coloured wall, as a ``pgx.Env`` (see the
+    module's docstring).  ``step`` needs a key: the refill at a round's end draws
+    from it (R2)."""
+
+    def __init__(self, players: int = 2, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
+        super().__init__()
+        self._players = players
+        self._factories = factory_count(players)
+        self._max_rounds = max_rounds
+
+    # -- pgx's Env ------------------------------------------------------------------
+
+    @property
+    def id(self) -> str:
+        """The environment's id."""
+        return "azul"
+
+    @property
+    def version(self) -> str:
+        """The environment's version (pgx's convention: a change of behaviour bumps it)."""
+        return "v0"
+
+    @property
+    def num_players(self) -> int:
+        """2, 3 or 4 (S1)."""
+        return self._players
+
+    def step(self, state: AzulState, action: Array | int, key: Array | None = None) -> AzulState:
+        """pgx's ``step``; the key is required (the refill draws from it, R2)."""
+        if key is None:
+            raise ValueError("AzulEnv.step(state, action, key): the refill draws from the key")
+        stepped: AzulState = super().step(state, action, key)
+        return stepped
+
+    def _init(self, key: Array) -> AzulState:
+        """S6, S7: all 100 tiles in the bag, a random starting player, the first refill."""
+        first_key, fill_key = jax.random.split(key)
+        players, factories = self._players, self._factories
+        start = jax.random.randint(first_key, (), 0, players).astype(jnp.int8)
+        state = AzulState(
+            current_player=start.astype(jnp.int32),
+            observation=jnp.zeros(observation_size(players), jnp.float32),
+            rewards=jnp.zeros(players, jnp.float32),
+            terminated=jnp.bool_(False),
+            truncated=jnp.bool_(False),
+            legal_action_mask=jnp.zeros((factories + 1) * 30, jnp.bool_),
+            _step_count=jnp.int32(0),
+            factories=jnp.zeros((factories, 5), jnp.int8),
+            center=jnp.zeros(5, jnp.int8),
+            bag=jnp.full(5, 20, jnp.int8),
+            lid=jnp.zeros(5, jnp.int8),
+            line_color=jnp.full((players, 5), _EMPTY, jnp.int8),
+            line_count=jnp.zeros((players, 5), jnp.int8),
+            wall=jnp.full((players, 5, 5), _EMPTY, jnp.int8),
+            floor=jnp.full((players, _FLOOR_SPACES), _EMPTY, jnp.int8),
+            score=jnp.zeros(players, jnp.int16),
+            marker_holder=jnp.int8(_EMPTY),
+            start_player=start,
+            round=jnp.int16(1),
+            phase=jnp.int8(_OFFER),
+        )
+        state = _refill(state, fill_key)
+        return state.replace(legal_action_mask=_take_mask(state))  # type: ignore[no-any-return]
+
+    def _step(self, state: AzulState, action: Array, key: Array) -> AzulState:
+        """One take (T, P, F); the round's end when it empties the table (P7)."""
+        taken = _take(state, action, self._players, self._factories)
+        offer_over = (taken.factories.sum() == 0) & (taken.center.sum() == 0)
+        after: AzulState = jax.lax.cond(offer_over, lambda: _end_round(taken, key), lambda: taken)
+        truncated = ~after.terminated & (after.round > self._max_rounds)
+        return after.replace(  # type: ignore[no-any-return]
+            legal_action_mask=_take_mask(after), truncated=truncated
+        )
+
+    def _observe(self, state: AzulState, player_id: Array) -> Array:
+        """``actions.observation`` of the state from ``player_id``'s seat."""
+        return _observe(state, player_id, self._players)
+
+
+def make(players: int = 2, variant: str = "colored") -> AzulEnv:
+    """The environment for ``players`` players (2, 3 or 4) on the ``variant`` wall.
+
+    :raises ValueError: a player count other than 2-4, or a variant other than
+        ``"colored"`` and ``"grey"``.
+    :raises NotImplementedError: for the grey wall (not written yet).
+    """
+    factory_count(players)  # raises for a count other than 2-4
+    if Variant(variant) is Variant.GREY:
+        raise NotImplementedError("azul_rules.pgx: the grey wall is not written yet (issue 28)")
+    return AzulEnv(players)
+
+
+# -- the take (T1-T4, P1-P6, F1-F4) ----------------------------------------------------------
+
+
+def _take_mask(state: AzulState) -> Array:
+    """The legal takes of the player to move (T1-T4, P2-P4, P6), in action-id order;
+    all false outside the factory offer."""
+    player = state.current_player
+    sources = jnp.concatenate([state.factories, state.center[None]], axis=0) > 0
+    colors = state.line_color[player]
+    counts = state.line_count[player]
+    in_row = (state.wall[player][:, :, None] == _COLOR_IDS).any(axis=1)  # [row, colour]
+    room = counts < jnp.arange(1, 6, dtype=jnp.int8)
+    accepts = jnp.where(
+        (colors == _EMPTY)[:, None], ~in_row, (colors[:, None] == _COLOR_IDS) & room[:, None]
+    )  # [line, colour]: P2, P3, P4
+    destinations = jnp.concatenate([accepts.T, jnp.ones((5, 1), jnp.bool_)], axis=1)
+    mask = sources[:, :, None] & destinations[None]
+    return (mask.reshape(-1)) & (state.phase == _OFFER)
+
+
+def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
+    """T2, T3: the lot of one colour from one source; P1, P5: into one pattern line, the
+    excess to the floor; F1-F4: the floor, the marker first, the overflow to the lid."""
+    source, rest = jnp.divmod(action, 30)
+    color, destination = jnp.divmod(rest, 6)
+    color = color.astype(jnp.int8)
+    player = state.current_player
+    from_center = source == factories
+    factory = jnp.minimum(source, factories - 1)
+    this_color = color == _COLOR_IDS
+    held = jnp.where(from_center, state.center, state.factories[factory])
+    taken = held[color]
+    emptied = state.factories.at[factory].set(0)
+    center = jnp.where(
+        from_center,
+        jnp.where(this_color, 0, state.center),
+        state.center + jnp.where(this_color, 0, held),
+    ).astype(jnp.int8)
+    takes_marker = from_center & (state.marker_holder == _EMPTY)
+    line = jnp.minimum(destination, 4)
+    room = line + 1 - state.line_count[player, line]
+    to_line = jnp.where(destination == 5, 0, jnp.minimum(taken, room)).astype(jnp.int8)
+    floor, to_lid = _onto_floor(state.floor[player], color, taken - to_line, takes_marker)
+    line_color = jnp.where(
+        destination == 5, state.line_color, state.line_color.at[player, line].set(color)
+    )
+    return state.replace(  # type: ignore[no-any-return]
+        factories=jnp.where(from_center, state.factories, emptied),
+        center=center,
+        line_color=line_color,
+        line_count=state.line_count.at[player, line].add(to_line),
+        floor=state.floor.at[player].set(floor),
+        lid=state.lid.at[color].add(to_lid.astype(jnp.int8)),
+        marker_holder=jnp.where(takes_marker, player, state.marker_holder).astype(jnp.int8),
+        current_player=(player + 1) % players,
+    )
+
+
+def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tuple[Array, Array]:
+    """F1-F4 on one floor: the marker first (when it finds a space, F4), then ``count``
+    tiles left to right; returns the floor and the tiles that found no space (F2)."""
+    spaces = jnp.arange(_FLOOR_SPACES)
+    used = (floor != _EMPTY).sum()
+    with_marker = marker & (used < _FLOOR_SPACES)
+    floor = jnp.where(with_marker & (spaces == used), jnp.int8(_MARKER), floor)
+    used = used + with_marker
+    placed = jnp.minimum(count, _FLOOR_SPACES - used)
+    tiles = (spaces >= used) & (spaces < used + placed)
+    return jnp.where(tiles, color, floor).astype(jnp.int8), count - placed
+
+
+# -- the round's end (W1-W5, E1-E4, R1-R6) --------------------------------------------------
+
+
+def _end_round(state: AzulState, key: Array) -> AzulState:
+    """The wall tiling and the floors of every player (W1-W5), then the end of the game
+    (E1) or the next round's refill (R1-R5), which may end it too (R6)."""
+    tiled = _tile_colored(state)
+    ends = (tiled.wall != _EMPTY).all(axis=2).any()
+    starter = jnp.where(
+        tiled.marker_holder == _EMPTY, tiled.start_player, tiled.marker_holder
+    ).astype(jnp.int8)
+    between = tiled.replace(
+        current_player=starter.astype(jnp.int32),
+        start_player=starter,
+        marker_holder=jnp.int8(_EMPTY),
+    )
+    refilled = _refill(between.replace(round=between.round + 1), key)
+    dealt = refilled.factories.sum() > 0
+    over = _game_over(
+        jax.tree_util.tree_map(
+            lambda a, b: jnp.where(ends, a, b), between, refilled.replace(round=between.round)
+        )
+    )
+    return jax.tree_util.tree_map(  # type: ignore[no-any-return]
+        lambda a, b: jnp.where(ends | ~dealt, a, b), over, refilled
+    )
+
+
+def _tile_colored(state: AzulState) -> AzulState:
+    """W1-W3 on the coloured wall for every player at once, lines top to bottom, each
+    placement scored at once; then W4, W5: the floors, clamped at 0, their tiles to the
+    lid."""
+    wall, score, lid = state.wall, state.score, state.lid
+    line_color, line_count = state.line_color, state.line_count
+    for row in range(5):
+        full = line_count[:, row] == row + 1
+        color = line_color[:, row]
+        column = (color + row) % 5
+        placed = full[:, None] & (column[:, None] == _COLOR_IDS)
+        wall = wall.at[:, row, :].set(jnp.where(placed, color[:, None], wall[:, row, :]))
+        score = score + jnp.where(full, _points(wall != _EMPTY, row, column), 0)
+        to_lid = (full[:, None] & (color[:, None] == _COLOR_IDS)).sum(axis=0) * row
+        lid = lid + to_lid.astype(jnp.int8)
+        line_color = line_color.at[:, row].set(jnp.where(full, _EMPTY, color))
+        line_count = line_count.at[:, row].set(jnp.where(full, 0, line_count[:, row]))
+    floor = state.floor
+    penalty = jnp.asarray(_PENALTY)[(floor != _EMPTY).sum(axis=1)]
+    score = jnp.maximum(score - penalty, 0).astype(jnp.int16)
+    lid = lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1)).astype(jnp.int8)
+    return state.replace(  # type: ignore[no-any-return]
+        wall=wall, score=score, lid=lid, line_color=line_color, line_count=line_count,
+        floor=jnp.full_like(floor, _EMPTY),
+    )  # fmt: skip
+
+
+def _points(occupied: Array, row: int, column: Array) -> Array:
+    """W3 for each player's tile just placed at ``(row, column[p])``: the horizontal run
+    through it and the vertical one, each counted when longer than 1; 1 point alone."""
+    between = jnp.asarray(_BETWEEN)
+    players = jnp.arange(occupied.shape[0])
+    across = occupied[:, row, :]  # [P, 5]
+    down = occupied[players, :, column]  # [P, 5]
+    horizontal = (across[:, None, :] | ~between[column]).all(axis=2).sum(axis=1)
+    vertical = (down[:, None, :] | ~between[row][None]).all(axis=2).sum(axis=1)
+    runs = jnp.where(horizontal > 1, horizontal, 0) + jnp.where(vertical > 1, vertical, 0)
+    return jnp.where(runs > 0, runs, 1).astype(jnp.int16)
+
+
+def _game_over(state: AzulState) -> AzulState:
+    """E2: the end bonuses; E4: the winners and their rewards (``actions.utilities``)."""
+    players = state.score.shape[0]
+    on_wall = state.wall != _EMPTY
+    rows = on_wall.all(axis=2).sum(axis=1)
+    columns = on_wall.all(axis=1).sum(axis=1)
+    colors = ((state.wall[:, :, :, None] == _COLOR_IDS).sum(axis=(1, 2)) == 5).sum(axis=1)
+    score = (state.score + 2 * rows + 7 * columns + 10 * colors).astype(jnp.int16)
+    tied = score == score.max()
+    winners = tied & (rows == jnp.where(tied, rows, -1).max())
+    count = winners.sum()
+    share = (players - count) / (players - 1) / count
+    rewards = jnp.where(winners, share, -1.0 / (players - 1)).astype(jnp.float32)
+    return state.replace(  # type: ignore[no-any-return]
+        score=score, rewards=rewards, terminated=jnp.bool_(True), phase=jnp.int8(_OVER),
+        factories=jnp.zeros_like(state.factories), center=jnp.zeros_like(state.center),
+    )  # fmt: skip
+
+
+def _refill(state: AzulState, key: Array) -> AzulState:
+    """R2: four tiles to each factory in turn, drawn from the bag; when the bag is empty
+    and a tile is wanted, the lid is poured into it; when both are empty the remaining
+    factories stay short."""
+    factories = state.factories.shape[0]
+    fractions = jax.random.uniform(key, (factories * 4,))
+
+    def draw(carry: tuple[Array, Array], fraction: Array) -> tuple[tuple[Array, Array], Array]:
+        bag, lid = carry
+        poured = bag.sum() == 0
+        bag = jnp.where(poured, lid, bag)
+        lid = jnp.where(poured, 0, lid).astype(jnp.int8)
+        total = bag.sum()
+        index = jnp.minimum((fraction * total).astype(jnp.int32), total - 1)
+        color = jnp.argmax(jnp.cumsum(bag) > index)
+        drawn = total > 0
+        bag = bag.at[color].add(-drawn.astype(jnp.int8))
+        return (bag, lid), jnp.where(drawn, color, _EMPTY)
+
+    (bag, lid), drawn = jax.lax.scan(draw, (state.bag, state.lid), fractions)
+    tiles = (drawn.reshape(factories, 4)[:, :, None] == _COLOR_IDS).sum(axis=1)
+    return state.replace(  # type: ignore[no-any-return]
+        factories=tiles.astype(jnp.int8), bag=bag, lid=lid, phase=jnp.int8(_OFFER)
+    )
+
+
+# -- the observation (actions.observation, as an array) ---------------------------------------
+
+
+def _observe(state: AzulState, player: Array, players: int) -> Array:
+    """The fields of ``actions.observation_layout(players)``, in order, from ``player``'s
+    seat."""
+    parts = []
+    for seat in range(players):
+        board = (player + seat) % players
+        colors = state.line_color[board]
+        lines = jnp.where(colors[:, None] == _COLOR_IDS, state.line_count[board][:, None], 0)
+        floor = state.floor[board]
+        parts += [
+            state.score[board][None],
+            lines.reshape(-1),
+            (state.wall[board][:, :, None] == _COLOR_IDS).reshape(-1),
+            (floor[:, None] == _COLOR_IDS).sum(axis=0),
+            (floor == _MARKER).any()[None],
+        ]
+    marker_in_center = (state.marker_holder == _EMPTY) & (state.phase == _OFFER)
+    seats = (jnp.arange(players) + player) % players
+    parts += [
+        state.factories.reshape(-1),
+        state.center,
+        marker_in_center[None],
+        state.bag,
+        state.lid,
+        state.round[None],
+        jnp.arange(4) == state.phase,
+        (seats == state.current_player) & (state.phase != _OVER),
+        seats == state.start_player,
+    ]
+    return jnp.concatenate([jnp.asarray(p, jnp.float32).reshape(-1) for p in parts])
+
+
+# -- back to the referee ---------------------------------------------------------------------
+
+
+def to_state(state: AzulState, index: int | None = None) -> GameState:
+    """Game ``index`` of a batch (``None``: the one game of an unbatched state) as the
+    referee's position with external draws: between rounds the pgx state has already
+    drawn, so its position is the referee's after the ``Refill`` of those factories."""
+    fields: dict[str, Any] = {
+        name: np.asarray(getattr(state, name))
+        for name in ("factories", "center", "bag", "lid", "line_color", "line_count", "wall",
+                     "floor", "score", "marker_holder", "start_player", "round", "phase",
+                     "current_player")
+    }  # fmt: skip
+    if index is not None:
+        fields = {name: value[index] for name, value in fields.items()}
+    boards = tuple(_board(fields, seat) for seat in range(fields["score"].shape[0]))
+    over = int(fields["phase"]) == _OVER
+    marker = int(fields["marker_holder"])
+    return GameState.make(
+        players=boards,
+        factories=tuple(_tiles(f) for f in fields["factories"]),
+        center=_tiles(fields["center"]),
+        bag=_tiles(fields["bag"]),
+        lid=_tiles(fields["lid"]),
+        current_player=int(fields["current_player"]),
+        start_player=int(fields["start_player"]),
+        phase=Phase.GAME_OVER if over else Phase.FACTORY_OFFER,
+        round=int(fields["round"]),
+        variant=Variant.COLORED,
+        marker_holder=None if marker == _EMPTY else marker,
+        outcome=decide_outcome(boards) if over else None,
+    )
+
+
+def _tiles(counts: Any) -> tuple[Color, ...]:
+    return tuple(color for color, n in zip(COLORS, counts.tolist(), strict=True) for _ in range(n))
+
+
+def _board(fields: dict[str, Any], seat: int) -> PlayerBoard:
+    lines = tuple(
+        pattern_line(row, None if c == _EMPTY else COLORS[c], n)
+        for row, (c, n) in enumerate(
+            zip(
+                fields["line_color"][seat].tolist(),
+                fields["line_count"][seat].tolist(),
+                strict=True,
+            )
+        )
+    )
+    wall = tuple(
+        tuple(None if c == _EMPTY else COLORS[c] for c in row)
+        for row in fields["wall"][seat].tolist()
+    )
+    floor: tuple[FloorItem, ...] = tuple(
+        MARKER if c == _MARKER else COLORS[c] for c in fields["floor"][seat].tolist() if c != _EMPTY
+    )
+    return PlayerBoard(
+        score=int(fields["score"][seat]), pattern_lines=lines, wall=wall, floor=floor
+    )
+
+
+# -- held to the referee ---------------------------------------------------------------------
+
+
+class Disagreement(AssertionError):
+    """The batched engine and the referee disagree (see :func:`differential`)."""
+
+
+def differential(players: int = 2, games: int = 16, *, batch: int = 8, seed: int = 0) -> int:
+    """Play ``games`` random games in batches of ``batch`` with the engine of
+    :func:`make` and hold every one to the referee, step by step: the legal mask equals
+    ``actions.legal_actions(to_state(...))``, the referee's ``apply`` of the action chosen
+    (then the ``Refill`` of the factories the batch drew) equals ``to_state`` of the next
+    state, and the rewards at the end are ``actions.utilities`` of the referee's winners.
+    Returns the number of steps checked; the same seed checks the same games.
+
+    :raises Disagreement: at the first difference, naming the game, the step and the
+        parts that differ.
+    """
+    env = make(players)
+    init = jax.jit(jax.vmap(env.init))
+    step = jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(seed)
+    choices = np.random.default_rng(seed)
+    checked = 0
+    for first in range(0, games, batch):
+        key, start_key = jax.random.split(key)
+        state = init(jax.random.split(start_key, batch))
+        refs = [_first_position(state, i, players) for i in range(batch)]
+        live = [first + i < games for i in range(batch)]
+        while any(live):
+            masks = np.asarray(state.legal_action_mask)
+            chosen = np.zeros(batch, np.int32)
+            for i in range(batch):
+                if live[i]:
+                    _expect(masks[i].nonzero()[0].tolist() == legal_actions(refs[i]),
+                            first + i, checked, "the legal mask")  # fmt: skip
+                    chosen[i] = choices.choice(masks[i].nonzero()[0])
+            key, step_key = jax.random.split(key)
+            state = step(state, jnp.asarray(chosen), jax.random.split(step_key, batch))
+            for i in range(batch):
+                if live[i]:
+                    refs[i] = _follow(refs[i], int(chosen[i]), state, i, players, first + i)
+                    live[i] = not (bool(state.terminated[i]) or bool(state.truncated[i]))
+                    checked += 1
+    return checked
+
+
+def _first_position(state: AzulState, index: int, players: int) -> GameState:
+    from azul_rules.core.moves import Refill
+    from azul_rules.core.state import new_game
+
+    start = int(np.asarray(state.start_player)[index])
+    seen = to_state(state, index)
+    ref = new_game(players, external_draws=True, first_player=start).apply(Refill(seen.factories))
+    _compare(ref, seen, index, 0)
+    return ref
+
+
+def _follow(ref: GameState, action: int, state: AzulState, index: int, players: int,
+            game: int) -> GameState:  # fmt: skip
+    from azul_rules.actions import move_from_action, utilities
+    from azul_rules.core.moves import Refill
+
+    seen = to_state(state, index)
+    ref = ref.apply(move_from_action(action, players))
+    if ref.phase is Phase.REFILL:
+        ref = ref.apply(Refill(seen.factories))
+    _compare(ref, seen, game, int(np.asarray(state._step_count)[index]))
+    seat = int(np.asarray(state.current_player)[index])
+    observed = np.asarray(state.observation)[index]
+    _expect(np.array_equal(observed, np.asarray(observation(ref, seat), np.float32)), game, -1,
+            "the observation")  # fmt: skip
+    rewards = np.asarray(state.rewards)[index].tolist()
+    if ref.outcome is not None:
+        expected = utilities(ref.outcome.winners, players)
+        _expect(np.allclose(rewards, expected, atol=1e-6), game, -1, "the rewards")
+        _expect(bool(state.terminated[index]), game, -1, "termination")
+    else:
+        _expect(not any(rewards) and not bool(state.terminated[index]), game, -1, "the rewards")
+    return ref
+
+
+def _compare(ref: GameState, seen: GameState, game: int, step: int) -> None:
+    if ref == seen:
+        return
+    parts = [name for name in ("players", "factories", "center", "current_player",
+                               "marker_holder", "bag", "lid", "start_player", "phase",
+                               "round", "outcome")
+             if getattr(ref, name) != getattr(seen, name)]  # fmt: skip
+    raise Disagreement(
+        f"game {game}, step {step}: the engine's {', '.join(parts) or 'position'} differ from "
+        f"the referee's\nreferee:\n{ref}\nengine:\n{seen}"
+    )
+
+
+def _expect(ok: bool, game: int, step: int, what: str) -> None:
+    if not ok:
+        raise Disagreement(f"game {game}, step {step}: {what} differ from the referee's")

@@ -1,0 +1,73 @@
+"""The batched JAX engine behind pgx's API (azul_rules.pgx, issue 28), held to the referee
+step by step: random games in small batches on the CPU."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.extras import needs
+
+jax = needs("jax")
+needs("pgx")
+np = needs("numpy")
+
+import azul_rules.pgx as engine  # noqa: E402  (after the extras are known to be there)
+from azul_rules import actions  # noqa: E402
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_games_agree_with_the_referee_step_by_step(players: int) -> None:
+    """Every step of 24 games: the mask, the position, the observation, the rewards."""
+    steps = engine.differential(players, 24, batch=8, seed=players)
+    assert steps > 24 * 40  # whole games: dozens of takes each
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_thousand_random_games_agree_with_the_referee(players: int) -> None:
+    """Issue 28's count: 1,000 random games per player count (coloured wall)."""
+    assert engine.differential(players, 1000, batch=100, seed=100 + players) > 1000 * 40
+
+
+def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check has teeth: a full floor costing 13 instead of 14 (F1) is a disagreement."""
+    monkeypatch.setattr(engine, "_PENALTY", np.array([0, 1, 2, 4, 6, 8, 11, 13], dtype=np.int16))
+    with pytest.raises(engine.Disagreement, match="players"):
+        engine.differential(4, 32, batch=16, seed=3)
+
+
+def test_the_env_speaks_pgx_with_the_ids_and_features_of_actions() -> None:
+    env = engine.make(3)
+    state = env.init(jax.random.PRNGKey(7))
+    assert (env.num_players, env.id, env.version) == (3, "azul", "v0")
+    assert env.num_actions == actions.num_actions(3, "colored")
+    assert env.observation_shape == (actions.observation_size(3),)
+    assert state.observation.dtype == np.float32
+    referee = engine.to_state(state)
+    assert np.asarray(state.legal_action_mask).nonzero()[0].tolist() == actions.legal_actions(
+        referee
+    )
+    assert state.observation.tolist() == actions.observation(referee, referee.current_player)
+
+
+def test_a_game_past_the_round_cap_is_truncated() -> None:
+    """As the other AI doors: after ``max_rounds`` rounds the game is truncated, not ended."""
+    env = engine.AzulEnv(2, max_rounds=1)
+    state = env.init(jax.random.PRNGKey(0))
+    key = jax.random.PRNGKey(1)
+    while not bool(state.truncated):
+        assert int(state.round) == 1 and not bool(state.terminated)
+        key, step_key = jax.random.split(key)
+        action = int(np.asarray(state.legal_action_mask).nonzero()[0][0])
+        state = env.step(state, action, step_key)
+    assert int(state.round) == 2 and not bool(state.terminated)
+    assert not np.asarray(state.rewards).any()
+
+
+def test_step_needs_a_key_and_the_grey_wall_is_not_written_yet() -> None:
+    env = engine.make(2)
+    state = env.init(jax.random.PRNGKey(0))
+    with pytest.raises(ValueError, match="key"):
+        env.step(state, 5)
+    with pytest.raises(NotImplementedError, match="grey"):
+        engine.make(2, "grey")
