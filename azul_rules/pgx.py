@@ -14,8 +14,11 @@ lid poured into it when the bag runs out (R2).  ``to_state(state, index)`` gives
 ``index`` of a batch as the referee's position with external draws, which is how the
 engine is held to the referee (tests/test_pgx.py).
 
-Only the coloured wall is written so far; ``make(variant="grey")`` raises
-``NotImplementedError`` (issue 28: the grey wall's placements as actions are next).
+On the grey wall (``make(variant="grey")``) the tiling is played: after the last take,
+the players with a complete line decide, in turn order from the round's starting player,
+each line top to bottom, by the placement ids after the takes (``(F + 1) * 30 + line * 5
++ column``, V1-V3); a line with no legal space goes to the floor by itself (V4), and the
+round also ends the game when no wall row can ever be completed (R7).
 
 The state's game fields (one game; a batch adds a leading axis to each):
 
@@ -29,12 +32,17 @@ The state's game fields (one game; a batch adds a leading axis to each):
   the marker lies among the tiles, F3);
 * ``score`` ``int16[P]``; ``marker_holder`` ``int8`` (``-1``: the marker is in the centre,
   or, between rounds, nobody took it, R5); ``start_player`` ``int8``; ``round`` ``int16``
-  (from 1); ``phase`` ``int8`` (``0`` the factory offer, ``3`` game over: the indices of
-  ``actions.observation``'s phase field).
+  (from 1); ``phase`` ``int8`` (``0`` the factory offer, ``1`` the grey wall's tiling,
+  ``3`` game over: the indices of ``actions.observation``'s phase field; the referee's
+  ``2``, waiting for a refill, never shows: the engine draws at once).
+
+The variant is the environment's, not a field: ``to_state`` reads it from the length of
+``legal_action_mask``.
 """
 
 from __future__ import annotations
 
+import itertools
 from typing import Any, Final
 
 from azul_rules.core._extras import extra
@@ -66,6 +74,7 @@ Array = jax.Array
 _EMPTY: Final = -1
 _MARKER: Final = 5  # the marker's value in ``floor``
 _OFFER: Final = 0
+_TILING: Final = 1
 _OVER: Final = 3
 _FLOOR_SPACES: Final = 7
 _COLOR_IDS: Final = np.arange(5)
@@ -110,15 +119,19 @@ class AzulState(pgx.State):  # type: ignore[misc]  # pgx ships no type informati
 
 
 class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
-    """Azul for ``players`` players on the coloured wall, as a ``pgx.Env`` (see the
-    module's docstring).  ``step`` needs a key: the refill at a round's end draws
-    from it (R2)."""
+    """Azul for ``players`` players on the coloured wall (the grey one with ``grey``), as
+    a ``pgx.Env`` (see the module's docstring).  ``step`` needs a key: the refill at a
+    round's end draws from it (R2)."""
 
-    def __init__(self, players: int = 2, max_rounds: int = DEFAULT_MAX_ROUNDS) -> None:
+    def __init__(
+        self, players: int = 2, max_rounds: int = DEFAULT_MAX_ROUNDS, *, grey: bool = False
+    ) -> None:
         super().__init__()
         self._players = players
         self._factories = factory_count(players)
         self._max_rounds = max_rounds
+        self._grey = grey
+        self._takes = (self._factories + 1) * 30
 
     # -- pgx's Env ------------------------------------------------------------------
 
@@ -148,6 +161,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         """S6, S7: all 100 tiles in the bag, a random starting player, the first refill."""
         first_key, fill_key = jax.random.split(key)
         players, factories = self._players, self._factories
+        grey = self._grey
         start = jax.random.randint(first_key, (), 0, players).astype(jnp.int8)
         state = AzulState(
             current_player=start.astype(jnp.int32),
@@ -155,7 +169,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             rewards=jnp.zeros(players, jnp.float32),
             terminated=jnp.bool_(False),
             truncated=jnp.bool_(False),
-            legal_action_mask=jnp.zeros((factories + 1) * 30, jnp.bool_),
+            legal_action_mask=jnp.zeros(self._takes + 25 * grey, jnp.bool_),
             _step_count=jnp.int32(0),
             factories=jnp.zeros((factories, 5), jnp.int8),
             center=jnp.zeros(5, jnp.int8),
@@ -172,17 +186,52 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             phase=jnp.int8(_OFFER),
         )
         state = _refill(state, fill_key)
-        return state.replace(legal_action_mask=_take_mask(state))  # type: ignore[no-any-return]
+        return state.replace(legal_action_mask=self._mask(state))  # type: ignore[no-any-return]
 
     def _step(self, state: AzulState, action: Array, key: Array) -> AzulState:
-        """One take (T, P, F); the round's end when it empties the table (P7)."""
-        taken = _take(state, action, self._players, self._factories)
-        offer_over = (taken.factories.sum() == 0) & (taken.center.sum() == 0)
-        after: AzulState = jax.lax.cond(offer_over, lambda: _end_round(taken, key), lambda: taken)
+        """One take (T, P, F); the round's end when it empties the table (P7).  On the
+        grey wall, or one placement (V1-V3), and the tiling goes on in turn order."""
+        if self._grey:
+            after = self._grey_step(state, action, key)
+        else:
+            taken = _take(state, action, self._players, self._factories)
+            offer_over = (taken.factories.sum() == 0) & (taken.center.sum() == 0)
+            after = jax.lax.cond(offer_over, lambda: _end_round(taken, key), lambda: taken)
         truncated = ~after.terminated & (after.round > self._max_rounds)
         return after.replace(  # type: ignore[no-any-return]
-            legal_action_mask=_take_mask(after), truncated=truncated
+            legal_action_mask=self._mask(after), truncated=truncated
         )
+
+    def _mask(self, state: AzulState) -> Array:
+        takes = _take_mask(state)
+        if not self._grey:
+            return takes
+        return jnp.concatenate([takes, _place_mask(state)])
+
+    def _grey_step(self, state: AzulState, action: Array, key: Array) -> AzulState:
+        """G1, V1-V4: a take, and when it ends the offer the tiling starts with the round's
+        starting player; or a placement.  Then the tiling runs on to the next decision,
+        or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7)."""
+        players, takes = self._players, self._takes
+        placing = action >= takes
+        taken = _take(state, jnp.minimum(action, takes - 1), players, self._factories)
+        offer_over = ~placing & (taken.factories.sum() == 0) & (taken.center.sum() == 0)
+        taken = _where(
+            offer_over,
+            taken.replace(
+                phase=jnp.int8(_TILING), current_player=state.start_player.astype(jnp.int32)
+            ),
+            taken,
+        )
+        placed = _place(state, jnp.maximum(action - takes, 0))
+        moved = _where(placing, placed, taken)
+        resolved, finished = _resolve_tiling(moved, players)
+        tiling = placing | offer_over
+        moved = _where(tiling, resolved, moved)
+        after: AzulState = jax.lax.cond(
+            tiling & finished, lambda: _close_grey(moved, key), lambda: moved
+        )
+        return after
 
     def _observe(self, state: AzulState, player_id: Array) -> Array:
         """``actions.observation`` of the state from ``player_id``'s seat."""
@@ -194,12 +243,9 @@ def make(players: int = 2, variant: str = "colored") -> AzulEnv:
 
     :raises ValueError: a player count other than 2-4, or a variant other than
         ``"colored"`` and ``"grey"``.
-    :raises NotImplementedError: for the grey wall (not written yet).
     """
     factory_count(players)  # raises for a count other than 2-4
-    if Variant(variant) is Variant.GREY:
-        raise NotImplementedError("azul_rules.pgx: the grey wall is not written yet (issue 28)")
-    return AzulEnv(players)
+    return AzulEnv(players, grey=Variant(variant) is Variant.GREY)
 
 
 # -- the take (T1-T4, P1-P6, F1-F4) ----------------------------------------------------------
@@ -279,8 +325,13 @@ def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tupl
 def _end_round(state: AzulState, key: Array) -> AzulState:
     """The wall tiling and the floors of every player (W1-W5), then the end of the game
     (E1) or the next round's refill (R1-R5), which may end it too (R6)."""
-    tiled = _tile_colored(state)
-    ends = (tiled.wall != _EMPTY).all(axis=2).any()
+    tiled = _settle_floors(_tile_colored(state))
+    return _close_round(tiled, (tiled.wall != _EMPTY).all(axis=2).any(), key)
+
+
+def _close_round(tiled: AzulState, ends: Array, key: Array) -> AzulState:
+    """The round is tiled and the floors settled: the end of the game when ``ends``
+    (E1, R7), else the next round's refill (R1-R5), which may end it too (R6)."""
     starter = jnp.where(
         tiled.marker_holder == _EMPTY, tiled.start_player, tiled.marker_holder
     ).astype(jnp.int8)
@@ -303,8 +354,7 @@ def _end_round(state: AzulState, key: Array) -> AzulState:
 
 def _tile_colored(state: AzulState) -> AzulState:
     """W1-W3 on the coloured wall for every player at once, lines top to bottom, each
-    placement scored at once; then W4, W5: the floors, clamped at 0, their tiles to the
-    lid."""
+    placement scored at once."""
     wall, score, lid = state.wall, state.score, state.lid
     line_color, line_count = state.line_color, state.line_count
     for row in range(5):
@@ -318,17 +368,31 @@ def _tile_colored(state: AzulState) -> AzulState:
         lid = lid + to_lid.astype(jnp.int8)
         line_color = line_color.at[:, row].set(jnp.where(full, _EMPTY, color))
         line_count = line_count.at[:, row].set(jnp.where(full, 0, line_count[:, row]))
+    return state.replace(  # type: ignore[no-any-return]
+        wall=wall, score=score, lid=lid, line_color=line_color, line_count=line_count
+    )
+
+
+def _settle_floors(state: AzulState) -> AzulState:
+    """W4, W5: every floor's penalties (F1, the marker included) subtracted, the score
+    clamped at 0 once; the floor's tiles to the lid."""
     floor = state.floor
     penalty = jnp.asarray(_PENALTY)[(floor != _EMPTY).sum(axis=1)]
-    score = jnp.maximum(score - penalty, 0).astype(jnp.int16)
-    lid = lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1)).astype(jnp.int8)
+    score = jnp.maximum(state.score - penalty, 0).astype(jnp.int16)
+    lid = state.lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1)).astype(jnp.int8)
     return state.replace(  # type: ignore[no-any-return]
-        wall=wall, score=score, lid=lid, line_color=line_color, line_count=line_count,
-        floor=jnp.full_like(floor, _EMPTY),
-    )  # fmt: skip
+        score=score, lid=lid, floor=jnp.full_like(floor, _EMPTY)
+    )
 
 
-def _points(occupied: Array, row: int, column: Array) -> Array:
+def _where(condition: Array, yes: AzulState, no: AzulState) -> AzulState:
+    """``yes`` where ``condition``, else ``no``, field by field."""
+    return jax.tree_util.tree_map(  # type: ignore[no-any-return]
+        lambda a, b: jnp.where(condition, a, b), yes, no
+    )
+
+
+def _points(occupied: Array, row: int | Array, column: Array) -> Array:
     """W3 for each player's tile just placed at ``(row, column[p])``: the horizontal run
     through it and the vertical one, each counted when longer than 1; 1 point alone."""
     between = jnp.asarray(_BETWEEN)
@@ -386,6 +450,106 @@ def _refill(state: AzulState, key: Array) -> AzulState:
     )
 
 
+# -- the grey wall's tiling (V1-V4, R7) ------------------------------------------------------
+
+
+def _next_line(state: AzulState, player: Array) -> tuple[Array, Array]:
+    """V3: the top complete pattern line of ``player`` (and whether there is one)."""
+    full = state.line_count[player] == jnp.arange(1, 6)
+    return jnp.argmax(full), full.any()
+
+
+def _legal_columns(state: AzulState, player: Array, row: Array) -> Array:
+    """V1, V2: the empty spaces of ``row`` whose column lacks the line's colour."""
+    wall = state.wall[player]
+    color = state.line_color[player, row]
+    return (wall[row] == _EMPTY) & ~(wall == color).any(axis=0)
+
+
+def _place_mask(state: AzulState) -> Array:
+    """The legal placements (ids after the takes: ``line * 5 + column``) of the player
+    to decide; all false outside the grey tiling."""
+    player = state.current_player
+    row, found = _next_line(state, player)
+    columns = _legal_columns(state, player, row) & found & (state.phase == _TILING)
+    return ((jnp.arange(5)[:, None] == row) & columns[None, :]).reshape(-1)
+
+
+def _place(state: AzulState, placement: Array) -> AzulState:
+    """V1, W1, W3: the tile of the line to the wall space chosen, scored at once; the
+    line's other tiles to the lid."""
+    player = state.current_player
+    row, column = jnp.divmod(placement, 5)
+    color = state.line_color[player, row]
+    wall = state.wall.at[player, row, column].set(color)
+    points = _points(wall[player][None] != _EMPTY, row, column[None])[0]
+    return state.replace(  # type: ignore[no-any-return]
+        wall=wall,
+        score=state.score.at[player].add(points),
+        lid=state.lid.at[color].add(row.astype(jnp.int8)),
+        line_color=state.line_color.at[player, row].set(_EMPTY),
+        line_count=state.line_count.at[player, row].set(0),
+    )
+
+
+def _line_to_floor(state: AzulState, player: Array, row: Array) -> AzulState:
+    """V4: every tile of complete line ``row`` to the floor, left to right; the
+    excess to the lid (F2)."""
+    color = state.line_color[player, row]
+    floor, to_lid = _onto_floor(state.floor[player], color, row + 1, jnp.bool_(False))
+    return state.replace(  # type: ignore[no-any-return]
+        floor=state.floor.at[player].set(floor),
+        lid=state.lid.at[color].add(to_lid.astype(jnp.int8)),
+        line_color=state.line_color.at[player, row].set(_EMPTY),
+        line_count=state.line_count.at[player, row].set(0),
+    )
+
+
+def _resolve_tiling(state: AzulState, players: int) -> tuple[AzulState, Array]:
+    """V3, V4 from the player to decide on, in turn order up to the round's starting
+    player: lines with no legal space go to the floor, and the tiling stops at the first
+    player with a choice to make; ``finished`` when nobody has one."""
+    stopped = jnp.bool_(False)
+    finished = jnp.bool_(False)
+    for _ in range(players):
+        player = state.current_player
+        for _ in range(5):
+            row, found = _next_line(state, player)
+            stuck = ~stopped & found & ~_legal_columns(state, player, row).any()
+            state = _where(stuck, _line_to_floor(state, player, row), state)
+        _, found = _next_line(state, player)
+        following = (player + 1) % players
+        finished = finished | (~stopped & ~found & (following == state.start_player))
+        moves_on = ~stopped & ~found & ~finished
+        state = state.replace(current_player=jnp.where(moves_on, following, player))
+        stopped = stopped | found | finished
+    return state, finished
+
+
+def _close_grey(state: AzulState, key: Array) -> AzulState:
+    """After the last placement: the floors (W4, W5), then the end of the game when a
+    wall row is complete (E1) or none can ever be (R7), else the next round."""
+    settled = _settle_floors(state)
+    complete = (settled.wall != _EMPTY).all(axis=2).any()
+    return _close_round(settled, complete | ~_walls_can_end(settled.wall), key)
+
+
+# _ORDERS[k]: the k-th way of giving the five colours to the five columns of a row.
+_ORDERS: Final = np.array(list(itertools.permutations(range(5))), dtype=np.int8)
+
+
+def _walls_can_end(wall: Array) -> Array:
+    """R7: whether some wall row of some player can still be completed: some order of
+    the five colours agrees with the row's tiles and puts each missing colour in an
+    empty space whose column lacks it (V1, V2)."""
+    orders = jnp.asarray(_ORDERS)  # [120, 5]
+    in_column = (wall[:, :, :, None] == _COLOR_IDS).any(axis=1)  # [P, column, colour]
+    column_has = in_column[:, jnp.arange(5)[None, :], orders]  # [P, 120, column]
+    cells = wall[:, :, None, :]  # [P, row, 1, column]
+    fits = jnp.where(cells == _EMPTY, ~column_has[:, None], cells == orders[None, None])
+    return fits.all(axis=3).any()
+
+
 # -- the observation (actions.observation, as an array) ---------------------------------------
 
 
@@ -438,6 +602,9 @@ def to_state(state: AzulState, index: int | None = None) -> GameState:
         fields = {name: value[index] for name, value in fields.items()}
     boards = tuple(_board(fields, seat) for seat in range(fields["score"].shape[0]))
     over = int(fields["phase"]) == _OVER
+    takes = (len(fields["factories"]) + 1) * 30
+    grey = np.asarray(state.legal_action_mask).shape[-1] > takes
+    variant = Variant.GREY if grey else Variant.COLORED
     marker = int(fields["marker_holder"])
     return GameState.make(
         players=boards,
@@ -447,12 +614,15 @@ def to_state(state: AzulState, index: int | None = None) -> GameState:
         lid=_tiles(fields["lid"]),
         current_player=int(fields["current_player"]),
         start_player=int(fields["start_player"]),
-        phase=Phase.GAME_OVER if over else Phase.FACTORY_OFFER,
+        phase=_PHASES[int(fields["phase"])],
         round=int(fields["round"]),
-        variant=Variant.COLORED,
+        variant=variant,
         marker_holder=None if marker == _EMPTY else marker,
         outcome=decide_outcome(boards) if over else None,
     )
+
+
+_PHASES: Final = (Phase.FACTORY_OFFER, Phase.WALL_TILING, Phase.REFILL, Phase.GAME_OVER)
 
 
 def _tiles(counts: Any) -> tuple[Color, ...]:
@@ -489,7 +659,9 @@ class Disagreement(AssertionError):
     """The batched engine and the referee disagree (see :func:`differential`)."""
 
 
-def differential(players: int = 2, games: int = 16, *, batch: int = 8, seed: int = 0) -> int:
+def differential(
+    players: int = 2, games: int = 16, *, variant: str = "colored", batch: int = 8, seed: int = 0
+) -> int:
     """Play ``games`` random games in batches of ``batch`` with the engine of
     :func:`make` and hold every one to the referee, step by step: the legal mask equals
     ``actions.legal_actions(to_state(...))``, the referee's ``apply`` of the action chosen
@@ -500,7 +672,7 @@ def differential(players: int = 2, games: int = 16, *, batch: int = 8, seed: int
     :raises Disagreement: at the first difference, naming the game, the step and the
         parts that differ.
     """
-    env = make(players)
+    env = make(players, variant)
     init = jax.jit(jax.vmap(env.init))
     step = jax.jit(jax.vmap(env.step))
     key = jax.random.PRNGKey(seed)
@@ -509,7 +681,7 @@ def differential(players: int = 2, games: int = 16, *, batch: int = 8, seed: int
     for first in range(0, games, batch):
         key, start_key = jax.random.split(key)
         state = init(jax.random.split(start_key, batch))
-        refs = [_first_position(state, i, players) for i in range(batch)]
+        refs = [_first_position(state, i, players, variant) for i in range(batch)]
         live = [first + i < games for i in range(batch)]
         while any(live):
             masks = np.asarray(state.legal_action_mask)
@@ -529,13 +701,15 @@ def differential(players: int = 2, games: int = 16, *, batch: int = 8, seed: int
     return checked
 
 
-def _first_position(state: AzulState, index: int, players: int) -> GameState:
+def _first_position(state: AzulState, index: int, players: int, variant: str) -> GameState:
     from azul_rules.core.moves import Refill
     from azul_rules.core.state import new_game
 
     start = int(np.asarray(state.start_player)[index])
     seen = to_state(state, index)
-    ref = new_game(players, external_draws=True, first_player=start).apply(Refill(seen.factories))
+    ref = new_game(players, external_draws=True, first_player=start, variant=variant).apply(
+        Refill(seen.factories)
+    )
     _compare(ref, seen, index, 0)
     return ref
 

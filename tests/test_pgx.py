@@ -3,6 +3,8 @@ step by step: random games in small batches on the CPU."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.extras import needs
@@ -13,20 +15,53 @@ np = needs("numpy")
 
 import azul_rules.pgx as engine  # noqa: E402  (after the extras are known to be there)
 from azul_rules import actions  # noqa: E402
+from azul_rules.core.board import PlayerBoard  # noqa: E402
+from azul_rules.core.colors import COLORS, Color  # noqa: E402
+from azul_rules.core.grey import walls_can_end  # noqa: E402
 
 
+@pytest.mark.parametrize("variant", ["colored", "grey"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_agree_with_the_referee_step_by_step(players: int) -> None:
-    """Every step of 24 games: the mask, the position, the observation, the rewards."""
-    steps = engine.differential(players, 24, batch=8, seed=players)
-    assert steps > 24 * 40  # whole games: dozens of takes each
+def test_random_games_agree_with_the_referee_step_by_step(players: int, variant: str) -> None:
+    """Every step of 16 games: the mask, the position, the observation, the rewards."""
+    steps = engine.differential(players, 16, variant=variant, batch=8, seed=players)
+    assert steps > 16 * 40  # whole games: dozens of takes each
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("variant", ["colored", "grey"])
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_a_thousand_random_games_agree_with_the_referee(players: int) -> None:
-    """Issue 28's count: 1,000 random games per player count (coloured wall)."""
-    assert engine.differential(players, 1000, batch=100, seed=100 + players) > 1000 * 40
+def test_a_thousand_random_games_agree_with_the_referee(players: int, variant: str) -> None:
+    """Issue 28's count: 1,000 random games per player count and wall."""
+    steps = engine.differential(players, 1000, variant=variant, batch=100, seed=100 + players)
+    assert steps > 1000 * 40
+
+
+def _random_wall(choose: random.Random) -> tuple[tuple[Color | None, ...], ...]:
+    """A grey wall obeying V2 (no colour twice in a row or a column), often with rows
+    that can no longer be completed."""
+    wall: list[list[Color | None]] = [[None] * 5 for _ in range(5)]
+    for row, column in choose.sample([(r, c) for r in range(5) for c in range(5)], 25):
+        taken = {wall[row][c] for c in range(5)} | {wall[r][column] for r in range(5)}
+        allowed = [color for color in COLORS if color not in taken]
+        if allowed and choose.random() < 0.7:
+            wall[row][column] = choose.choice(allowed)
+    return tuple(tuple(cells) for cells in wall)
+
+
+def test_r7_agrees_with_the_referee_on_random_grey_walls() -> None:
+    """R7 (no wall row can ever be completed) is rare in random games, so it is held to
+    the referee's ``walls_can_end`` on random walls, both answers seen."""
+    choose = random.Random(28)
+    answers = set()
+    for _ in range(300):
+        walls = [_random_wall(choose) for _ in range(2)]
+        expected = walls_can_end([PlayerBoard(wall=wall) for wall in walls])
+        codes = [[[-1 if c is None else int(c) for c in row] for row in wall] for wall in walls]
+        found = bool(engine._walls_can_end(jax.numpy.asarray(codes, dtype=jax.numpy.int8)))
+        assert found == expected, walls
+        answers.add(found)
+    assert answers == {True, False}
 
 
 def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -64,10 +99,9 @@ def test_a_game_past_the_round_cap_is_truncated() -> None:
     assert not np.asarray(state.rewards).any()
 
 
-def test_step_needs_a_key_and_the_grey_wall_is_not_written_yet() -> None:
+def test_step_needs_a_key_and_the_grey_wall_has_the_placements() -> None:
     env = engine.make(2)
     state = env.init(jax.random.PRNGKey(0))
     with pytest.raises(ValueError, match="key"):
         env.step(state, 5)
-    with pytest.raises(NotImplementedError, match="grey"):
-        engine.make(2, "grey")
+    assert engine.make(4, "grey").num_actions == actions.num_actions(4, "grey")
