@@ -29,7 +29,9 @@ from azul_rules.svg import board
 ROOT = Path(__file__).resolve().parent.parent
 API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 DOCUMENTED = set(re.findall(r"^\.\. auto\w+:: ([\w.]+)\b", API_PAGE, re.MULTILINE))
-MODULES = ["svg", "actions", "spiel", "pettingzoo", "testing", "tournament", "web", "engine"]
+MODULES = [
+    "svg", "actions", "spiel", "pettingzoo", "pgx", "testing", "tournament", "web", "engine",
+]  # fmt: skip
 RAISES = re.compile(r":raises (\w+):")
 
 

@@ -22,7 +22,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DOTTED = re.compile(r"\b(azul_rules(?:\.[A-Za-z_]\w*)+)")
 SHORT = re.compile(r"`az\.([A-Za-z_]\w*)")
-OPTIONAL = {"azul_rules.spiel": "pyspiel", "azul_rules.pettingzoo": "pettingzoo"}
+OPTIONAL = {
+    "azul_rules.spiel": "pyspiel",
+    "azul_rules.pettingzoo": "pettingzoo",
+    "azul_rules.pgx": "pgx",
+}
 
 
 def resolve(dotted: str) -> object:

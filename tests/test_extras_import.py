@@ -16,6 +16,7 @@ from tests.extras import needs
 INSTALL = {
     "pettingzoo": "pip install -e '.[pettingzoo]' in the project's checkout",
     "openspiel": "pip install -e '.[openspiel]' in the project's checkout",
+    "pgx": "pip install -e '.[pgx]' in the project's checkout",
 }
 
 
@@ -35,6 +36,8 @@ def _import_without(module: str, missing: str) -> subprocess.CompletedProcess[st
         ("azul_rules.spiel", "openspiel", "numpy"),
         ("azul_rules.spiel", "openspiel", "pyspiel"),
         ("azul_rules.spiel", "openspiel", "open_spiel"),
+        ("azul_rules.pgx", "pgx", "jax"),
+        ("azul_rules.pgx", "pgx", "pgx"),
     ],
 )
 def test_pettingzoo_and_spiel_without_their_extra_name_it(
@@ -42,7 +45,7 @@ def test_pettingzoo_and_spiel_without_their_extra_name_it(
 ) -> None:
     """``import azul_rules.pettingzoo`` without numpy used to end on ``No module named
     'numpy'``, which says nothing of the extra to install."""
-    needs({"openspiel": "pyspiel", "pettingzoo": "pettingzoo"}[extra])  # all but `missing`
+    needs({"openspiel": "pyspiel", "pettingzoo": "pettingzoo", "pgx": "pgx"}[extra])  # all but `missing`
     done = _import_without(module, missing)
     assert done.returncode == 1
     last = done.stderr.rstrip("\n").splitlines()[-1]
