@@ -4,6 +4,10 @@ step by step: random games in small batches on the CPU."""
 from __future__ import annotations
 
 import random
+import runpy
+from contextlib import redirect_stdout
+from io import StringIO
+from pathlib import Path
 
 import pytest
 
@@ -105,3 +109,17 @@ def test_step_needs_a_key_and_the_grey_wall_has_the_placements() -> None:
     with pytest.raises(ValueError, match="key"):
         env.step(state, 5)
     assert engine.make(4, "grey").num_actions == actions.num_actions(4, "grey")
+
+
+def test_the_self_play_example_plays_whole_games_zero_sum() -> None:
+    """examples/pgx_selfplay.py: a jitted batch of random games, every one to its end."""
+    example = runpy.run_path(str(Path(__file__).resolve().parents[1] / "examples/pgx_selfplay.py"))
+    final = example["self_play"](8, 2, "colored")(jax.random.PRNGKey(3))
+    assert bool(final.terminated.all())
+    outcomes = {tuple(game) for game in np.asarray(final.rewards).tolist()}
+    # actions.utilities of one winner, of the other, or of a shared victory (E4)
+    assert outcomes <= {(1.0, -1.0), (-1.0, 1.0), (0.0, 0.0)}
+    out = StringIO()
+    with redirect_stdout(out):
+        example["main"](batch=4, players=2)
+    assert "4 games of 2 players on the colored wall: 4 ended" in out.getvalue()
