@@ -10,6 +10,7 @@ import os
 _EXTRA_MODULES = {
     "azul_rules/spiel.py": "pyspiel",
     "azul_rules/pettingzoo.py": "pettingzoo",
+    "azul_rules/pgx.py": "pgx",
     "azul_rules/web": "starlette",
 }
 
