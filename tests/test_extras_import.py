@@ -45,7 +45,8 @@ def test_pettingzoo_and_spiel_without_their_extra_name_it(
 ) -> None:
     """``import azul_rules.pettingzoo`` without numpy used to end on ``No module named
     'numpy'``, which says nothing of the extra to install."""
-    needs({"openspiel": "pyspiel", "pettingzoo": "pettingzoo", "pgx": "pgx"}[extra])  # all but `missing`
+    modules = {"openspiel": "pyspiel", "pettingzoo": "pettingzoo", "pgx": "pgx"}
+    needs(modules[extra])  # all but `missing`
     done = _import_without(module, missing)
     assert done.returncode == 1
     last = done.stderr.rstrip("\n").splitlines()[-1]
