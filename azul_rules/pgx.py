@@ -67,7 +67,15 @@ from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.scoring import decide_outcome
 from azul_rules.core.state import GameState
 
-__all__ = ["AzulEnv", "AzulState", "Disagreement", "differential", "make", "to_state"]
+__all__ = [
+    "AzulEnv",
+    "AzulState",
+    "Disagreement",
+    "differential",
+    "from_state",
+    "make",
+    "to_state",
+]
 
 Array = jax.Array
 
@@ -754,3 +762,61 @@ def _compare(ref: GameState, seen: GameState, game: int, step: int) -> None:
 def _expect(ok: bool, game: int, step: int, what: str) -> None:
     if not ok:
         raise Disagreement(f"game {game}, step {step}: {what} differ from the referee's")
+
+
+def from_state(game: GameState, max_rounds: int = DEFAULT_MAX_ROUNDS) -> AzulState:
+    """The referee's position ``game`` as the engine's state (one game, unbatched): a
+    position built by hand (a full floor, a nearly empty bag...) can be stepped by the
+    engine and held to the referee from there.  The inverse of :func:`to_state`.
+
+    :raises ValueError: for a position waiting for a ``Refill`` (the engine draws at
+        once, so it never waits).
+    """
+    if game.phase is Phase.REFILL:
+        raise ValueError("from_state(): the engine never waits for a Refill; apply one first")
+    players = len(game.players)
+    env = AzulEnv(players, max_rounds, grey=game.variant is Variant.GREY)
+    boards = game.players
+
+    def codes(items: Any) -> list[int]:
+        return [_EMPTY if c is None else _MARKER if c is MARKER else int(c) for c in items]
+
+    def counts(tiles: Any) -> list[int]:
+        return [tiles.count(color) for color in COLORS]
+
+    over = game.outcome is not None
+    rewards = [0.0] * players
+    if game.outcome is not None:
+        from azul_rules.actions import utilities
+
+        rewards = utilities(game.outcome.winners, players)
+    marker = _EMPTY if game.marker_holder is None else game.marker_holder
+    state = AzulState(
+        current_player=jnp.int32(game.current_player),
+        observation=jnp.zeros(observation_size(players), jnp.float32),
+        rewards=jnp.asarray(rewards, jnp.float32),
+        terminated=jnp.bool_(over),
+        truncated=jnp.bool_(not over and game.round > max_rounds),
+        legal_action_mask=jnp.zeros(env._takes + 25 * env._grey, jnp.bool_),
+        _step_count=jnp.int32(0),
+        factories=jnp.asarray([counts(f) for f in game.factories], jnp.int8),
+        center=jnp.asarray(counts(game.center), jnp.int8),
+        bag=jnp.asarray(counts(game.bag), jnp.int8),
+        lid=jnp.asarray(counts(game.lid), jnp.int8),
+        line_color=jnp.asarray([codes(line.color for line in b.pattern_lines) for b in boards],
+                               jnp.int8),
+        line_count=jnp.asarray([[line.count for line in b.pattern_lines] for b in boards],
+                               jnp.int8),
+        wall=jnp.asarray([[codes(row) for row in b.wall] for b in boards], jnp.int8),
+        floor=jnp.asarray([codes(b.floor) + [_EMPTY] * (_FLOOR_SPACES - len(b.floor))
+                           for b in boards], jnp.int8),
+        score=jnp.asarray([b.score for b in boards], jnp.int16),
+        marker_holder=jnp.int8(marker),
+        start_player=jnp.int8(game.start_player),
+        round=jnp.int16(game.round),
+        phase=jnp.int8(_PHASES.index(game.phase)),
+    )  # fmt: skip
+    mask = jnp.ones_like(state.legal_action_mask) if over else env._mask(state)
+    state = state.replace(legal_action_mask=mask)
+    observed: AzulState = state.replace(observation=env.observe(state))
+    return observed

@@ -9,6 +9,7 @@ from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
 
+import attrs
 import pytest
 
 from tests.extras import needs
@@ -17,6 +18,7 @@ jax = needs("jax")
 needs("pgx")
 np = needs("numpy")
 
+import azul_rules as az  # noqa: E402
 import azul_rules.pgx as engine  # noqa: E402  (after the extras are known to be there)
 from azul_rules import actions  # noqa: E402
 from azul_rules.core.board import PlayerBoard  # noqa: E402
@@ -123,3 +125,53 @@ def test_the_self_play_example_plays_whole_games_zero_sum() -> None:
     with redirect_stdout(out):
         example["main"](batch=4, players=2)
     assert "4 games of 2 players on the colored wall: 4 ended" in out.getvalue()
+
+
+def _positions(variant: str) -> list[az.GameState]:
+    """Positions of random seeded games (every phase but the refill), a few per game."""
+    choose = random.Random(variant)
+    found = []
+    for seed in range(6):
+        state = az.new_game(3, seed=seed, variant=variant)
+        while not state.is_over and state.round <= 50:
+            if choose.random() < 0.1:
+                found.append(state)
+            state = state.apply(choose.choice(state.legal_moves()))
+        found.append(state)
+    return found
+
+
+@pytest.mark.parametrize("variant", ["colored", "grey"])
+def test_from_state_is_the_inverse_of_to_state(variant: str) -> None:
+    positions = _positions(variant)
+    assert {p.phase for p in positions} >= {az.Phase.FACTORY_OFFER, az.Phase.GAME_OVER}
+    for position in positions:
+        assert engine.to_state(engine.from_state(position)) == position.replace(rng_state=None)
+
+
+def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
+    """F4, which random games almost never reach: a position built by hand (player 0's
+    floor full), then the engine and the referee in step, player 0 taking from the
+    centre as soon as it can."""
+    dealt = az.new_game(2, seed=5)
+    referee = az.new_game(2, external_draws=True, first_player=0).apply(az.Refill(dealt.factories))
+    full = attrs.evolve(referee.players[0], floor=(az.Color.RED,) * 7)
+    referee = referee.replace(players=(full, referee.players[1]))
+    env = engine.AzulEnv(2)
+    state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
+    step = jax.jit(jax.vmap(env.step))
+    key = jax.random.PRNGKey(0)
+    marker_on_full_floor = False
+    for _ in range(40):
+        if bool(state.terminated[0]):
+            break
+        legal = actions.legal_actions(referee)
+        centre = [a for a in legal if a // 30 == 5]
+        action = centre[0] if referee.current_player == 0 and centre else legal[0]
+        taker_floor = len(referee.players[referee.current_player].floor)
+        takes_marker = action // 30 == 5 and referee.marker_holder is None
+        marker_on_full_floor |= takes_marker and taker_floor == 7
+        key, draw = jax.random.split(key)
+        state = step(state, np.asarray([action], np.int32), draw[None])
+        referee = engine._follow(referee, action, state, 0, 2, 0)
+    assert marker_on_full_floor
