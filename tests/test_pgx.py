@@ -175,3 +175,20 @@ def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
         state = step(state, np.asarray([action], np.int32), draw[None])
         referee = engine._follow(referee, action, state, 0, 2, 0)
     assert marker_on_full_floor
+
+
+def test_nothing_to_deal_ends_the_game_as_the_referee_does() -> None:
+    """R6, which random games never reach: bag and lid empty, the last tile of the round
+    kept in a pattern line, so that the refill deals nothing and the game ends there."""
+    dealt = az.new_game(2, seed=5)
+    referee = az.new_game(2, external_draws=True, first_player=0).apply(az.Refill(dealt.factories))
+    referee = referee.replace(
+        factories=((az.Color.BLUE,), (), (), (), ()), center=(), bag=(), lid=()
+    )
+    state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
+    step = jax.jit(jax.vmap(engine.AzulEnv(2).step))
+    action = 1  # factory 1, blue, pattern line 2: kept there, not in the lid
+    state = step(state, np.asarray([action], np.int32), jax.random.PRNGKey(0)[None])
+    referee = engine._follow(referee, action, state, 0, 2, 0)
+    assert referee.is_over and bool(state.terminated[0])
+    assert not any(board.has_complete_row() for board in referee.players)
