@@ -12,7 +12,8 @@ The bag is drawn from the key given to ``step`` (pgx's convention for stochastic
 as its backgammon): at a round's end the factories are filled from the bag, then from the
 lid poured into it when the bag runs out (R2).  ``to_state(state, index)`` gives game
 ``index`` of a batch as the referee's position with external draws, which is how the
-engine is held to the referee (tests/test_pgx.py).
+engine is held to the referee (:func:`differential`, tests/test_pgx.py);
+``from_state(game)`` is the way back, for positions built by hand.
 
 On the grey wall (``make(variant="grey")``) the tiling is played: after the last take,
 the players with a complete line decide, in turn order from the round's starting player,
