@@ -44,6 +44,7 @@ The variant is the environment's, not a field: ``to_state`` reads it from the le
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from typing import Any, Final
 
 from azul_rules.core._extras import extra
@@ -70,6 +71,7 @@ from azul_rules.core.state import GameState
 
 __all__ = [
     "AzulEnv",
+    "auto_reset",
     "AzulState",
     "Disagreement",
     "differential",
@@ -141,6 +143,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         self._max_rounds = max_rounds
         self._grey = grey
         self._takes = (self._factories + 1) * 30
+        self._actions = self._takes + 25 * grey
 
     # -- pgx's Env ------------------------------------------------------------------
 
@@ -160,18 +163,36 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         return self._players
 
     def step(self, state: AzulState, action: Array | int, key: Array | None = None) -> AzulState:
-        """pgx's ``step``; the key is required (the refill draws from it, R2)."""
+        """pgx's ``step``, with its conventions: a game already over keeps its state (its
+        rewards zero); an illegal action ends the game with pgx's penalty for the player
+        who chose it, the position left as it was; a game over has an all-true mask.
+
+        :raises ValueError: without a key (the refill at a round's end draws from it, R2).
+        """
         if key is None:
             raise ValueError("AzulEnv.step(state, action, key): the refill draws from the key")
-        stepped: AzulState = super().step(state, action, key)
-        return stepped
+        action = jnp.asarray(action, jnp.int32)
+        done = state.terminated | state.truncated
+        legal = state.legal_action_mask[action]
+        moved = self._advance(state.replace(_step_count=state._step_count + 1), action, key)
+        after = _where(done | ~legal, state.replace(rewards=jnp.zeros_like(state.rewards)), moved)
+        after = _where(
+            ~legal, self._step_with_illegal_action(after, state.current_player), after
+        )
+        return self._finish(after)
+
+    def _finish(self, state: AzulState) -> AzulState:
+        """The mask (all true once over, pgx's convention) and the observation."""
+        mask = self._mask(state) | state.terminated
+        observed = _observe(state.replace(legal_action_mask=mask), state.current_player,
+                            self._players)  # fmt: skip
+        return state.replace(legal_action_mask=mask, observation=observed)  # type: ignore[no-any-return]
 
     def _init(self, key: Array) -> AzulState:
         """S6, S7: all 100 tiles in the bag, a random starting player, the first refill."""
-        first_key, fill_key = jax.random.split(key)
         players, factories = self._players, self._factories
         grey = self._grey
-        start = jax.random.randint(first_key, (), 0, players).astype(jnp.int8)
+        start = (_fractions(key, 1, salt=1)[0] * players).astype(jnp.int8)
         state = AzulState(
             current_player=start.astype(jnp.int32),
             observation=jnp.zeros(observation_size(players), jnp.float32),
@@ -194,22 +215,25 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             round=jnp.int16(1),
             phase=jnp.int8(_OFFER),
         )
-        state = _refill(state, fill_key)
-        return state.replace(legal_action_mask=self._mask(state))  # type: ignore[no-any-return]
+        state = _refill(state, key)
+        return self._finish(state)
 
     def _step(self, state: AzulState, action: Array, key: Array) -> AzulState:
+        """pgx's ``_step`` (for ``pgx.Env.step``): one move, then the mask."""
+        after = self._advance(state, action, key)
+        return after.replace(legal_action_mask=self._mask(after))  # type: ignore[no-any-return]
+
+    def _advance(self, state: AzulState, action: Array, key: Array) -> AzulState:
         """One take (T, P, F); the round's end when it empties the table (P7).  On the
-        grey wall, or one placement (V1-V3), and the tiling goes on in turn order."""
+        grey wall, or one placement (V1-V3), and the tiling goes on in turn order.  The
+        round's end runs only for the games of a batch that reach it (:func:`_only_where`)."""
         if self._grey:
             after = self._grey_step(state, action, key)
         else:
             taken = _take(state, action, self._players, self._factories)
-            offer_over = (taken.factories.sum() == 0) & (taken.center.sum() == 0)
-            after = jax.lax.cond(offer_over, lambda: _end_round(taken, key), lambda: taken)
+            after = _end_round_where_due(taken, action, key)
         truncated = ~after.terminated & (after.round > self._max_rounds)
-        return after.replace(  # type: ignore[no-any-return]
-            legal_action_mask=self._mask(after), truncated=truncated
-        )
+        return after.replace(truncated=truncated)  # type: ignore[no-any-return]
 
     def _mask(self, state: AzulState) -> Array:
         takes = _take_mask(state)
@@ -232,15 +256,8 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             ),
             taken,
         )
-        placed = _place(state, jnp.maximum(action - takes, 0))
-        moved = _where(placing, placed, taken)
-        resolved, finished = _resolve_tiling(moved, players)
-        tiling = placing | offer_over
-        moved = _where(tiling, resolved, moved)
-        after: AzulState = jax.lax.cond(
-            tiling & finished, lambda: _close_grey(moved, key), lambda: moved
-        )
-        return after
+        moved = _where(placing, state, taken)
+        return _tiling_where_due(moved, action - takes, key)
 
     def _observe(self, state: AzulState, player_id: Array) -> Array:
         """``actions.observation`` of the state from ``player_id``'s seat."""
@@ -257,24 +274,85 @@ def make(players: int = 2, variant: str = "colored") -> AzulEnv:
     return AzulEnv(players, grey=Variant(variant) is Variant.GREY)
 
 
+def auto_reset(env: AzulEnv) -> Callable[[AzulState, Array, Array], AzulState]:
+    """``env.step`` that deals a fresh game to every game that ends, for a learner's
+    stream of games: the semantics of ``pgx.experimental.auto_reset(env.step,
+    env.init)``.  A game that ends at a step becomes ``env.init(key)`` with the key of
+    that step (the ended game's draws with that key are discarded with it), keeping
+    the ended game's ``terminated``, ``truncated`` and ``rewards`` for that step; the
+    next step clears them.  Under ``jax.vmap`` only the games that end are dealt, where
+    pgx's wrapper deals one for every game at every step.
+
+    :raises ValueError: from the step function, without a key.
+    """
+
+    def fresh(state: AzulState, _: Array, key: Array) -> AzulState:
+        dealt: AzulState = env.init(key)
+        return dealt.replace(  # type: ignore[no-any-return]
+            terminated=state.terminated, truncated=state.truncated, rewards=state.rewards
+        )
+
+    fresh_where_over = _only_where(lambda s: s.terminated | s.truncated, fresh)
+
+    def step(state: AzulState, action: Array, key: Array | None = None) -> AzulState:
+        if key is None:
+            raise ValueError("auto_reset(env)(state, action, key): the step and the deal draw")
+        over = state.terminated | state.truncated
+        state = state.replace(
+            terminated=state.terminated & ~over,
+            truncated=state.truncated & ~over,
+            rewards=jnp.where(over, 0, state.rewards).astype(state.rewards.dtype),
+        )
+        return fresh_where_over(env.step(state, action, key), action, key)
+
+    return step
+
+
 # -- the take (T1-T4, P1-P6, F1-F4) ----------------------------------------------------------
+
+
+def _row(x: Array, one_hot: Array) -> Array:
+    """``x[i]`` for the ``i`` where ``one_hot`` holds, by a select and a sum rather than
+    a gather (a batch's gathers are slow on a CPU); ``x`` holds no more than one row per
+    index, so the sum is that row."""
+    chosen = jnp.where(one_hot.reshape(-1, *[1] * (x.ndim - 1)), x, 0)
+    return chosen.sum(axis=0, dtype=x.dtype)
+
+
+def _put(x: Array, one_hot: Array, row: Array) -> Array:
+    """``x`` with ``x[i] = row`` for the ``i`` where ``one_hot`` holds (no scatter)."""
+    return jnp.where(one_hot.reshape(-1, *[1] * (x.ndim - 1)), row[None], x)
+
+
+def _seat(state: AzulState) -> Array:
+    """The player to move, one-hot over the players."""
+    return jnp.arange(state.score.shape[0]) == state.current_player
 
 
 def _take_mask(state: AzulState) -> Array:
     """The legal takes of the player to move (T1-T4, P2-P4, P6), in action-id order;
     all false outside the factory offer."""
-    player = state.current_player
+    seat = _seat(state)
     sources = jnp.concatenate([state.factories, state.center[None]], axis=0) > 0
-    colors = state.line_color[player]
-    counts = state.line_count[player]
-    in_row = (state.wall[player][:, :, None] == _COLOR_IDS).any(axis=1)  # [row, colour]
-    room = counts < jnp.arange(1, 6, dtype=jnp.int8)
-    accepts = jnp.where(
-        (colors == _EMPTY)[:, None], ~in_row, (colors[:, None] == _COLOR_IDS) & room[:, None]
-    )  # [line, colour]: P2, P3, P4
-    destinations = jnp.concatenate([accepts.T, jnp.ones((5, 1), jnp.bool_)], axis=1)
-    mask = sources[:, :, None] & destinations[None]
-    return (mask.reshape(-1)) & (state.phase == _OFFER)
+    sources = sources & (state.phase == _OFFER)  # [source, colour]: T1, T2
+    # The floor as a sixth line: empty, and its "row" lacks every colour.
+    colors = jnp.append(_row(state.line_color, seat), jnp.int8(_EMPTY))[None, :, None]
+    room = jnp.append(_row(state.line_count, seat) < jnp.arange(1, 6, dtype=jnp.int8), True)
+    wall = jnp.concatenate([_row(state.wall, seat), jnp.full((1, 5), -2, jnp.int8)])
+    colours = _COLOR_IDS[:, None, None]
+    # [colour, destination]: an empty line takes a colour its wall row lacks (P3), a
+    # line begun its own colour while it has room (P2, P4), the floor any (P6).  Made
+    # by a reduction, which XLA keeps apart, so that each of the mask's 180 values
+    # costs one AND.
+    destinations = jnp.where(
+        colors == _EMPTY, wall[None] != colours, (colors == colours) & room[None, :, None]
+    ).all(axis=2)
+    return (sources[:, :, None] & destinations[None]).reshape(-1)
+
+
+def _in_row(wall: Array) -> Array:
+    """[row, colour]: whether the colour lies in the row of one wall (P3)."""
+    return (wall[:, :, None] == _COLOR_IDS).any(axis=1)
 
 
 def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
@@ -282,50 +360,130 @@ def _take(state: AzulState, action: Array, players: int, factories: int) -> Azul
     excess to the floor; F1-F4: the floor, the marker first, the overflow to the lid."""
     source, rest = jnp.divmod(action, 30)
     color, destination = jnp.divmod(rest, 6)
-    color = color.astype(jnp.int8)
-    player = state.current_player
-    from_center = source == factories
-    factory = jnp.minimum(source, factories - 1)
+    seat = _seat(state)
+    source_is = jnp.arange(factories + 1) == source
     this_color = color == _COLOR_IDS
-    held = jnp.where(from_center, state.center, state.factories[factory])
-    taken = held[color]
-    emptied = state.factories.at[factory].set(0)
-    center = jnp.where(
-        from_center,
-        jnp.where(this_color, 0, state.center),
-        state.center + jnp.where(this_color, 0, held),
-    ).astype(jnp.int8)
+    from_center = source == factories
+    held = _row(jnp.concatenate([state.factories, state.center[None]], axis=0), source_is)
+    taken = jnp.where(this_color, held, 0).sum(dtype=jnp.int8)
+    factories_left = jnp.where(source_is[:factories, None], jnp.int8(0), state.factories)
+    kept = jnp.where(from_center, jnp.int8(0), state.center)
+    added = jnp.where(from_center, state.center, state.center + held)
     takes_marker = from_center & (state.marker_holder == _EMPTY)
-    line = jnp.minimum(destination, 4)
-    room = line + 1 - state.line_count[player, line]
-    to_line = jnp.where(destination == 5, 0, jnp.minimum(taken, room)).astype(jnp.int8)
-    floor, to_lid = _onto_floor(state.floor[player], color, taken - to_line, takes_marker)
-    line_color = jnp.where(
-        destination == 5, state.line_color, state.line_color.at[player, line].set(color)
-    )
+    line_is = seat[:, None] & (jnp.arange(5) == destination)[None]  # [player, line]
+    count = jnp.where(line_is, state.line_count, 0).sum(dtype=jnp.int8)
+    to_line = jnp.minimum(taken, (destination + 1 - count).astype(jnp.int8))
+    to_line = jnp.where(destination == 5, jnp.int8(0), to_line)
+    floor, to_lid = _onto_floor(_row(state.floor, seat), color, taken - to_line, takes_marker)
     return state.replace(  # type: ignore[no-any-return]
-        factories=jnp.where(from_center, state.factories, emptied),
-        center=center,
-        line_color=line_color,
-        line_count=state.line_count.at[player, line].add(to_line),
-        floor=state.floor.at[player].set(floor),
-        lid=state.lid.at[color].add(to_lid.astype(jnp.int8)),
-        marker_holder=jnp.where(takes_marker, player, state.marker_holder).astype(jnp.int8),
-        current_player=(player + 1) % players,
+        factories=factories_left,
+        center=jnp.where(this_color, kept, added),
+        line_color=jnp.where(line_is, color.astype(jnp.int8), state.line_color),
+        line_count=jnp.where(line_is, state.line_count + to_line, state.line_count),
+        floor=_put(state.floor, seat, floor),
+        lid=state.lid + jnp.where(this_color, to_lid, 0).astype(jnp.int8),
+        marker_holder=jnp.where(takes_marker, state.current_player, state.marker_holder).astype(
+            jnp.int8
+        ),
+        current_player=(state.current_player + 1) % players,
     )
 
 
 def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tuple[Array, Array]:
     """F1-F4 on one floor: the marker first (when it finds a space, F4), then ``count``
     tiles left to right; returns the floor and the tiles that found no space (F2)."""
-    spaces = jnp.arange(_FLOOR_SPACES)
-    used = (floor != _EMPTY).sum()
+    spaces = jnp.arange(_FLOOR_SPACES, dtype=jnp.int8)
+    used = (floor != _EMPTY).sum(dtype=jnp.int8)
     with_marker = marker & (used < _FLOOR_SPACES)
     floor = jnp.where(with_marker & (spaces == used), jnp.int8(_MARKER), floor)
-    used = used + with_marker
-    placed = jnp.minimum(count, _FLOOR_SPACES - used)
+    used = used + with_marker.astype(jnp.int8)
+    placed = jnp.minimum(count, _FLOOR_SPACES - used).astype(jnp.int8)
     tiles = (spaces >= used) & (spaces < used + placed)
-    return jnp.where(tiles, color, floor).astype(jnp.int8), count - placed
+    return jnp.where(tiles, color.astype(jnp.int8), floor), count - placed
+
+
+# -- the heavy steps, only for the games of a batch that reach them --------------------------
+
+# The most games of a batch given the round's end at once (a fraction of the batch): more
+# wait for the next pass of the loop in ``_only_where``.
+_SHARE: Final = 16
+
+
+def _only_where(
+    due: Callable[[AzulState], Array],
+    work: Callable[[AzulState, Array, Array], AzulState],
+) -> Callable[[AzulState, Array, Array], AzulState]:
+    """``work(state, argument, key)`` where ``due(state)``, else ``state``.  One game: a
+    ``lax.cond``.  Under ``jax.vmap`` a ``cond`` would run ``work`` for every game of
+    the batch (a select), and the round's end costs several times a take: so the
+    batched rule gathers the games that are due (``1 / _SHARE`` of the batch at a time,
+    as often as needed), runs ``work`` on those only and puts them back.  The results
+    are the same as one game at a time."""
+
+    def keep(state: AzulState, argument: Array, key: Array) -> AzulState:
+        return state
+
+    @jax.custom_batching.custom_vmap  # type: ignore[misc]
+    def run(state: AzulState, argument: Array, key: Array) -> AzulState:
+        chosen: AzulState = jax.lax.cond(due(state), work, keep, state, argument, key)
+        return chosen
+
+    @run.def_vmap  # type: ignore[misc]
+    def batched(
+        size: int, in_batched: Any, state: AzulState, argument: Array, key: Array
+    ) -> tuple[AzulState, Any]:
+        state, argument, key = jax.tree_util.tree_map(
+            lambda x, b: x if b else jnp.broadcast_to(x, (size, *jnp.shape(x))),
+            (state, argument, key),
+            tuple(in_batched),
+        )
+        chunk = max(1, -(-size // _SHARE))
+
+        def one_pass(carry: tuple[AzulState, Array]) -> tuple[AzulState, Array]:
+            state, waiting = carry
+            index = jnp.nonzero(waiting, size=chunk, fill_value=size)[0]
+            part = jax.tree_util.tree_map(lambda x: x[index], state)
+            done = jax.vmap(work)(part, argument[index], key[index])
+            state = jax.tree_util.tree_map(
+                lambda x, d: x.at[index].set(d, mode="drop"), state, done
+            )
+            return state, waiting.at[index].set(False, mode="drop")
+
+        waiting = jax.vmap(due)(state)
+        state, _ = jax.lax.while_loop(lambda c: c[1].any(), one_pass, (state, waiting))
+        return state, jax.tree_util.tree_map(lambda _: True, state)
+
+    return run  # type: ignore[no-any-return]
+
+
+def _offer_over(state: AzulState) -> Array:
+    """P7: the last take emptied the factories and the centre (the factory offer goes
+    on while the phase says so: the grey wall's tiling changes it at once)."""
+    empty = (state.factories.sum() == 0) & (state.center.sum() == 0)
+    return empty & (state.phase == _OFFER)
+
+
+def _tiling_due(state: AzulState) -> Array:
+    """The grey wall's tiling is under way: a placement, or the take that began it."""
+    return state.phase == _TILING
+
+
+_end_round_where_due: Final = _only_where(_offer_over, lambda s, _, key: _end_round(s, key))
+
+
+def _tile_grey(state: AzulState, placement: Array, key: Array) -> AzulState:
+    """V1-V4: the placement (when ``placement >= 0``), the tiling on to the next decision,
+    or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7)."""
+    players = state.score.shape[0]
+    placed = _where(placement >= 0, _place(state, jnp.maximum(placement, 0)), state)
+    resolved, finished = _resolve_tiling(placed, players)
+    closed: AzulState = jax.lax.cond(
+        finished, lambda: _close_grey(resolved, key), lambda: resolved
+    )
+    return closed
+
+
+_tiling_where_due: Final = _only_where(_tiling_due, _tile_grey)
 
 
 # -- the round's end (W1-W5, E1-E4, R1-R6) --------------------------------------------------
@@ -433,12 +591,33 @@ def _game_over(state: AzulState) -> AzulState:
     )  # fmt: skip
 
 
+def _mix(x: Array) -> Array:
+    """A 32-bit finalizer (multiply-xorshift): each output bit depends on every input
+    bit."""
+    x = (x ^ (x >> 16)) * jnp.uint32(0x7FEB352D)
+    x = (x ^ (x >> 15)) * jnp.uint32(0x846CA68B)
+    return x ^ (x >> 16)
+
+
+def _fractions(key: Array, count: int, salt: int = 0) -> Array:
+    """``count`` numbers in ``[0, 1)`` from the key: its two words mixed with each
+    draw's number (and ``salt``, for another use of the same key).  ``jax.random``
+    runs threefry, which XLA rolls into a loop on a CPU, and whose steps cost more than
+    the refill's 20 draws."""
+    if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
+        key = jax.random.key_data(key)
+    words = key.reshape(-1).astype(jnp.uint32)
+    draws = (jnp.arange(count, dtype=jnp.uint32) + jnp.uint32(salt << 8)) * jnp.uint32(0x9E3779B9)
+    mixed = _mix(words[-1] ^ _mix(words[0] + draws))
+    return (mixed >> 8).astype(jnp.float32) * jnp.float32(2.0**-24)
+
+
 def _refill(state: AzulState, key: Array) -> AzulState:
     """R2: four tiles to each factory in turn, drawn from the bag; when the bag is empty
     and a tile is wanted, the lid is poured into it; when both are empty the remaining
     factories stay short."""
     factories = state.factories.shape[0]
-    fractions = jax.random.uniform(key, (factories * 4,))
+    fractions = _fractions(key, factories * 4)
 
     def draw(carry: tuple[Array, Array], fraction: Array) -> tuple[tuple[Array, Array], Array]:
         bag, lid = carry
@@ -452,7 +631,7 @@ def _refill(state: AzulState, key: Array) -> AzulState:
         bag = bag.at[color].add(-drawn.astype(jnp.int8))
         return (bag, lid), jnp.where(drawn, color, _EMPTY)
 
-    (bag, lid), drawn = jax.lax.scan(draw, (state.bag, state.lid), fractions)
+    (bag, lid), drawn = jax.lax.scan(draw, (state.bag, state.lid), fractions, unroll=True)
     tiles = (drawn.reshape(factories, 4)[:, :, None] == _COLOR_IDS).sum(axis=1)
     return state.replace(  # type: ignore[no-any-return]
         factories=tiles.astype(jnp.int8), bag=bag, lid=lid, phase=jnp.int8(_OFFER)
@@ -564,34 +743,42 @@ def _walls_can_end(wall: Array) -> Array:
 
 def _observe(state: AzulState, player: Array, players: int) -> Array:
     """The fields of ``actions.observation_layout(players)``, in order, from ``player``'s
-    seat."""
-    parts = []
-    for seat in range(players):
-        board = (player + seat) % players
-        colors = state.line_color[board]
-        lines = jnp.where(colors[:, None] == _COLOR_IDS, state.line_count[board][:, None], 0)
-        floor = state.floor[board]
-        parts += [
-            state.score[board][None],
-            lines.reshape(-1),
-            (state.wall[board][:, :, None] == _COLOR_IDS).reshape(-1),
-            (floor[:, None] == _COLOR_IDS).sum(axis=0),
-            (floor == _MARKER).any()[None],
-        ]
-    marker_in_center = (state.marker_holder == _EMPTY) & (state.phase == _OFFER)
+    seat: each board's features, the boards turned so that ``player``'s comes first,
+    then the table's."""
+    lines = jnp.where(state.line_color[:, :, None] == _COLOR_IDS, state.line_count[:, :, None], 0)
+    boards = jnp.concatenate(
+        [
+            state.score[:, None],
+            lines.reshape(players, 25).astype(jnp.int16),
+            (state.wall[:, :, :, None] == _COLOR_IDS).reshape(players, 125).astype(jnp.int16),
+            (state.floor[:, :, None] == _COLOR_IDS).sum(axis=1, dtype=jnp.int16),
+            (state.floor == _MARKER).any(axis=1)[:, None].astype(jnp.int16),
+        ],
+        axis=1,
+    )  # [board, feature]
+    turned = boards
+    for shift in range(1, players):
+        turned = jnp.where(player == shift, jnp.roll(boards, -shift, axis=0), turned)
     seats = (jnp.arange(players) + player) % players
-    parts += [
-        state.factories.reshape(-1),
-        state.center,
-        marker_in_center[None],
-        state.bag,
-        state.lid,
-        state.round[None],
-        jnp.arange(4) == state.phase,
-        (seats == state.current_player) & (state.phase != _OVER),
-        seats == state.start_player,
-    ]
-    return jnp.concatenate([jnp.asarray(p, jnp.float32).reshape(-1) for p in parts])
+    table = jnp.concatenate(
+        [
+            state.factories.reshape(-1),
+            state.center,
+            ((state.marker_holder == _EMPTY) & (state.phase == _OFFER))[None],
+            state.bag,
+            state.lid,
+            jnp.zeros(1, jnp.int8),  # the round, put in below (it may pass 127)
+            jnp.arange(4) == state.phase,
+            (seats == state.current_player) & (state.phase != _OVER),
+            seats == state.start_player,
+        ]
+    ).astype(jnp.int16)
+    table = table.at[_ROUND_AT[players]].set(state.round)
+    return jnp.concatenate([turned.reshape(-1), table]).astype(jnp.float32)
+
+
+# Where the round lies in the table's part of the observation, by player count.
+_ROUND_AT: Final = {p: factory_count(p) * 5 + 5 + 1 + 5 + 5 for p in (2, 3, 4)}
 
 
 # -- back to the referee ---------------------------------------------------------------------

@@ -21,17 +21,17 @@ import jax
 import jax.numpy as jnp
 
 import azul_rules as az
-from azul_rules.pgx import make
+from azul_rules.pgx import auto_reset, make
 
 
-def plain_moves_per_second(players: int, seconds: float = 3.0) -> float:
+def plain_moves_per_second(players: int, variant: str = "colored", seconds: float = 3.0) -> float:
     """Random games through the referee's ``legal_moves`` and ``apply``."""
     choose = random.Random(0)
     moves = 0
     games = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state = az.new_game(players, seed=games)
+        state = az.new_game(players, seed=games, variant=variant)
         while not state.is_over and state.round <= 50:
             state = state.apply(choose.choice(state.legal_moves()))
             moves += 1
@@ -40,42 +40,74 @@ def plain_moves_per_second(players: int, seconds: float = 3.0) -> float:
 
 
 def uniform_legal(key: jax.Array, masks: jax.Array) -> jax.Array:
-    """One legal action per game, uniformly: the k-th set entry of each mask, k drawn
-    from one uniform number a game (``jax.random.categorical`` over the masked logits
-    draws a number per action, and costs twice the engine's step on a CPU)."""
-    counts = masks.sum(axis=-1, keepdims=True)
-    fractions = jax.random.uniform(key, counts.shape)
-    chosen = jnp.minimum((fractions * counts).astype(jnp.int32), counts - 1)
-    picked: jax.Array = jnp.argmax(jnp.cumsum(masks, axis=-1) > chosen, axis=-1)
-    return picked
+    """One legal action per game, close to uniformly: one random word a game, hashed
+    with each action's id into a priority (a multiply-xorshift mix), the legal action of
+    highest priority chosen; the id rides in the priority's low byte, so that one
+    ``max`` picks it.  (``jax.random.categorical`` draws a number per action, and
+    costs more than the engine's step on a CPU.)"""
+    words = jax.random.bits(key, masks.shape[:-1], jnp.uint32)[..., None]
+    ids = jnp.arange(masks.shape[-1], dtype=jnp.uint32)
+    mixed = words ^ (ids * jnp.uint32(0x9E3779B9))
+    mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x7FEB352D)
+    mixed = (mixed ^ (mixed >> 15)) * jnp.uint32(0x846CA68B)
+    priority = (mixed & jnp.uint32(0xFFFFFF00)) | ids
+    best = jnp.where(masks, priority, jnp.uint32(0)).max(axis=-1)
+    return (best & jnp.uint32(0xFF)).astype(jnp.int32)
 
 
-def batch_runner(players: int, batch: int) -> Any:
-    """A jitted function: ``key -> moves`` playing ``batch`` fresh games to their ends."""
-    env = make(players)
-    init = jax.vmap(env.init)
-    step = jax.vmap(env.step)
+def _step_with_choice(step: Any, batch: int) -> Any:
+    """One jitted step of the loop: a random legal action per game, then ``step``; the
+    observation is summed, as a learner would read it, so that XLA cannot leave it out."""
+
+    def one(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
+        pick, draw = jax.random.split(key)
+        actions = uniform_legal(pick, state.legal_action_mask)
+        state = step(state, actions, jax.random.split(draw, batch))
+        return state, state.observation.sum() < 0
+
+    return one
+
+
+def games_runner(players: int, batch: int, variant: str = "colored") -> Any:
+    """``key -> moves``: ``batch`` fresh games played to their ends (the batch waits for
+    its longest game; the steps of games already over are not counted)."""
+    env = make(players, variant)
+    one = _step_with_choice(jax.vmap(env.step), batch)
 
     def play(key: jax.Array) -> jax.Array:
         key, start = jax.random.split(key)
-        state = init(jax.random.split(start, batch))
+        state = jax.vmap(env.init)(jax.random.split(start, batch))
 
         def going(carry: tuple[Any, jax.Array, jax.Array]) -> jax.Array:
-            state, _, _ = carry
-            going: jax.Array = (~(state.terminated | state.truncated)).any()
-            return going
+            live: jax.Array = (~(carry[0].terminated | carry[0].truncated)).any()
+            return live
 
-        def one_step(carry: tuple[Any, jax.Array, jax.Array]) -> tuple[Any, jax.Array, jax.Array]:
+        def body(carry: tuple[Any, jax.Array, jax.Array]) -> tuple[Any, jax.Array, jax.Array]:
             state, key, moves = carry
-            key, pick, draw = jax.random.split(key, 3)
-            actions = uniform_legal(pick, state.legal_action_mask)
+            key, now = jax.random.split(key)
             live = ~(state.terminated | state.truncated)
-            state = step(state, actions, jax.random.split(draw, batch))
-            return state, key, moves + live.sum()
+            state, read = one(state, now)
+            return state, key, moves + live.sum() + read
 
-        _, _, moves = jax.lax.while_loop(going, one_step, (state, key, jnp.int32(0)))
-        total: jax.Array = moves
-        return total
+        moves: jax.Array = jax.lax.while_loop(going, body, (state, key, jnp.int32(0)))[2]
+        return moves
+
+    return jax.jit(play)
+
+
+def stream_runner(players: int, batch: int, variant: str = "colored", steps: int = 200) -> Any:
+    """``key -> moves``: ``steps`` steps of ``batch`` games where each game that ends is
+    dealt afresh (:func:`azul_rules.pgx.auto_reset`), as a learner plays: every step of
+    every game is a move."""
+    env = make(players, variant)
+    one = _step_with_choice(jax.vmap(auto_reset(env)), batch)
+
+    def play(key: jax.Array) -> jax.Array:
+        key, start = jax.random.split(key)
+        state = jax.vmap(env.init)(jax.random.split(start, batch))
+        _, read = jax.lax.scan(one, state, jax.random.split(key, steps))
+        moves: jax.Array = jnp.int32(steps * batch) + read.sum()
+        return moves
 
     return jax.jit(play)
 
@@ -83,26 +115,30 @@ def batch_runner(players: int, batch: int) -> Any:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--variant", default="colored")
     parser.add_argument("--batches", default="256,1024,4096,16384")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    plain = plain_moves_per_second(args.players)
-    print(f"jax {jax.__version__} on {jax.devices()[0].device_kind}; {args.players} players")
-    print(f"plain API (accelerated={az.accelerated}): {plain:,.0f} moves/s")
+    print(f"jax {jax.__version__} on {jax.devices()[0].device_kind}; {args.players} players, "
+          f"{args.variant} wall; plain API accelerated={az.accelerated}")  # fmt: skip
     for batch in (int(b) for b in args.batches.split(",")):
-        started = time.perf_counter()
-        run = batch_runner(args.players, batch).lower(jax.random.PRNGKey(0)).compile()
-        compiled = time.perf_counter() - started
-        rates = []
-        for repeat in range(args.repeats):
+        for name, runner in (("games", games_runner), ("stream", stream_runner)):
             started = time.perf_counter()
-            moves = int(run(jax.random.PRNGKey(repeat + 1)))
-            rates.append(moves / (time.perf_counter() - started))
-        best = sorted(rates)[len(rates) // 2]
-        print(
-            f"batch {batch:>6}: {best:>12,.0f} moves/s (median of {args.repeats}), "
-            f"{best / plain:.2f}x the plain API; compile {compiled:.1f} s"
-        )
+            run = runner(args.players, batch, args.variant).lower(jax.random.PRNGKey(0)).compile()
+            compiled = time.perf_counter() - started
+            rates, ratios = [], []
+            for repeat in range(args.repeats):  # side by side: the plain API, then the batch
+                plain = plain_moves_per_second(args.players, args.variant, seconds=1.5)
+                started = time.perf_counter()
+                moves = int(run(jax.random.PRNGKey(repeat + 1)))
+                rates.append(moves / (time.perf_counter() - started))
+                ratios.append(rates[-1] / plain)
+            middle = len(rates) // 2
+            print(
+                f"batch {batch:>6} {name:>6}: {sorted(rates)[middle]:>11,.0f} moves/s, "
+                f"{sorted(ratios)[middle]:.2f}x the plain API (medians of {args.repeats}); "
+                f"compile {compiled:.1f} s"
+            )
 
 
 if __name__ == "__main__":
