@@ -89,14 +89,6 @@ _TILING: Final = 1
 _OVER: Final = 3
 _FLOOR_SPACES: Final = 7
 _COLOR_IDS: Final = np.arange(5)
-# _PENALTY[n]: what a floor of n occupied spaces costs (F1): -1, -1, -2, -2, -2, -3, -3.
-_PENALTY: Final = np.array([0, 1, 2, 4, 6, 8, 11, 14], dtype=np.int16)
-# _BETWEEN[a, b, k]: space k lies between spaces a and b of a row or column, both included.
-_BETWEEN: Final = np.array(
-    [[[min(a, b) <= k <= max(a, b) for k in range(5)] for b in range(5)] for a in range(5)]
-)
-
-
 @dataclass
 class AzulState(pgx.State):  # type: ignore[misc]  # pgx ships no type information
     """One game (or a batch: a leading axis on every field); the module's docstring
@@ -174,8 +166,10 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         action = jnp.asarray(action, jnp.int32)
         done = state.terminated | state.truncated
         legal = state.legal_action_mask[action]
-        moved = self._advance(state.replace(_step_count=state._step_count + 1), action, key)
-        after = _where(done | ~legal, state.replace(rewards=jnp.zeros_like(state.rewards)), moved)
+        counted = state.replace(_step_count=state._step_count + ~done)
+        moved = self._advance(counted, action, key)
+        kept = counted.replace(rewards=jnp.zeros_like(state.rewards))
+        after = _where(done | ~legal, kept, moved)
         after = _where(
             ~legal, self._step_with_illegal_action(after, state.current_player), after
         )
@@ -192,7 +186,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         """S6, S7: all 100 tiles in the bag, a random starting player, the first refill."""
         players, factories = self._players, self._factories
         grey = self._grey
-        start = (_fractions(key, 1, salt=1)[0] * players).astype(jnp.int8)
+        start = ((_words(key, 1, salt=1)[0] * players) >> 24).astype(jnp.int8)
         state = AzulState(
             current_player=start.astype(jnp.int32),
             observation=jnp.zeros(observation_size(players), jnp.float32),
@@ -520,33 +514,65 @@ def _close_round(tiled: AzulState, ends: Array, key: Array) -> AzulState:
 
 
 def _tile_colored(state: AzulState) -> AzulState:
-    """W1-W3 on the coloured wall for every player at once, lines top to bottom, each
-    placement scored at once."""
-    wall, score, lid = state.wall, state.score, state.lid
-    line_color, line_count = state.line_color, state.line_count
-    for row in range(5):
-        full = line_count[:, row] == row + 1
-        color = line_color[:, row]
-        column = (color + row) % 5
-        placed = full[:, None] & (column[:, None] == _COLOR_IDS)
-        wall = wall.at[:, row, :].set(jnp.where(placed, color[:, None], wall[:, row, :]))
-        score = score + jnp.where(full, _points(wall != _EMPTY, row, column), 0)
-        to_lid = (full[:, None] & (color[:, None] == _COLOR_IDS)).sum(axis=0) * row
-        lid = lid + to_lid.astype(jnp.int8)
-        line_color = line_color.at[:, row].set(jnp.where(full, _EMPTY, color))
-        line_count = line_count.at[:, row].set(jnp.where(full, 0, line_count[:, row]))
-    return state.replace(  # type: ignore[no-any-return]
-        wall=wall, score=score, lid=lid, line_color=line_color, line_count=line_count
+    """W1-W3 on the coloured wall for every player at once: each complete line's tile to
+    its row's space of that colour (W2), scored as if placed top to bottom (W3), the
+    line's other tiles to the lid."""
+    rows = jnp.arange(5, dtype=jnp.int8)
+    full = state.line_count == rows + 1  # [player, row]
+    color = state.line_color
+    placed = full[:, :, None] & (((color + rows) % 5)[:, :, None] == _COLOR_IDS)
+    points = _placement_points(state.wall != _EMPTY, placed)
+    to_lid = (jnp.where(full, rows, 0)[:, :, None] * (color[:, :, None] == _COLOR_IDS)).sum(
+        axis=(0, 1), dtype=jnp.int8
     )
+    return state.replace(  # type: ignore[no-any-return]
+        wall=jnp.where(placed, color[:, :, None], state.wall),
+        score=state.score + points,
+        lid=state.lid + to_lid,
+        line_color=jnp.where(full, jnp.int8(_EMPTY), color),
+        line_count=jnp.where(full, jnp.int8(0), state.line_count),
+    )
+
+
+def _placement_points(before: Array, placed: Array) -> Array:
+    """W3 for the tiles ``placed`` (``[..., row, column]``, at most one a row) on walls
+    occupied as ``before``, as if placed top to bottom: for each, the horizontal run
+    through it and the vertical one, each counted when longer than 1, else 1 point.
+    The rows above a tile are seen with their own placements made, those below
+    without: so all are scored at once, with no loop over the rows."""
+    after = before | placed
+    horizontal = 1 + _run_before(after, -1, False) + _run_before(after, -1, True)
+    vertical = 1 + _run_before(after, -2, False) + _run_before(before, -2, True)
+    runs = jnp.where(horizontal > 1, horizontal, 0) + jnp.where(vertical > 1, vertical, 0)
+    points = jnp.where(placed, jnp.maximum(runs, 1), 0)
+    return points.sum(axis=(-2, -1), dtype=jnp.int16)
+
+
+def _run_before(occupied: Array, axis: int, backwards: bool) -> Array:
+    """For each space, how many occupied spaces run next to it on one side along
+    ``axis`` (towards index 0, or towards 4 when ``backwards``)."""
+    occupied = jnp.moveaxis(occupied, axis, 0).astype(jnp.int16)
+    order = range(4, -1, -1) if backwards else range(5)
+    runs: dict[int, Array] = {}
+    previous: int | None = None
+    for k in order:
+        if previous is None:
+            runs[k] = jnp.zeros_like(occupied[k])
+        else:
+            runs[k] = occupied[previous] * (1 + runs[previous])
+        previous = k
+    return jnp.moveaxis(jnp.stack([runs[k] for k in range(5)]), 0, axis)
 
 
 def _settle_floors(state: AzulState) -> AzulState:
     """W4, W5: every floor's penalties (F1, the marker included) subtracted, the score
     clamped at 0 once; the floor's tiles to the lid."""
     floor = state.floor
-    penalty = jnp.asarray(_PENALTY)[(floor != _EMPTY).sum(axis=1)]
+    used = (floor != _EMPTY).sum(axis=1, dtype=jnp.int16)
+    # F1: -1, -1, -2, -2, -2, -3, -3 for the spaces left to right
+    penalty = used + (used >= 3) + (used >= 4) + (used >= 5) + 2 * (used >= 6) + 2 * (used >= 7)
     score = jnp.maximum(state.score - penalty, 0).astype(jnp.int16)
-    lid = state.lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1)).astype(jnp.int8)
+    lid = state.lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1), dtype=jnp.int8)
     return state.replace(  # type: ignore[no-any-return]
         score=score, lid=lid, floor=jnp.full_like(floor, _EMPTY)
     )
@@ -557,19 +583,6 @@ def _where(condition: Array, yes: AzulState, no: AzulState) -> AzulState:
     return jax.tree_util.tree_map(  # type: ignore[no-any-return]
         lambda a, b: jnp.where(condition, a, b), yes, no
     )
-
-
-def _points(occupied: Array, row: int | Array, column: Array) -> Array:
-    """W3 for each player's tile just placed at ``(row, column[p])``: the horizontal run
-    through it and the vertical one, each counted when longer than 1; 1 point alone."""
-    between = jnp.asarray(_BETWEEN)
-    players = jnp.arange(occupied.shape[0])
-    across = occupied[:, row, :]  # [P, 5]
-    down = occupied[players, :, column]  # [P, 5]
-    horizontal = (across[:, None, :] | ~between[column]).all(axis=2).sum(axis=1)
-    vertical = (down[:, None, :] | ~between[row][None]).all(axis=2).sum(axis=1)
-    runs = jnp.where(horizontal > 1, horizontal, 0) + jnp.where(vertical > 1, vertical, 0)
-    return jnp.where(runs > 0, runs, 1).astype(jnp.int16)
 
 
 def _game_over(state: AzulState) -> AzulState:
@@ -599,42 +612,50 @@ def _mix(x: Array) -> Array:
     return x ^ (x >> 16)
 
 
-def _fractions(key: Array, count: int, salt: int = 0) -> Array:
-    """``count`` numbers in ``[0, 1)`` from the key: its two words mixed with each
-    draw's number (and ``salt``, for another use of the same key).  ``jax.random``
+def _words(key: Array, count: int, salt: int = 0) -> Array:
+    """``count`` random 24-bit numbers (``int32``) from the key: its two words mixed with
+    each draw's number (and ``salt``, for another use of the same key).  ``jax.random``
     runs threefry, which XLA rolls into a loop on a CPU, and whose steps cost more than
     the refill's 20 draws."""
     if jnp.issubdtype(key.dtype, jax.dtypes.prng_key):
         key = jax.random.key_data(key)
-    words = key.reshape(-1).astype(jnp.uint32)
+    halves = key.reshape(-1).astype(jnp.uint32)
     draws = (jnp.arange(count, dtype=jnp.uint32) + jnp.uint32(salt << 8)) * jnp.uint32(0x9E3779B9)
-    mixed = _mix(words[-1] ^ _mix(words[0] + draws))
-    return (mixed >> 8).astype(jnp.float32) * jnp.float32(2.0**-24)
+    mixed = _mix(halves[-1] ^ _mix(halves[0] + draws))
+    return (mixed >> 8).astype(jnp.int32)
 
 
 def _refill(state: AzulState, key: Array) -> AzulState:
     """R2: four tiles to each factory in turn, drawn from the bag; when the bag is empty
     and a tile is wanted, the lid is poured into it; when both are empty the remaining
-    factories stay short."""
+    factories stay short.  Each draw is written colour by colour on single numbers (no
+    reductions, which XLA would run apart), in a loop over the draws (unrolled, the
+    draws' dependence on each other makes XLA's compilation explode)."""
     factories = state.factories.shape[0]
-    fractions = _fractions(key, factories * 4)
 
-    def draw(carry: tuple[Array, Array], fraction: Array) -> tuple[tuple[Array, Array], Array]:
+    def draw(carry: tuple[Array, Array], word: Array) -> tuple[tuple[Array, Array], Array]:
         bag, lid = carry
-        poured = bag.sum() == 0
+        poured = bag[0] + bag[1] + bag[2] + bag[3] + bag[4] == 0
         bag = jnp.where(poured, lid, bag)
-        lid = jnp.where(poured, 0, lid).astype(jnp.int8)
-        total = bag.sum()
-        index = jnp.minimum((fraction * total).astype(jnp.int32), total - 1)
-        color = jnp.argmax(jnp.cumsum(bag) > index)
-        drawn = total > 0
-        bag = bag.at[color].add(-drawn.astype(jnp.int8))
-        return (bag, lid), jnp.where(drawn, color, _EMPTY)
+        lid = jnp.where(poured, 0, lid)
+        total = bag[0] + bag[1] + bag[2] + bag[3] + bag[4]
+        index = (word * total) >> 24  # uniform in [0, total)
+        below = bag[0]
+        color = (index >= below).astype(jnp.int32)
+        for c in range(1, 4):
+            below = below + bag[c]
+            color = color + (index >= below)
+        taken = (color == _COLOR_IDS) & (total > 0)
+        return (bag - taken, lid), jnp.where(total > 0, color, _EMPTY)
 
-    (bag, lid), drawn = jax.lax.scan(draw, (state.bag, state.lid), fractions, unroll=True)
+    start = (state.bag.astype(jnp.int32), state.lid.astype(jnp.int32))
+    (bag, lid), drawn = jax.lax.scan(draw, start, _words(key, factories * 4))
     tiles = (drawn.reshape(factories, 4)[:, :, None] == _COLOR_IDS).sum(axis=1)
     return state.replace(  # type: ignore[no-any-return]
-        factories=tiles.astype(jnp.int8), bag=bag, lid=lid, phase=jnp.int8(_OFFER)
+        factories=tiles.astype(jnp.int8),
+        bag=bag.astype(jnp.int8),
+        lid=lid.astype(jnp.int8),
+        phase=jnp.int8(_OFFER),
     )
 
 
@@ -669,10 +690,10 @@ def _place(state: AzulState, placement: Array) -> AzulState:
     player = state.current_player
     row, column = jnp.divmod(placement, 5)
     color = state.line_color[player, row]
-    wall = state.wall.at[player, row, column].set(color)
-    points = _points(wall[player][None] != _EMPTY, row, column[None])[0]
+    space = (jnp.arange(5)[:, None] == row) & (jnp.arange(5) == column)
+    points = _placement_points(state.wall[player] != _EMPTY, space)
     return state.replace(  # type: ignore[no-any-return]
-        wall=wall,
+        wall=state.wall.at[player, row, column].set(color),
         score=state.score.at[player].add(points),
         lid=state.lid.at[color].add(row.astype(jnp.int8)),
         line_color=state.line_color.at[player, row].set(_EMPTY),

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Any
+from typing import Any, Final
 
 import jax
 import jax.numpy as jnp
@@ -39,40 +39,42 @@ def plain_moves_per_second(players: int, variant: str = "colored", seconds: floa
     return moves / (time.perf_counter() - start)
 
 
-def uniform_legal(key: jax.Array, masks: jax.Array) -> jax.Array:
+def uniform_legal(words: jax.Array, masks: jax.Array) -> jax.Array:
     """One legal action per game, close to uniformly: one random word a game, hashed
     with each action's id into a priority (a multiply-xorshift mix), the legal action of
     highest priority chosen; the id rides in the priority's low byte, so that one
     ``max`` picks it.  (``jax.random.categorical`` draws a number per action, and
     costs more than the engine's step on a CPU.)"""
-    words = jax.random.bits(key, masks.shape[:-1], jnp.uint32)[..., None]
+    words = words[..., None]
     ids = jnp.arange(masks.shape[-1], dtype=jnp.uint32)
-    mixed = words ^ (ids * jnp.uint32(0x9E3779B9))
-    mixed = (mixed ^ (mixed >> 16)) * jnp.uint32(0x7FEB352D)
+    mixed = words + ids * jnp.uint32(0x9E3779B9)
     mixed = (mixed ^ (mixed >> 15)) * jnp.uint32(0x846CA68B)
     priority = (mixed & jnp.uint32(0xFFFFFF00)) | ids
     best = jnp.where(masks, priority, jnp.uint32(0)).max(axis=-1)
     return (best & jnp.uint32(0xFF)).astype(jnp.int32)
 
 
-def _step_with_choice(step: Any, batch: int) -> Any:
-    """One jitted step of the loop: a random legal action per game, then ``step``; the
-    observation is summed, as a learner would read it, so that XLA cannot leave it out."""
+def _step_with_choice(step: Any, observe: bool) -> Any:
+    """One step of the loop, given a random word and a key for each game: a random
+    legal action per game, then ``step``.  What it returns depends on the state, so that
+    XLA keeps the work: the observation's sum, as a learner would read it, or not (then
+    XLA leaves the observation out)."""
 
-    def one(state: Any, key: jax.Array) -> tuple[Any, jax.Array]:
-        pick, draw = jax.random.split(key)
-        actions = uniform_legal(pick, state.legal_action_mask)
-        state = step(state, actions, jax.random.split(draw, batch))
-        return state, state.observation.sum() < 0
+    def one(state: Any, randomness: tuple[jax.Array, jax.Array]) -> tuple[Any, jax.Array]:
+        words, keys = randomness
+        state = step(state, uniform_legal(words, state.legal_action_mask), keys)
+        if observe:
+            return state, state.observation.sum() < 0
+        return state, state.rewards.sum() > 1  # never: the rewards sum to 0 or less
 
     return one
 
 
-def games_runner(players: int, batch: int, variant: str = "colored") -> Any:
+def games_runner(players: int, batch: int, variant: str = "colored", observe: bool = True) -> Any:
     """``key -> moves``: ``batch`` fresh games played to their ends (the batch waits for
     its longest game; the steps of games already over are not counted)."""
     env = make(players, variant)
-    one = _step_with_choice(jax.vmap(env.step), batch)
+    one = _step_with_choice(jax.vmap(env.step), observe)
 
     def play(key: jax.Array) -> jax.Array:
         key, start = jax.random.split(key)
@@ -84,9 +86,10 @@ def games_runner(players: int, batch: int, variant: str = "colored") -> Any:
 
         def body(carry: tuple[Any, jax.Array, jax.Array]) -> tuple[Any, jax.Array, jax.Array]:
             state, key, moves = carry
-            key, now = jax.random.split(key)
+            key, pick, draw = jax.random.split(key, 3)
             live = ~(state.terminated | state.truncated)
-            state, read = one(state, now)
+            randomness = jax.random.bits(pick, (batch,), jnp.uint32), jax.random.split(draw, batch)
+            state, read = one(state, randomness)
             return state, key, moves + live.sum() + read
 
         moves: jax.Array = jax.lax.while_loop(going, body, (state, key, jnp.int32(0)))[2]
@@ -95,21 +98,39 @@ def games_runner(players: int, batch: int, variant: str = "colored") -> Any:
     return jax.jit(play)
 
 
-def stream_runner(players: int, batch: int, variant: str = "colored", steps: int = 200) -> Any:
+def stream_runner(
+    players: int, batch: int, variant: str = "colored", observe: bool = True, steps: int = 200
+) -> Any:
     """``key -> moves``: ``steps`` steps of ``batch`` games where each game that ends is
     dealt afresh (:func:`azul_rules.pgx.auto_reset`), as a learner plays: every step of
     every game is a move."""
     env = make(players, variant)
-    one = _step_with_choice(jax.vmap(auto_reset(env)), batch)
+    one = _step_with_choice(jax.vmap(auto_reset(env)), observe)
 
     def play(key: jax.Array) -> jax.Array:
-        key, start = jax.random.split(key)
+        start, pick, draw = jax.random.split(key, 3)
         state = jax.vmap(env.init)(jax.random.split(start, batch))
-        _, read = jax.lax.scan(one, state, jax.random.split(key, steps))
+        # the randomness of every step at once: threefry, rolled into a loop on a CPU,
+        # is cheaper so than step by step
+        randomness = (
+            jax.random.bits(pick, (steps, batch), jnp.uint32),
+            jax.random.split(draw, (steps, batch)),
+        )
+        _, read = jax.lax.scan(one, state, randomness)
         moves: jax.Array = jnp.int32(steps * batch) + read.sum()
         return moves
 
     return jax.jit(play)
+
+
+# What is measured: whole games (the batch waits for its longest), or a stream of games
+# (auto_reset), the observation read each step (a learner) or not (as the plain API,
+# which makes none: XLA then leaves it out).
+RUNS: Final = (
+    ("games, observed", games_runner, True),
+    ("stream, observed", stream_runner, True),
+    ("stream, not observed", stream_runner, False),
+)
 
 
 def main() -> None:
@@ -122,9 +143,10 @@ def main() -> None:
     print(f"jax {jax.__version__} on {jax.devices()[0].device_kind}; {args.players} players, "
           f"{args.variant} wall; plain API accelerated={az.accelerated}")  # fmt: skip
     for batch in (int(b) for b in args.batches.split(",")):
-        for name, runner in (("games", games_runner), ("stream", stream_runner)):
+        for name, runner, observe in RUNS:
             started = time.perf_counter()
-            run = runner(args.players, batch, args.variant).lower(jax.random.PRNGKey(0)).compile()
+            run = runner(args.players, batch, args.variant, observe)
+            run = run.lower(jax.random.PRNGKey(0)).compile()
             compiled = time.perf_counter() - started
             rates, ratios = [], []
             for repeat in range(args.repeats):  # side by side: the plain API, then the batch
@@ -135,7 +157,7 @@ def main() -> None:
                 ratios.append(rates[-1] / plain)
             middle = len(rates) // 2
             print(
-                f"batch {batch:>6} {name:>6}: {sorted(rates)[middle]:>11,.0f} moves/s, "
+                f"batch {batch:>6} {name:>22}: {sorted(rates)[middle]:>11,.0f} moves/s, "
                 f"{sorted(ratios)[middle]:.2f}x the plain API (medians of {args.repeats}); "
                 f"compile {compiled:.1f} s"
             )
