@@ -43,7 +43,6 @@ The variant is the environment's, not a field: ``to_state`` reads it from the le
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -88,7 +87,15 @@ _OFFER: Final = 0
 _TILING: Final = 1
 _OVER: Final = 3
 _FLOOR_SPACES: Final = 7
-_COLOR_IDS: Final = np.arange(5)
+
+
+def _colour_ids() -> Array:
+    """0-4, the colours (S5), made in the traced code rather than held as a constant: a
+    ``custom_vmap`` function (``_only_where``) under a batched ``lax.cond`` must close
+    over no array constant."""
+    return jnp.arange(5)
+
+
 @dataclass
 class AzulState(pgx.State):  # type: ignore[misc]  # pgx ships no type information
     """One game (or a batch: a leading axis on every field); the module's docstring
@@ -333,7 +340,7 @@ def _take_mask(state: AzulState) -> Array:
     colors = jnp.append(_row(state.line_color, seat), jnp.int8(_EMPTY))[None, :, None]
     room = jnp.append(_row(state.line_count, seat) < jnp.arange(1, 6, dtype=jnp.int8), True)
     wall = jnp.concatenate([_row(state.wall, seat), jnp.full((1, 5), -2, jnp.int8)])
-    colours = _COLOR_IDS[:, None, None]
+    colours = _colour_ids()[:, None, None]
     # [colour, destination]: an empty line takes a colour its wall row lacks (P3), a
     # line begun its own colour while it has room (P2, P4), the floor any (P6).  Made
     # by a reduction, which XLA keeps apart, so that each of the mask's 180 values
@@ -346,7 +353,7 @@ def _take_mask(state: AzulState) -> Array:
 
 def _in_row(wall: Array) -> Array:
     """[row, colour]: whether the colour lies in the row of one wall (P3)."""
-    return (wall[:, :, None] == _COLOR_IDS).any(axis=1)
+    return (wall[:, :, None] == _colour_ids()).any(axis=1)
 
 
 def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
@@ -356,7 +363,7 @@ def _take(state: AzulState, action: Array, players: int, factories: int) -> Azul
     color, destination = jnp.divmod(rest, 6)
     seat = _seat(state)
     source_is = jnp.arange(factories + 1) == source
-    this_color = color == _COLOR_IDS
+    this_color = color == _colour_ids()
     from_center = source == factories
     held = _row(jnp.concatenate([state.factories, state.center[None]], axis=0), source_is)
     taken = jnp.where(this_color, held, 0).sum(dtype=jnp.int8)
@@ -398,9 +405,11 @@ def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tupl
 
 # -- the heavy steps, only for the games of a batch that reach them --------------------------
 
-# The most games of a batch given the round's end at once (a fraction of the batch): more
-# wait for the next pass of the loop in ``_only_where``.
-_SHARE: Final = 16
+# How many games of a batch the round's end takes at a time: a share of the batch, and no
+# fewer than a floor (each pass has a fixed cost); more wait for the next pass of the loop
+# in ``_only_where``.  A round ends for about one game in ten at each step.
+_SHARE: Final = 32
+_FEWEST: Final = 64
 
 
 def _only_where(
@@ -431,7 +440,7 @@ def _only_where(
             (state, argument, key),
             tuple(in_batched),
         )
-        chunk = max(1, -(-size // _SHARE))
+        chunk = min(size, max(_FEWEST, size // _SHARE))
 
         def one_pass(carry: tuple[AzulState, Array]) -> tuple[AzulState, Array]:
             state, waiting = carry
@@ -520,9 +529,9 @@ def _tile_colored(state: AzulState) -> AzulState:
     rows = jnp.arange(5, dtype=jnp.int8)
     full = state.line_count == rows + 1  # [player, row]
     color = state.line_color
-    placed = full[:, :, None] & (((color + rows) % 5)[:, :, None] == _COLOR_IDS)
+    placed = full[:, :, None] & (((color + rows) % 5)[:, :, None] == _colour_ids())
     points = _placement_points(state.wall != _EMPTY, placed)
-    to_lid = (jnp.where(full, rows, 0)[:, :, None] * (color[:, :, None] == _COLOR_IDS)).sum(
+    to_lid = (jnp.where(full, rows, 0)[:, :, None] * (color[:, :, None] == _colour_ids())).sum(
         axis=(0, 1), dtype=jnp.int8
     )
     return state.replace(  # type: ignore[no-any-return]
@@ -572,7 +581,7 @@ def _settle_floors(state: AzulState) -> AzulState:
     # F1: -1, -1, -2, -2, -2, -3, -3 for the spaces left to right
     penalty = used + (used >= 3) + (used >= 4) + (used >= 5) + 2 * (used >= 6) + 2 * (used >= 7)
     score = jnp.maximum(state.score - penalty, 0).astype(jnp.int16)
-    lid = state.lid + (floor[:, :, None] == _COLOR_IDS).sum(axis=(0, 1), dtype=jnp.int8)
+    lid = state.lid + (floor[:, :, None] == _colour_ids()).sum(axis=(0, 1), dtype=jnp.int8)
     return state.replace(  # type: ignore[no-any-return]
         score=score, lid=lid, floor=jnp.full_like(floor, _EMPTY)
     )
@@ -591,7 +600,7 @@ def _game_over(state: AzulState) -> AzulState:
     on_wall = state.wall != _EMPTY
     rows = on_wall.all(axis=2).sum(axis=1)
     columns = on_wall.all(axis=1).sum(axis=1)
-    colors = ((state.wall[:, :, :, None] == _COLOR_IDS).sum(axis=(1, 2)) == 5).sum(axis=1)
+    colors = ((state.wall[:, :, :, None] == _colour_ids()).sum(axis=(1, 2)) == 5).sum(axis=1)
     score = (state.score + 2 * rows + 7 * columns + 10 * colors).astype(jnp.int16)
     tied = score == score.max()
     winners = tied & (rows == jnp.where(tied, rows, -1).max())
@@ -645,12 +654,12 @@ def _refill(state: AzulState, key: Array) -> AzulState:
         for c in range(1, 4):
             below = below + bag[c]
             color = color + (index >= below)
-        taken = (color == _COLOR_IDS) & (total > 0)
+        taken = (color == _colour_ids()) & (total > 0)
         return (bag - taken, lid), jnp.where(total > 0, color, _EMPTY)
 
     start = (state.bag.astype(jnp.int32), state.lid.astype(jnp.int32))
     (bag, lid), drawn = jax.lax.scan(draw, start, _words(key, factories * 4))
-    tiles = (drawn.reshape(factories, 4)[:, :, None] == _COLOR_IDS).sum(axis=1)
+    tiles = (drawn.reshape(factories, 4)[:, :, None] == _colour_ids()).sum(axis=1)
     return state.replace(  # type: ignore[no-any-return]
         factories=tiles.astype(jnp.int8),
         bag=bag.astype(jnp.int8),
@@ -743,16 +752,28 @@ def _close_grey(state: AzulState, key: Array) -> AzulState:
     return _close_round(settled, complete | ~_walls_can_end(settled.wall), key)
 
 
-# _ORDERS[k]: the k-th way of giving the five colours to the five columns of a row.
-_ORDERS: Final = np.array(list(itertools.permutations(range(5))), dtype=np.int8)
+def _orders() -> Array:
+    """[120, 5]: the k-th way of giving the five colours to the five columns of a row
+    (k's digits in the factorial base pick each column's colour among those left),
+    made in the traced code (see :func:`_colour_ids`)."""
+    k = jnp.arange(120)[:, None]
+    digits = [k // 24, (k // 6) % 4, (k // 2) % 3, k % 2, k * 0]
+    left = jnp.ones((120, 5), jnp.bool_)
+    columns = []
+    for digit in digits:
+        rank = jnp.cumsum(left, axis=1) - 1  # each colour's place among those left
+        chosen = left & (rank == digit)
+        columns.append((chosen * _colour_ids()).sum(axis=1))
+        left = left & ~chosen
+    return jnp.stack(columns, axis=1).astype(jnp.int8)
 
 
 def _walls_can_end(wall: Array) -> Array:
     """R7: whether some wall row of some player can still be completed: some order of
     the five colours agrees with the row's tiles and puts each missing colour in an
     empty space whose column lacks it (V1, V2)."""
-    orders = jnp.asarray(_ORDERS)  # [120, 5]
-    in_column = (wall[:, :, :, None] == _COLOR_IDS).any(axis=1)  # [P, column, colour]
+    orders = _orders()  # [120, 5]
+    in_column = (wall[:, :, :, None] == _colour_ids()).any(axis=1)  # [P, column, colour]
     column_has = in_column[:, jnp.arange(5)[None, :], orders]  # [P, 120, column]
     cells = wall[:, :, None, :]  # [P, row, 1, column]
     fits = jnp.where(cells == _EMPTY, ~column_has[:, None], cells == orders[None, None])
@@ -766,13 +787,13 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
     """The fields of ``actions.observation_layout(players)``, in order, from ``player``'s
     seat: each board's features, the boards turned so that ``player``'s comes first,
     then the table's."""
-    lines = jnp.where(state.line_color[:, :, None] == _COLOR_IDS, state.line_count[:, :, None], 0)
+    lines = jnp.where(state.line_color[:, :, None] == _colour_ids(), state.line_count[:, :, None], 0)
     boards = jnp.concatenate(
         [
             state.score[:, None],
             lines.reshape(players, 25).astype(jnp.int16),
-            (state.wall[:, :, :, None] == _COLOR_IDS).reshape(players, 125).astype(jnp.int16),
-            (state.floor[:, :, None] == _COLOR_IDS).sum(axis=1, dtype=jnp.int16),
+            (state.wall[:, :, :, None] == _colour_ids()).reshape(players, 125).astype(jnp.int16),
+            (state.floor[:, :, None] == _colour_ids()).sum(axis=1, dtype=jnp.int16),
             (state.floor == _MARKER).any(axis=1)[:, None].astype(jnp.int16),
         ],
         axis=1,

@@ -7,7 +7,9 @@ Run it (from the project's root, with the ``pgx`` extra installed)::
 ``jax.vmap(env.init)`` deals ``BATCH`` games; one jitted ``lax.while_loop`` plays them all
 to their ends, each player drawing a legal action from the mask (replace the uniform
 logits by a network's, or the loop by ``mctx``'s search, to train); the rewards summed
-over the batch and the mean final score are printed.
+over the batch and the mean final score are printed.  For a learner's endless stream of
+games, step with ``azul_rules.pgx.auto_reset(env)`` instead: each game that ends is dealt
+afresh.
 """
 
 from __future__ import annotations
@@ -21,15 +23,12 @@ import jax.numpy as jnp
 from azul_rules.pgx import make
 
 
-def uniform_legal(key: jax.Array, masks: jax.Array) -> jax.Array:
-    """One legal action per game, uniformly: the k-th set entry of each mask, k drawn
-    from one uniform number a game (``jax.random.categorical`` over the masked logits
-    draws a number per action, and costs twice the engine's step on a CPU)."""
-    counts = masks.sum(axis=-1, keepdims=True)
-    fractions = jax.random.uniform(key, counts.shape)
-    chosen = jnp.minimum((fractions * counts).astype(jnp.int32), counts - 1)
-    picked: jax.Array = jnp.argmax(jnp.cumsum(masks, axis=-1) > chosen, axis=-1)
-    return picked
+def random_policy(key: jax.Array, masks: jax.Array) -> jax.Array:
+    """A legal action per game, uniformly (a network's logits would take the zeros'
+    place)."""
+    logits = jnp.where(masks, 0.0, -jnp.inf)
+    chosen: jax.Array = jax.random.categorical(key, logits, axis=-1)
+    return chosen
 
 
 def self_play(batch: int, players: int, variant: str) -> Any:
@@ -45,7 +44,7 @@ def self_play(batch: int, players: int, variant: str) -> Any:
     def one_move(carry: tuple[Any, jax.Array]) -> tuple[Any, jax.Array]:
         state, key = carry
         key, pick, draw = jax.random.split(key, 3)
-        actions = uniform_legal(pick, state.legal_action_mask)  # a policy's choice here
+        actions = random_policy(pick, state.legal_action_mask)  # a policy's choice here
         stepped = step(state, actions, jax.random.split(draw, batch))
         # pgx zeroes the rewards of games already over: keep the last ones for the tally
         ended = state.terminated | state.truncated

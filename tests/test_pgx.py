@@ -72,9 +72,140 @@ def test_r7_agrees_with_the_referee_on_random_grey_walls() -> None:
 
 def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check has teeth: a full floor costing 13 instead of 14 (F1) is a disagreement."""
-    monkeypatch.setattr(engine, "_PENALTY", np.array([0, 1, 2, 4, 6, 8, 11, 13], dtype=np.int16))
+    settle = engine._settle_floors
+
+    def lenient(state: engine.AzulState) -> engine.AzulState:
+        full = (state.floor != -1).sum(axis=1) == 7
+        settled = settle(state)
+        return settled.replace(score=settled.score + full)
+
+    monkeypatch.setattr(engine, "_settle_floors", lenient)
     with pytest.raises(engine.Disagreement, match="players"):
         engine.differential(4, 32, batch=16, seed=3)
+
+
+@pytest.mark.parametrize("variant", ["colored", "grey"])
+def test_the_round_end_taken_a_few_games_at_a_time_agrees(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    """The batched round's end (and the grey wall's tiling) gathers the games due; with
+    one game a pass, many passes a step, every step still agrees with the referee."""
+    monkeypatch.setattr(engine, "_FEWEST", 1)
+    monkeypatch.setattr(engine, "_SHARE", 64)
+    steps = engine.differential(2, 12, variant=variant, batch=12, seed=11)
+    assert steps > 12 * 40
+
+
+def _random_batch(env: engine.AzulEnv, batch: int, steps: int, seed: int) -> engine.AzulState:
+    """A batch of games after ``steps`` random moves (some over, most in play)."""
+    key = jax.random.PRNGKey(seed)
+    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
+    step = jax.jit(jax.vmap(env.step))
+    choose = np.random.default_rng(seed)
+    for _ in range(steps):
+        key, now = jax.random.split(key)
+        masks = np.asarray(state.legal_action_mask)
+        chosen = [choose.choice(mask.nonzero()[0]) for mask in masks]
+        state = step(state, jax.numpy.asarray(chosen), jax.random.split(now, batch))
+    return state
+
+
+def _same(a: engine.AzulState, b: engine.AzulState) -> bool:
+    return all(
+        np.array_equal(np.asarray(x), np.asarray(y))
+        for x, y in zip(jax.tree_util.tree_leaves(a), jax.tree_util.tree_leaves(b), strict=True)
+    )
+
+
+def _pick(state: engine.AzulState, index: int) -> engine.AzulState:
+    return jax.tree_util.tree_map(lambda x: x[index], state)
+
+
+@pytest.mark.parametrize("variant", ["colored", "grey"])
+def test_a_batch_steps_as_its_games_one_by_one(variant: str) -> None:
+    """``jax.vmap(env.step)`` (whose round's end gathers the games due) gives each game
+    what ``env.step`` gives it alone, and a batch of batches what one batch gives."""
+    env = engine.make(3, variant)
+    state = _random_batch(env, 24, 40, seed=5)
+    rounds_before = np.asarray(state.round)
+    masks = np.asarray(state.legal_action_mask)
+    actions_ = jax.numpy.asarray([mask.nonzero()[0][-1] for mask in masks])
+    keys = jax.random.split(jax.random.PRNGKey(9), 24)
+    batched = jax.jit(jax.vmap(env.step))(state, actions_, keys)
+    single = jax.jit(env.step)
+    for index in range(24):
+        alone = single(_pick(state, index), actions_[index], keys[index])
+        assert _same(alone, _pick(batched, index)), index
+    nested = jax.jit(jax.vmap(jax.vmap(env.step)))(
+        *jax.tree_util.tree_map(lambda x: x.reshape(4, 6, *x.shape[1:]), (state, actions_, keys))
+    )
+    assert _same(jax.tree_util.tree_map(lambda x: x.reshape(24, *x.shape[2:]), nested), batched)
+    assert (np.asarray(batched.round) > rounds_before).any()  # some rounds ended here
+
+
+def test_step_keeps_pgx_conventions() -> None:
+    """pgx's ``Env.step`` and the engine's agree: a legal move (the same state), a game
+    over (kept, rewards zero, mask all true), an illegal action (pgx's penalty for its
+    chooser, the game over); the engine leaves an illegal action's position as it was."""
+    env = engine.make(2)
+    state = _random_batch(env, 16, 30, seed=8)
+    masks = np.asarray(state.legal_action_mask)
+    legal = jax.numpy.asarray([mask.nonzero()[0][0] for mask in masks])
+    illegal = jax.numpy.asarray([(~mask).nonzero()[0][0] for mask in masks])
+    keys = jax.random.split(jax.random.PRNGKey(4), 16)
+    ours = jax.jit(jax.vmap(env.step))
+    theirs = jax.jit(jax.vmap(lambda s, a, k: pgx_env_step(env, s, a, k)))
+    assert _same(ours(state, legal, keys), theirs(state, legal, keys))
+    wrong, reference = ours(state, illegal, keys), theirs(state, illegal, keys)
+    assert np.asarray(wrong.terminated).all() and np.asarray(wrong.legal_action_mask).all()
+    assert np.array_equal(np.asarray(wrong.rewards), np.asarray(reference.rewards))
+    assert np.array_equal(np.asarray(wrong.wall), np.asarray(state.wall))
+    assert np.array_equal(np.asarray(wrong.factories), np.asarray(state.factories))
+    over = ours(wrong, legal, keys)
+    assert _same(over.replace(rewards=wrong.rewards), wrong)
+    assert not np.asarray(over.rewards).any()
+
+
+def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: object, key: object) -> object:
+    import pgx
+
+    return pgx.Env.step(env, state, action, key)
+
+
+def test_auto_reset_deals_a_fresh_game_to_each_game_that_ends() -> None:
+    """auto_reset: a game that goes on is what ``env.step`` makes of it; a game that
+    ends is ``env.init`` of that step's key, with the ended game's ``terminated``,
+    ``truncated`` and rewards; the step after clears them (pgx's auto_reset)."""
+    env = engine.make(2)
+    stream = jax.jit(jax.vmap(engine.auto_reset(env)))
+    step, init = jax.jit(jax.vmap(env.step)), jax.jit(jax.vmap(env.init))
+    state = init(jax.random.split(jax.random.PRNGKey(1), 32))
+    key, dealt, flagged = jax.random.PRNGKey(2), 0, 0
+    choose = np.random.default_rng(2)
+    for _ in range(260):
+        key, now = jax.random.split(key)
+        keys = jax.random.split(now, 32)
+        masks = np.asarray(state.legal_action_mask)
+        chosen = jax.numpy.asarray([choose.choice(mask.nonzero()[0]) for mask in masks])
+        over = np.asarray(state.terminated | state.truncated)
+        flagged += int(over.sum())
+        cleared = state.replace(
+            terminated=state.terminated & ~over, truncated=state.truncated & ~over,
+            rewards=jax.numpy.where(over[:, None], 0.0, state.rewards),
+        )  # fmt: skip
+        expected, fresh = step(cleared, chosen, keys), init(keys)
+        after = stream(state, chosen, keys)
+        for index in range(32):
+            ended = _pick(expected, index)
+            if bool(ended.terminated | ended.truncated):
+                dealt += 1
+                ended_flags = {"terminated": ended.terminated, "truncated": ended.truncated,
+                               "rewards": ended.rewards}  # fmt: skip
+                assert _same(_pick(after, index), _pick(fresh, index).replace(**ended_flags))
+            else:
+                assert _same(_pick(after, index), ended)
+        state = after
+    assert dealt >= 32 and flagged >= 32  # every game of the batch ended at least once
 
 
 def test_the_env_speaks_pgx_with_the_ids_and_features_of_actions() -> None:
