@@ -13,7 +13,14 @@ as its backgammon): at a round's end the factories are filled from the bag, then
 lid poured into it when the bag runs out (R2).  ``to_state(state, index)`` gives game
 ``index`` of a batch as the referee's position with external draws, which is how the
 engine is held to the referee (:func:`differential`, tests/test_pgx.py);
-``from_state(game)`` is the way back, for positions built by hand.
+``from_state(game)`` is the way back, for positions built by hand.  ``auto_reset(env)``
+steps a learner's stream of games, each game that ends dealt afresh.
+
+pgx's conventions hold: a game over keeps its state (rewards zero, the mask all true);
+an illegal action ends the game with pgx's penalty for its chooser, the position left as
+it was.  Under ``jax.vmap`` the round's end runs only for the games that reach it
+(``_only_where``, a ``custom_vmap`` rule); the refill draws from the key's words mixed
+with each draw's number.
 
 On the grey wall (``make(variant="grey")``) the tiling is played: after the last take,
 the players with a complete line decide, in turn order from the round's starting player,
@@ -70,9 +77,9 @@ from azul_rules.core.state import GameState
 
 __all__ = [
     "AzulEnv",
-    "auto_reset",
     "AzulState",
     "Disagreement",
+    "auto_reset",
     "differential",
     "from_state",
     "make",
@@ -426,12 +433,12 @@ def _only_where(
     def keep(state: AzulState, argument: Array, key: Array) -> AzulState:
         return state
 
-    @jax.custom_batching.custom_vmap  # type: ignore[misc]
+    @jax.custom_batching.custom_vmap
     def run(state: AzulState, argument: Array, key: Array) -> AzulState:
         chosen: AzulState = jax.lax.cond(due(state), work, keep, state, argument, key)
         return chosen
 
-    @run.def_vmap  # type: ignore[misc]
+    @run.def_vmap
     def batched(
         size: int, in_batched: Any, state: AzulState, argument: Array, key: Array
     ) -> tuple[AzulState, Any]:
@@ -456,7 +463,7 @@ def _only_where(
         state, _ = jax.lax.while_loop(lambda c: c[1].any(), one_pass, (state, waiting))
         return state, jax.tree_util.tree_map(lambda _: True, state)
 
-    return run  # type: ignore[no-any-return]
+    return run
 
 
 def _offer_over(state: AzulState) -> Array:
@@ -787,7 +794,8 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
     """The fields of ``actions.observation_layout(players)``, in order, from ``player``'s
     seat: each board's features, the boards turned so that ``player``'s comes first,
     then the table's."""
-    lines = jnp.where(state.line_color[:, :, None] == _colour_ids(), state.line_count[:, :, None], 0)
+    colours = _colour_ids()
+    lines = jnp.where(state.line_color[:, :, None] == colours, state.line_count[:, :, None], 0)
     boards = jnp.concatenate(
         [
             state.score[:, None],

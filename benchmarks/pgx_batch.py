@@ -51,7 +51,8 @@ def uniform_legal(words: jax.Array, masks: jax.Array) -> jax.Array:
     mixed = (mixed ^ (mixed >> 15)) * jnp.uint32(0x846CA68B)
     priority = (mixed & jnp.uint32(0xFFFFFF00)) | ids
     best = jnp.where(masks, priority, jnp.uint32(0)).max(axis=-1)
-    return (best & jnp.uint32(0xFF)).astype(jnp.int32)
+    chosen: jax.Array = (best & jnp.uint32(0xFF)).astype(jnp.int32)
+    return chosen
 
 
 def _step_with_choice(step: Any, observe: bool) -> Any:

@@ -8,6 +8,7 @@ import runpy
 from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
+from typing import Any
 
 import attrs
 import pytest
@@ -77,7 +78,8 @@ def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
     def lenient(state: engine.AzulState) -> engine.AzulState:
         full = (state.floor != -1).sum(axis=1) == 7
         settled = settle(state)
-        return settled.replace(score=settled.score + full)
+        lenient_state: engine.AzulState = settled.replace(score=settled.score + full)
+        return lenient_state
 
     monkeypatch.setattr(engine, "_settle_floors", lenient)
     with pytest.raises(engine.Disagreement, match="players"):
@@ -107,7 +109,8 @@ def _random_batch(env: engine.AzulEnv, batch: int, steps: int, seed: int) -> eng
         masks = np.asarray(state.legal_action_mask)
         chosen = [choose.choice(mask.nonzero()[0]) for mask in masks]
         state = step(state, jax.numpy.asarray(chosen), jax.random.split(now, batch))
-    return state
+    batch_state: engine.AzulState = state
+    return batch_state
 
 
 def _same(a: engine.AzulState, b: engine.AzulState) -> bool:
@@ -118,7 +121,8 @@ def _same(a: engine.AzulState, b: engine.AzulState) -> bool:
 
 
 def _pick(state: engine.AzulState, index: int) -> engine.AzulState:
-    return jax.tree_util.tree_map(lambda x: x[index], state)
+    game: engine.AzulState = jax.tree_util.tree_map(lambda x: x[index], state)
+    return game
 
 
 @pytest.mark.parametrize("variant", ["colored", "grey"])
@@ -166,7 +170,8 @@ def test_step_keeps_pgx_conventions() -> None:
     assert not np.asarray(over.rewards).any()
 
 
-def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: object, key: object) -> object:
+def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: Any, key: Any) -> Any:
+    """pgx's own ``Env.step`` (which the engine's ``step`` overrides) on the engine."""
     import pgx
 
     return pgx.Env.step(env, state, action, key)
