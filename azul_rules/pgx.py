@@ -150,6 +150,12 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         self._grey = grey
         self._takes = (self._factories + 1) * 30
         self._actions = self._takes + 25 * grey
+        # The round's end (the grey wall's tiling), for the games that reach it; with a
+        # fresh game dealt to each game it ends, for auto_reset.
+        due = _tiling_due if grey else _offer_over
+        self._round_end = _only_where(due, self._round_end_work(deal=False))
+        self._round_end_dealing = _only_where(due, self._round_end_work(deal=True))
+        self._deal_where_ended = _only_where(_ended_here, self._deal_work)
 
     # -- pgx's Env ------------------------------------------------------------------
 
@@ -177,37 +183,48 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         """
         if key is None:
             raise ValueError("AzulEnv.step(state, action, key): the refill draws from the key")
-        action = jnp.asarray(action, jnp.int32)
+        return self._move(state, jnp.asarray(action, jnp.int32), key, deal=False)
+
+    def _move(self, state: AzulState, action: Array, key: Array, *, deal: bool) -> AzulState:
+        """``step``; with ``deal`` (auto_reset), each game that ends is dealt afresh
+        within the move, before the mask and the observation are made, once."""
         done = state.terminated | state.truncated
         legal = state.legal_action_mask[action]
         counted = state.replace(_step_count=state._step_count + ~done)
-        moved = self._advance(counted, action, key)
+        moved = self._advance(counted, action, key, deal=deal)
         kept = counted.replace(rewards=jnp.zeros_like(state.rewards))
         after = _where(done | ~legal, kept, moved)
         after = _where(
             ~legal, self._step_with_illegal_action(after, state.current_player), after
         )
+        if deal:  # the games an illegal action ended (the others were dealt above)
+            after = _stripped(after, self._deal_where_ended, action, key, state)
         return self._finish(after)
 
     def _finish(self, state: AzulState) -> AzulState:
-        """The mask (all true once over, pgx's convention) and the observation."""
-        mask = self._mask(state) | state.terminated
-        observed = _observe(state.replace(legal_action_mask=mask), state.current_player,
-                            self._players)  # fmt: skip
+        """The mask (all true once over, pgx's convention: not for a game dealt afresh
+        by auto_reset, which keeps the ended game's flags) and the observation."""
+        over = state.terminated & ((state.phase == _OVER) | (state._step_count > 0))
+        mask = self._mask(state) | over
+        observed = _observe(state, state.current_player, self._players)
         return state.replace(legal_action_mask=mask, observation=observed)  # type: ignore[no-any-return]
 
     def _init(self, key: Array) -> AzulState:
         """S6, S7: all 100 tiles in the bag, a random starting player, the first refill."""
+        return self._finish(self._deal(key, observed=True))
+
+    def _deal(self, key: Array, *, observed: bool) -> AzulState:
+        """A new game's position; its observation and mask left to be made (empty when
+        not ``observed``: the games a batch deals afresh carry none)."""
         players, factories = self._players, self._factories
-        grey = self._grey
         start = ((_words(key, 1, salt=1)[0] * players) >> 24).astype(jnp.int8)
         state = AzulState(
             current_player=start.astype(jnp.int32),
-            observation=jnp.zeros(observation_size(players), jnp.float32),
+            observation=jnp.zeros(observation_size(players) * observed, jnp.float32),
             rewards=jnp.zeros(players, jnp.float32),
             terminated=jnp.bool_(False),
             truncated=jnp.bool_(False),
-            legal_action_mask=jnp.zeros(self._takes + 25 * grey, jnp.bool_),
+            legal_action_mask=jnp.zeros(self._actions * observed, jnp.bool_),
             _step_count=jnp.int32(0),
             factories=jnp.zeros((factories, 5), jnp.int8),
             center=jnp.zeros(5, jnp.int8),
@@ -223,25 +240,47 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             round=jnp.int16(1),
             phase=jnp.int8(_OFFER),
         )
-        state = _refill(state, key)
-        return self._finish(state)
+        return _refill(state, key)
+
+    def _deal_work(self, ended: AzulState, _: Array, key: Array) -> AzulState:
+        """auto_reset's fresh game, keeping the ended game's flags and rewards."""
+        fresh: AzulState = self._deal(key, observed=False).replace(
+            terminated=ended.terminated, truncated=ended.truncated, rewards=ended.rewards
+        )
+        return fresh
+
+    def _round_end_work(self, *, deal: bool) -> Callable[[AzulState, Array, Array], AzulState]:
+        """The round's end (the grey wall's tiling) of one game, the round cap's
+        truncation, and with ``deal`` a fresh game when it ends there."""
+
+        def work(state: AzulState, action: Array, key: Array) -> AzulState:
+            if self._grey:
+                ended = _tile_grey(state, action - self._takes, key)
+            else:
+                ended = _end_round(state, key)
+            ended = ended.replace(truncated=~ended.terminated & (ended.round > self._max_rounds))
+            if deal:
+                over = ended.terminated | ended.truncated
+                ended = _where(over, self._deal_work(ended, action, key), ended)
+            return ended
+
+        return work
 
     def _step(self, state: AzulState, action: Array, key: Array) -> AzulState:
         """pgx's ``_step`` (for ``pgx.Env.step``): one move, then the mask."""
-        after = self._advance(state, action, key)
+        after = self._advance(state, action, key, deal=False)
         return after.replace(legal_action_mask=self._mask(after))  # type: ignore[no-any-return]
 
-    def _advance(self, state: AzulState, action: Array, key: Array) -> AzulState:
+    def _advance(self, state: AzulState, action: Array, key: Array, *, deal: bool) -> AzulState:
         """One take (T, P, F); the round's end when it empties the table (P7).  On the
         grey wall, or one placement (V1-V3), and the tiling goes on in turn order.  The
         round's end runs only for the games of a batch that reach it (:func:`_only_where`)."""
         if self._grey:
-            after = self._grey_step(state, action, key)
+            moved = self._grey_take(state, action)
         else:
-            taken = _take(state, action, self._players, self._factories)
-            after = _end_round_where_due(taken, action, key)
-        truncated = ~after.terminated & (after.round > self._max_rounds)
-        return after.replace(truncated=truncated)  # type: ignore[no-any-return]
+            moved = _take(state, action, self._players, self._factories)
+        round_end = self._round_end_dealing if deal else self._round_end
+        return _stripped(moved, round_end, action, key, state)
 
     def _mask(self, state: AzulState) -> Array:
         takes = _take_mask(state)
@@ -249,10 +288,9 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             return takes
         return jnp.concatenate([takes, _place_mask(state)])
 
-    def _grey_step(self, state: AzulState, action: Array, key: Array) -> AzulState:
-        """G1, V1-V4: a take, and when it ends the offer the tiling starts with the round's
-        starting player; or a placement.  Then the tiling runs on to the next decision,
-        or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7)."""
+    def _grey_take(self, state: AzulState, action: Array) -> AzulState:
+        """G1: a take, and when it ends the offer the tiling starts with the round's
+        starting player (the phase says so); a placement is left to the tiling."""
         players, takes = self._players, self._takes
         placing = action >= takes
         taken = _take(state, jnp.minimum(action, takes - 1), players, self._factories)
@@ -264,8 +302,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             ),
             taken,
         )
-        moved = _where(placing, state, taken)
-        return _tiling_where_due(moved, action - takes, key)
+        return _where(placing, state, taken)
 
     def _observe(self, state: AzulState, player_id: Array) -> Array:
         """``actions.observation`` of the state from ``player_id``'s seat."""
@@ -294,14 +331,6 @@ def auto_reset(env: AzulEnv) -> Callable[[AzulState, Array, Array], AzulState]:
     :raises ValueError: from the step function, without a key.
     """
 
-    def fresh(state: AzulState, _: Array, key: Array) -> AzulState:
-        dealt: AzulState = env.init(key)
-        return dealt.replace(  # type: ignore[no-any-return]
-            terminated=state.terminated, truncated=state.truncated, rewards=state.rewards
-        )
-
-    fresh_where_over = _only_where(lambda s: s.terminated | s.truncated, fresh)
-
     def step(state: AzulState, action: Array, key: Array | None = None) -> AzulState:
         if key is None:
             raise ValueError("auto_reset(env)(state, action, key): the step and the deal draw")
@@ -311,7 +340,7 @@ def auto_reset(env: AzulEnv) -> Callable[[AzulState, Array, Array], AzulState]:
             truncated=state.truncated & ~over,
             rewards=jnp.where(over, 0, state.rewards).astype(state.rewards.dtype),
         )
-        return fresh_where_over(env.step(state, action, key), action, key)
+        return env._move(state, jnp.asarray(action, jnp.int32), key, deal=True)
 
     return step
 
@@ -478,7 +507,29 @@ def _tiling_due(state: AzulState) -> Array:
     return state.phase == _TILING
 
 
-_end_round_where_due: Final = _only_where(_offer_over, lambda s, _, key: _end_round(s, key))
+def _ended_here(state: AzulState) -> Array:
+    """A game that ended at this step and was not dealt afresh yet (an illegal action:
+    a game dealt afresh has not moved yet)."""
+    return state.terminated & (state._step_count > 0) & (state.phase != _OVER)
+
+
+def _stripped(
+    state: AzulState,
+    compacted: Callable[[AzulState, Array, Array], AzulState],
+    action: Array,
+    key: Array,
+    before: AzulState,
+) -> AzulState:
+    """``compacted(state, action, key)`` without the observation and the mask (made
+    afresh after the move: the games gathered need not carry them), then ``before``'s."""
+    game = state.replace(
+        observation=jnp.zeros(0, before.observation.dtype),
+        legal_action_mask=jnp.zeros(0, jnp.bool_),
+    )
+    after: AzulState = compacted(game, action, key).replace(
+        observation=before.observation, legal_action_mask=before.legal_action_mask
+    )
+    return after
 
 
 def _tile_grey(state: AzulState, placement: Array, key: Array) -> AzulState:
@@ -492,8 +543,6 @@ def _tile_grey(state: AzulState, placement: Array, key: Array) -> AzulState:
     )
     return closed
 
-
-_tiling_where_due: Final = _only_where(_tiling_due, _tile_grey)
 
 
 # -- the round's end (W1-W5, E1-E4, R1-R6) --------------------------------------------------
