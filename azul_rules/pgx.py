@@ -197,7 +197,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         after = _where(
             ~legal, self._step_with_illegal_action(after, state.current_player), after
         )
-        if deal:  # the games an illegal action ended (the others were dealt above)
+        if deal:  # the games that ended otherwise than at a round's end (E1, R7)
             after = _stripped(after, self._deal_where_ended, action, key, state)
         return self._finish(after)
 
@@ -214,8 +214,13 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         return self._finish(self._deal(key, observed=True))
 
     def _deal(self, key: Array, *, observed: bool) -> AzulState:
-        """A new game's position; its observation and mask left to be made (empty when
-        not ``observed``: the games a batch deals afresh carry none)."""
+        """A new game's position, dealt (R2); see :meth:`_fresh`."""
+        return _refill(self._fresh(key, observed=observed), key)
+
+    def _fresh(self, key: Array, *, observed: bool) -> AzulState:
+        """A new game's position before its first refill; its observation and mask left
+        to be made (empty when not ``observed``: the games a batch deals afresh carry
+        none)."""
         players, factories = self._players, self._factories
         start = ((_words(key, 1, salt=1)[0] * players) >> 24).astype(jnp.int8)
         state = AzulState(
@@ -240,7 +245,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
             round=jnp.int16(1),
             phase=jnp.int8(_OFFER),
         )
-        return _refill(state, key)
+        return state
 
     def _deal_work(self, ended: AzulState, _: Array, key: Array) -> AzulState:
         """auto_reset's fresh game, keeping the ended game's flags and rewards."""
@@ -251,18 +256,18 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
 
     def _round_end_work(self, *, deal: bool) -> Callable[[AzulState, Array, Array], AzulState]:
         """The round's end (the grey wall's tiling) of one game, the round cap's
-        truncation, and with ``deal`` a fresh game when it ends there."""
+        truncation, and with ``deal`` a fresh game in place of a game that ends there
+        (E1, R7; the rare others, R6 and the cap, are dealt by ``_deal_where_ended``)."""
 
         def work(state: AzulState, action: Array, key: Array) -> AzulState:
+            fresh = self._fresh(key, observed=False) if deal else None
             if self._grey:
-                ended = _tile_grey(state, action - self._takes, key)
+                ended = _tile_grey(state, action - self._takes, key, fresh)
             else:
-                ended = _end_round(state, key)
-            ended = ended.replace(truncated=~ended.terminated & (ended.round > self._max_rounds))
-            if deal:
-                over = ended.terminated | ended.truncated
-                ended = _where(over, self._deal_work(ended, action, key), ended)
-            return ended
+                ended = _end_round(state, key, fresh)
+            truncated = ~ended.terminated & (ended.round > self._max_rounds)
+            closed: AzulState = ended.replace(truncated=truncated)
+            return closed
 
         return work
 
@@ -508,9 +513,9 @@ def _tiling_due(state: AzulState) -> Array:
 
 
 def _ended_here(state: AzulState) -> Array:
-    """A game that ended at this step and was not dealt afresh yet (an illegal action:
-    a game dealt afresh has not moved yet)."""
-    return state.terminated & (state._step_count > 0) & (state.phase != _OVER)
+    """A game that ended at this step and was not dealt afresh yet (an illegal action,
+    R6, the round cap: a game dealt afresh has not moved yet)."""
+    return (state.terminated | state.truncated) & (state._step_count > 0)
 
 
 def _stripped(
@@ -532,32 +537,40 @@ def _stripped(
     return after
 
 
-def _tile_grey(state: AzulState, placement: Array, key: Array) -> AzulState:
+def _tile_grey(
+    state: AzulState, placement: Array, key: Array, fresh: AzulState | None = None
+) -> AzulState:
     """V1-V4: the placement (when ``placement >= 0``), the tiling on to the next decision,
-    or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7)."""
+    or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7);
+    ``fresh``: see :func:`_close_round`."""
     players = state.score.shape[0]
     placed = _where(placement >= 0, _place(state, jnp.maximum(placement, 0)), state)
     resolved, finished = _resolve_tiling(placed, players)
     closed: AzulState = jax.lax.cond(
-        finished, lambda: _close_grey(resolved, key), lambda: resolved
+        finished, lambda: _close_grey(resolved, key, fresh), lambda: resolved
     )
     return closed
-
 
 
 # -- the round's end (W1-W5, E1-E4, R1-R6) --------------------------------------------------
 
 
-def _end_round(state: AzulState, key: Array) -> AzulState:
+def _end_round(state: AzulState, key: Array, fresh: AzulState | None = None) -> AzulState:
     """The wall tiling and the floors of every player (W1-W5), then the end of the game
-    (E1) or the next round's refill (R1-R5), which may end it too (R6)."""
+    (E1) or the next round's refill (R1-R5), which may end it too (R6); ``fresh``: see
+    :func:`_close_round`."""
     tiled = _settle_floors(_tile_colored(state))
-    return _close_round(tiled, (tiled.wall != _EMPTY).all(axis=2).any(), key)
+    return _close_round(tiled, (tiled.wall != _EMPTY).all(axis=2).any(), key, fresh)
 
 
-def _close_round(tiled: AzulState, ends: Array, key: Array) -> AzulState:
+def _close_round(
+    tiled: AzulState, ends: Array, key: Array, fresh: AzulState | None = None
+) -> AzulState:
     """The round is tiled and the floors settled: the end of the game when ``ends``
-    (E1, R7), else the next round's refill (R1-R5), which may end it too (R6)."""
+    (E1, R7), else the next round's refill (R1-R5), which may end it too (R6).  With
+    ``fresh`` (a new game not yet dealt, for auto_reset), a game that ends is replaced
+    by ``fresh`` dealt with the same refill, keeping the ended game's flags and rewards
+    (pgx's auto_reset)."""
     starter = jnp.where(
         tiled.marker_holder == _EMPTY, tiled.start_player, tiled.marker_holder
     ).astype(jnp.int8)
@@ -566,16 +579,16 @@ def _close_round(tiled: AzulState, ends: Array, key: Array) -> AzulState:
         start_player=starter,
         marker_holder=jnp.int8(_EMPTY),
     )
-    refilled = _refill(between.replace(round=between.round + 1), key)
+    following = between.replace(round=between.round + 1)
+    if fresh is not None:
+        following = _where(ends, fresh, following)
+    refilled = _refill(following, key)
     dealt = refilled.factories.sum() > 0
-    over = _game_over(
-        jax.tree_util.tree_map(
-            lambda a, b: jnp.where(ends, a, b), between, refilled.replace(round=between.round)
-        )
-    )
-    return jax.tree_util.tree_map(  # type: ignore[no-any-return]
-        lambda a, b: jnp.where(ends | ~dealt, a, b), over, refilled
-    )
+    over = _game_over(_where(ends, between, refilled.replace(round=between.round)))
+    if fresh is not None:
+        replaced = refilled.replace(terminated=jnp.bool_(True), rewards=over.rewards)
+        return _where(ends, replaced, _where(dealt, refilled, over))
+    return _where(ends | ~dealt, over, refilled)
 
 
 def _tile_colored(state: AzulState) -> AzulState:
@@ -800,12 +813,13 @@ def _resolve_tiling(state: AzulState, players: int) -> tuple[AzulState, Array]:
     return state, finished
 
 
-def _close_grey(state: AzulState, key: Array) -> AzulState:
+def _close_grey(state: AzulState, key: Array, fresh: AzulState | None = None) -> AzulState:
     """After the last placement: the floors (W4, W5), then the end of the game when a
-    wall row is complete (E1) or none can ever be (R7), else the next round."""
+    wall row is complete (E1) or none can ever be (R7), else the next round; ``fresh``:
+    see :func:`_close_round`."""
     settled = _settle_floors(state)
     complete = (settled.wall != _EMPTY).all(axis=2).any()
-    return _close_round(settled, complete | ~_walls_can_end(settled.wall), key)
+    return _close_round(settled, complete | ~_walls_can_end(settled.wall), key, fresh)
 
 
 def _orders() -> Array:

@@ -182,11 +182,17 @@ def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: Any, key:
     return pgx.Env.step(env, state, action, key)
 
 
-def test_auto_reset_deals_a_fresh_game_to_each_game_that_ends() -> None:
+@pytest.mark.parametrize(
+    ("variant", "max_rounds"), [("colored", 50), ("grey", 50), ("colored", 2)]
+)
+def test_auto_reset_deals_a_fresh_game_to_each_game_that_ends(
+    variant: str, max_rounds: int
+) -> None:
     """auto_reset: a game that goes on is what ``env.step`` makes of it; a game that
-    ends is ``env.init`` of that step's key, with the ended game's ``terminated``,
-    ``truncated`` and rewards; the step after clears them (pgx's auto_reset)."""
-    env = engine.make(2)
+    ends (E1, R7, or truncated at the round cap) is ``env.init`` of that step's key,
+    with the ended game's ``terminated``, ``truncated`` and rewards; the step after
+    clears them (pgx's auto_reset)."""
+    env = engine.AzulEnv(2, max_rounds, grey=variant == "grey")
     stream = jax.jit(jax.vmap(engine.auto_reset(env)))
     step, init = jax.jit(jax.vmap(env.step)), jax.jit(jax.vmap(env.init))
     state = init(jax.random.split(jax.random.PRNGKey(1), 32))
