@@ -257,8 +257,9 @@ def test_step_needs_a_key_and_the_grey_wall_has_the_placements() -> None:
     state = env.init(jax.random.PRNGKey(0))
     with pytest.raises(ValueError, match="key"):
         env.step(state, 5)
+    stream: Any = engine.auto_reset(env)  # called as a user might, without the key
     with pytest.raises(ValueError, match="key"):
-        engine.auto_reset(env)(state, 5)
+        stream(state, 5)
     assert engine.make(4, "grey").num_actions == actions.num_actions(4, "grey")
 
 
