@@ -392,11 +392,6 @@ def _take_mask(state: AzulState) -> Array:
     return (sources[:, :, None] & destinations[None]).reshape(-1)
 
 
-def _in_row(wall: Array) -> Array:
-    """[row, colour]: whether the colour lies in the row of one wall (P3)."""
-    return (wall[:, :, None] == _colour_ids()).any(axis=1)
-
-
 def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
     """T2, T3: the lot of one colour from one source; P1, P5: into one pattern line, the
     excess to the floor; F1-F4: the floor, the marker first, the overflow to the lid."""
