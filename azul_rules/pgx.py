@@ -176,8 +176,9 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
 
     def step(self, state: AzulState, action: Array | int, key: Array | None = None) -> AzulState:
         """pgx's ``step``, with its conventions: a game already over keeps its state (its
-        rewards zero); an illegal action ends the game with pgx's penalty for the player
-        who chose it, the position left as it was; a game over has an all-true mask.
+        rewards zero); an illegal action (an id the mask forbids, or one outside
+        ``0 .. num_actions - 1``) ends the game with pgx's penalty for the player who
+        chose it, the position left as it was; a game over has an all-true mask.
 
         :raises ValueError: without a key (the refill at a round's end draws from it, R2).
         """
@@ -189,7 +190,10 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         """``step``; with ``deal`` (auto_reset), each game that ends is dealt afresh
         within the move, before the mask and the observation are made, once."""
         done = state.terminated | state.truncated
-        legal = state.legal_action_mask[action]
+        # an id outside 0 .. num_actions - 1 is illegal (as an index it would be clamped
+        # onto the last action's entry)
+        inside = (action >= 0) & (action < self._actions)
+        legal = inside & state.legal_action_mask[jnp.clip(action, 0, self._actions - 1)]
         counted = state.replace(_step_count=state._step_count + ~done)
         moved = self._advance(counted, action, key, deal=deal)
         kept = counted.replace(rewards=jnp.zeros_like(state.rewards))

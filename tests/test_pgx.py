@@ -175,6 +175,29 @@ def test_step_keeps_pgx_conventions() -> None:
     assert not np.asarray(over.rewards).any()
 
 
+@pytest.mark.parametrize("variant", ["colored", "grey"])
+def test_an_action_id_out_of_range_is_illegal(variant: str) -> None:
+    """An id below 0 or at ``num_actions`` and above is illegal: pgx's penalty for the
+    player to move, the position kept.  The centre holds white, so that on the coloured
+    wall the mask's last entry (white from the centre to the floor, P6) is legal: an id
+    clamped onto it would pass."""
+    env = engine.make(2, variant)
+    state = jax.jit(env.init)(jax.random.PRNGKey(3))
+    state = state.replace(center=state.center.at[4].set(2))
+    state = state.replace(legal_action_mask=env._mask(state))
+    assert bool(state.legal_action_mask[-1]) == (variant == "colored")
+    step = jax.jit(env.step)
+    mover = int(state.current_player)
+    for action in (-1, env.num_actions, env.num_actions + 999, -(2**31), 2**31 - 1):
+        after = step(state, action, jax.random.PRNGKey(5))
+        assert bool(after.terminated), action
+        assert after.rewards.tolist() == [-1.0 if seat == mover else 1.0 for seat in (0, 1)]
+        for part in ("factories", "center", "line_count", "floor", "lid"):
+            assert np.array_equal(getattr(after, part), getattr(state, part)), (action, part)
+    legal = int(np.asarray(state.legal_action_mask).nonzero()[0][-1])
+    assert not bool(step(state, legal, jax.random.PRNGKey(5)).terminated)
+
+
 def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: Any, key: Any) -> Any:
     """pgx's own ``Env.step`` (which the engine's ``step`` overrides) on the engine."""
     import pgx
