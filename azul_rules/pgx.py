@@ -209,7 +209,7 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         """The mask (all true once over, pgx's convention: not for a game dealt afresh
         by auto_reset, which keeps the ended game's flags) and the observation."""
         over = state.terminated & ((state.phase == _OVER) | (state._step_count > 0))
-        mask = self._mask(state) | over
+        mask = self._mask(state, over)
         observed = _observe(state, state.current_player, self._players)
         return state.replace(legal_action_mask=mask, observation=observed)  # type: ignore[no-any-return]
 
@@ -291,11 +291,15 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         round_end = self._round_end_dealing if deal else self._round_end
         return _stripped(moved, round_end, action, key, state)
 
-    def _mask(self, state: AzulState) -> Array:
-        takes = _take_mask(state)
-        if not self._grey:
-            return takes
-        return jnp.concatenate([takes, _place_mask(state)])
+    def _mask(self, state: AzulState, everything: Array | bool = False) -> Array:
+        """The legal actions (all of them when ``everything``): the takes' words, on the
+        grey wall the placements' word after them, each word's bits unpacked in order
+        (:func:`_unpack`)."""
+        words = _take_words(state)
+        if self._grey:
+            words = jnp.concatenate([words, _place_word(state)[None]])
+        words = jnp.where(everything, jnp.uint32(_ALL_BITS), words)
+        return _unpack(words, self._actions)
 
     def _grey_take(self, state: AzulState, action: Array) -> AzulState:
         """G1: a take, and when it ends the offer the tiling starts with the round's
@@ -375,9 +379,26 @@ def _seat(state: AzulState) -> Array:
     return jnp.arange(state.score.shape[0]) == state.current_player
 
 
-def _take_mask(state: AzulState) -> Array:
-    """The legal takes of the player to move (T1-T4, P2-P4, P6), in action-id order;
-    all false outside the factory offer."""
+# The mask is made as 30-bit words, one a source (``colour * 6 + destination``, the
+# action ids' order), then unpacked by a shift of each word repeated: a batch's outer
+# product of booleans, [source, colour] by [colour, destination], costs XLA three times
+# as much on a CPU (its index arithmetic is not vectorised).
+_WORD_BITS: Final = 30
+_ALL_BITS: Final = (1 << _WORD_BITS) - 1
+
+
+def _unpack(words: Array, size: int) -> Array:
+    """The first ``size`` bits of ``words`` (``uint32``, ``_WORD_BITS`` bits a word,
+    lowest first) as booleans."""
+    repeated = jnp.broadcast_to(words[:, None], (words.shape[0], _WORD_BITS)).reshape(-1)
+    shifts = jnp.arange(size, dtype=jnp.uint32) % _WORD_BITS
+    return ((repeated[:size] >> shifts) & 1).astype(jnp.bool_)
+
+
+def _take_words(state: AzulState) -> Array:
+    """The legal takes of the player to move (T1-T4, P2-P4, P6): for each source, a
+    word whose bit ``colour * 6 + destination`` is set for a legal take; none outside
+    the factory offer."""
     seat = _seat(state)
     sources = jnp.concatenate([state.factories, state.center[None]], axis=0) > 0
     sources = sources & (state.phase == _OFFER)  # [source, colour]: T1, T2
@@ -393,7 +414,12 @@ def _take_mask(state: AzulState) -> Array:
     destinations = jnp.where(
         colors == _EMPTY, wall[None] != colours, (colors == colours) & room[None, :, None]
     ).all(axis=2)
-    return (sources[:, :, None] & destinations[None]).reshape(-1)
+    # each colour's six destinations as bits, then each source's colours side by side
+    bits = (destinations.astype(jnp.uint32) << jnp.arange(6, dtype=jnp.uint32)).sum(
+        axis=1, dtype=jnp.uint32
+    )
+    placed = bits << (6 * jnp.arange(5, dtype=jnp.uint32))
+    return jnp.where(sources, placed[None], jnp.uint32(0)).sum(axis=1, dtype=jnp.uint32)
 
 
 def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
@@ -752,13 +778,14 @@ def _legal_columns(state: AzulState, player: Array, row: Array) -> Array:
     return (wall[row] == _EMPTY) & ~(wall == color).any(axis=0)
 
 
-def _place_mask(state: AzulState) -> Array:
-    """The legal placements (ids after the takes: ``line * 5 + column``) of the player
-    to decide; all false outside the grey tiling."""
+def _place_word(state: AzulState) -> Array:
+    """The legal placements of the player to decide, as a word whose bit ``line * 5 +
+    column`` (the id after the takes) is set for each; none outside the grey tiling."""
     player = state.current_player
     row, found = _next_line(state, player)
     columns = _legal_columns(state, player, row) & found & (state.phase == _TILING)
-    return ((jnp.arange(5)[:, None] == row) & columns[None, :]).reshape(-1)
+    bits = (columns.astype(jnp.uint32) << jnp.arange(5, dtype=jnp.uint32)).sum(dtype=jnp.uint32)
+    return bits << (5 * row).astype(jnp.uint32)
 
 
 def _place(state: AzulState, placement: Array) -> AzulState:
@@ -1116,7 +1143,7 @@ def from_state(game: GameState, max_rounds: int = DEFAULT_MAX_ROUNDS) -> AzulSta
         round=jnp.int16(game.round),
         phase=jnp.int8(_PHASES.index(game.phase)),
     )  # fmt: skip
-    mask = jnp.ones_like(state.legal_action_mask) if over else env._mask(state)
+    mask = env._mask(state, over)
     state = state.replace(legal_action_mask=mask)
     observed: AzulState = state.replace(observation=env.observe(state))
     return observed
