@@ -195,11 +195,15 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         inside = (action >= 0) & (action < self._actions)
         legal = inside & state.legal_action_mask[jnp.clip(action, 0, self._actions - 1)]
         counted = state.replace(_step_count=state._step_count + ~done)
-        moved = self._advance(counted, action, key, deal=deal)
-        kept = counted.replace(rewards=jnp.zeros_like(state.rewards))
-        after = _where(done | ~legal, kept, moved)
-        after = _where(
-            ~legal, self._step_with_illegal_action(after, state.current_player), after
+        # a game over, or an illegal action, leaves the position as it was: the move is
+        # made with nothing taken (cheaper than a choice between two whole states)
+        moves = ~done & legal
+        moved = self._advance(counted, action, key, deal=deal, moves=moves)
+        after = moved.replace(rewards=jnp.where(moves, moved.rewards, 0))
+        penalised = self._step_with_illegal_action(after, state.current_player)
+        after = after.replace(
+            rewards=jnp.where(legal, after.rewards, penalised.rewards),
+            terminated=after.terminated | ~legal,
         )
         if deal:  # the games that ended otherwise than at a round's end (E1, R7)
             after = _stripped(after, self._deal_where_ended, action, key, state)
@@ -280,16 +284,21 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         after = self._advance(state, action, key, deal=False)
         return after.replace(legal_action_mask=self._mask(after))  # type: ignore[no-any-return]
 
-    def _advance(self, state: AzulState, action: Array, key: Array, *, deal: bool) -> AzulState:
+    def _advance(
+        self, state: AzulState, action: Array, key: Array, *, deal: bool, moves: Array | bool = True
+    ) -> AzulState:
         """One take (T, P, F); the round's end when it empties the table (P7).  On the
         grey wall, or one placement (V1-V3), and the tiling goes on in turn order.  The
-        round's end runs only for the games of a batch that reach it (:func:`_only_where`)."""
+        round's end runs only for the games of a batch that reach it (:func:`_only_where`).
+        Where not ``moves``, nothing changes."""
         if self._grey:
-            moved = self._grey_take(state, action)
+            moved = self._grey_take(state, action, moves)
         else:
-            moved = _take(state, action, self._players, self._factories)
+            moved = _take(state, action, self._players, self._factories, moves)
         round_end = self._round_end_dealing if deal else self._round_end
-        return _stripped(moved, round_end, action, key, state)
+        # a game in the grey tiling that does not move: no placement (-1), and the
+        # tiling, already resolved up to a decision, stays where it is
+        return _stripped(moved, round_end, jnp.where(moves, action, -1), key, state)
 
     def _mask(self, state: AzulState, everything: Array | bool = False) -> Array:
         """The legal actions (all of them when ``everything``): the takes' words, on the
@@ -301,21 +310,17 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         words = jnp.where(everything, jnp.uint32(_ALL_BITS), words)
         return _unpack(words, self._actions)
 
-    def _grey_take(self, state: AzulState, action: Array) -> AzulState:
+    def _grey_take(self, state: AzulState, action: Array, moves: Array | bool) -> AzulState:
         """G1: a take, and when it ends the offer the tiling starts with the round's
         starting player (the phase says so); a placement is left to the tiling."""
         players, takes = self._players, self._takes
-        placing = action >= takes
-        taken = _take(state, jnp.minimum(action, takes - 1), players, self._factories)
-        offer_over = ~placing & (taken.factories.sum() == 0) & (taken.center.sum() == 0)
-        taken = _where(
-            offer_over,
-            taken.replace(
-                phase=jnp.int8(_TILING), current_player=state.start_player.astype(jnp.int32)
-            ),
-            taken,
+        taking = (action < takes) & moves
+        taken = _take(state, jnp.minimum(action, takes - 1), players, self._factories, taking)
+        offer_over = taking & (taken.factories.sum() == 0) & (taken.center.sum() == 0)
+        return taken.replace(  # type: ignore[no-any-return]
+            phase=jnp.where(offer_over, jnp.int8(_TILING), taken.phase),
+            current_player=jnp.where(offer_over, state.start_player, taken.current_player),
         )
-        return _where(placing, state, taken)
 
     def _observe(self, state: AzulState, player_id: Array) -> Array:
         """``actions.observation`` of the state from ``player_id``'s seat."""
@@ -422,22 +427,25 @@ def _take_words(state: AzulState) -> Array:
     return jnp.where(sources, placed[None], jnp.uint32(0)).sum(axis=1, dtype=jnp.uint32)
 
 
-def _take(state: AzulState, action: Array, players: int, factories: int) -> AzulState:
+def _take(
+    state: AzulState, action: Array, players: int, factories: int, moves: Array | bool = True
+) -> AzulState:
     """T2, T3: the lot of one colour from one source; P1, P5: into one pattern line, the
-    excess to the floor; F1-F4: the floor, the marker first, the overflow to the lid."""
+    excess to the floor; F1-F4: the floor, the marker first, the overflow to the lid.
+    Where not ``moves``, nothing is taken and the turn stays."""
     source, rest = jnp.divmod(action, 30)
     color, destination = jnp.divmod(rest, 6)
     seat = _seat(state)
-    source_is = jnp.arange(factories + 1) == source
+    source_is = (jnp.arange(factories + 1) == source) & moves
     this_color = color == _colour_ids()
-    from_center = source == factories
+    from_center = (source == factories) & moves
     held = _row(jnp.concatenate([state.factories, state.center[None]], axis=0), source_is)
     taken = jnp.where(this_color, held, 0).sum(dtype=jnp.int8)
     factories_left = jnp.where(source_is[:factories, None], jnp.int8(0), state.factories)
     kept = jnp.where(from_center, jnp.int8(0), state.center)
     added = jnp.where(from_center, state.center, state.center + held)
     takes_marker = from_center & (state.marker_holder == _EMPTY)
-    line_is = seat[:, None] & (jnp.arange(5) == destination)[None]  # [player, line]
+    line_is = seat[:, None] & (jnp.arange(5) == destination)[None] & moves  # [player, line]
     count = jnp.where(line_is, state.line_count, 0).sum(dtype=jnp.int8)
     to_line = jnp.minimum(taken, (destination + 1 - count).astype(jnp.int8))
     to_line = jnp.where(destination == 5, jnp.int8(0), to_line)
@@ -452,7 +460,7 @@ def _take(state: AzulState, action: Array, players: int, factories: int) -> Azul
         marker_holder=jnp.where(takes_marker, state.current_player, state.marker_holder).astype(
             jnp.int8
         ),
-        current_player=(state.current_player + 1) % players,
+        current_player=(state.current_player + moves) % players,
     )
 
 
@@ -474,7 +482,7 @@ def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tupl
 # How many games of a batch the round's end takes at a time: a share of the batch, and no
 # fewer than a floor (each pass has a fixed cost); more wait for the next pass of the loop
 # in ``_only_where``.  A round ends for about one game in ten at each step.
-_SHARE: Final = 32
+_SHARE: Final = 8
 _FEWEST: Final = 64
 
 

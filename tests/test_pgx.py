@@ -198,6 +198,30 @@ def test_an_action_id_out_of_range_is_illegal(variant: str) -> None:
     assert not bool(step(state, legal, jax.random.PRNGKey(5)).terminated)
 
 
+def test_an_illegal_action_in_the_grey_tiling_leaves_the_position() -> None:
+    """G1, V1-V3: in the grey wall's tiling, a take or a placement the mask forbids
+    is illegal: pgx's penalty for the player to decide, the wall, the lines, the floors,
+    the scores and the lid as they were (the tiling is not carried on)."""
+    env = engine.make(2, "grey")
+    state = _random_batch(env, 48, 21, seed=12)
+    tiling = np.asarray(state.phase) == 1
+    assert tiling.sum() >= 3  # games deciding a placement
+    masks = np.asarray(state.legal_action_mask)
+    wrong = [
+        (~mask[env._takes :]).nonzero()[0][0] + env._takes if index % 2 else 0
+        for index, mask in enumerate(masks)
+    ]
+    keys = jax.random.split(jax.random.PRNGKey(6), 48)
+    after = jax.jit(jax.vmap(env.step))(state, jax.numpy.asarray(wrong), keys)
+    for index in tiling.nonzero()[0]:
+        game, before = _pick(after, index), _pick(state, index)
+        assert bool(game.terminated), index
+        mover = int(before.current_player)
+        assert game.rewards.tolist() == [-1.0 if seat == mover else 1.0 for seat in (0, 1)]
+        for part in ("wall", "line_color", "line_count", "floor", "score", "lid", "phase"):
+            assert np.array_equal(getattr(game, part), getattr(before, part)), (index, part)
+
+
 def pgx_env_step(env: engine.AzulEnv, state: engine.AzulState, action: Any, key: Any) -> Any:
     """pgx's own ``Env.step`` (which the engine's ``step`` overrides) on the engine."""
     import pgx
