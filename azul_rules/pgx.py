@@ -856,32 +856,31 @@ def _close_grey(state: AzulState, key: Array, fresh: AzulState | None = None) ->
     return _close_round(settled, complete | ~_walls_can_end(settled.wall), key, fresh)
 
 
-def _orders() -> Array:
-    """[120, 5]: the k-th way of giving the five colours to the five columns of a row
-    (k's digits in the factorial base pick each column's colour among those left),
-    made in the traced code (see :func:`_colour_ids`)."""
-    k = jnp.arange(120)[:, None]
-    digits = [k // 24, (k // 6) % 4, (k // 2) % 3, k % 2, k * 0]
-    left = jnp.ones((120, 5), jnp.bool_)
-    columns = []
-    for digit in digits:
-        rank = jnp.cumsum(left, axis=1) - 1  # each colour's place among those left
-        chosen = left & (rank == digit)
-        columns.append((chosen * _colour_ids()).sum(axis=1))
-        left = left & ~chosen
-    return jnp.stack(columns, axis=1).astype(jnp.int8)
-
-
 def _walls_can_end(wall: Array) -> Array:
-    """R7: whether some wall row of some player can still be completed: some order of
-    the five colours agrees with the row's tiles and puts each missing colour in an
-    empty space whose column lacks it (V1, V2)."""
-    orders = _orders()  # [120, 5]
-    in_column = (wall[:, :, :, None] == _colour_ids()).any(axis=1)  # [P, column, colour]
-    column_has = in_column[:, jnp.arange(5)[None, :], orders]  # [P, 120, column]
-    cells = wall[:, :, None, :]  # [P, row, 1, column]
-    fits = jnp.where(cells == _EMPTY, ~column_has[:, None], cells == orders[None, None])
-    return fits.all(axis=3).any()
+    """R7: whether some wall row of some player can still be completed: the colours the
+    row lacks can each go to a different empty space of the row whose column lacks that
+    colour (V1, V2).  Hall's condition, checked for every set of the row's missing
+    colours (31 sets): together they may go to at least as many spaces as they number.
+    The spaces a colour may go to are a 5-bit word, so a set's spaces are an OR."""
+    colours = _colour_ids()
+    holds = wall[:, :, :, None] == colours  # [P, row, column, colour]
+    missing = ~holds.any(axis=2)  # [P, row, colour]
+    lacks = ~holds.any(axis=1)  # [P, column, colour]
+    empty = wall == _EMPTY  # [P, row, column]
+    fits = empty[:, :, :, None] & lacks[:, None]  # [P, row, column, colour]
+    column_bits = (jnp.uint32(1) << jnp.arange(5, dtype=jnp.uint32))[:, None]
+    spaces = jnp.where(fits, column_bits, jnp.uint32(0)).sum(axis=2, dtype=jnp.uint32)
+    row_ok = jnp.ones(wall.shape[:2], jnp.bool_)  # [P, row]
+    for subset in range(1, 32):
+        members = [c for c in range(5) if subset >> c & 1]
+        chosen = missing[:, :, members[0]]
+        reach = spaces[:, :, members[0]]
+        for c in members[1:]:
+            chosen = chosen & missing[:, :, c]
+            reach = reach | spaces[:, :, c]
+        enough = jax.lax.population_count(reach) >= len(members)
+        row_ok = row_ok & (~chosen | enough)
+    return row_ok.any()
 
 
 # -- the observation (actions.observation, as an array) ---------------------------------------

@@ -63,17 +63,19 @@ def _random_wall(choose: random.Random) -> tuple[tuple[Color | None, ...], ...]:
 
 def test_r7_agrees_with_the_referee_on_random_grey_walls() -> None:
     """R7 (no wall row can ever be completed) is rare in random games, so it is held to
-    the referee's ``walls_can_end`` on random walls, both answers seen."""
+    the referee's ``walls_can_end`` on random walls of one and two boards, both answers
+    seen many times (the engine checks Hall's condition on each row's missing colours)."""
     choose = random.Random(28)
-    answers = set()
-    for _ in range(300):
-        walls = [_random_wall(choose) for _ in range(2)]
+    check = jax.jit(engine._walls_can_end)
+    answers = {True: 0, False: 0}
+    for boards in [2] * 300 + [1] * 1500:
+        walls = [_random_wall(choose) for _ in range(boards)]
         expected = walls_can_end([PlayerBoard(wall=wall) for wall in walls])
         codes = [[[-1 if c is None else int(c) for c in row] for row in wall] for wall in walls]
-        found = bool(engine._walls_can_end(jax.numpy.asarray(codes, dtype=jax.numpy.int8)))
+        found = bool(check(jax.numpy.asarray(codes, dtype=jax.numpy.int8)))
         assert found == expected, walls
-        answers.add(found)
-    assert answers == {True, False}
+        answers[found] += 1
+    assert min(answers.values()) >= 40, answers
 
 
 def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
