@@ -345,6 +345,26 @@ def test_the_mctx_example_searches_and_beats_random_play() -> None:
     assert "4 games, search (4 simulations) on seat 0, random play on seat 1" in out.getvalue()
 
 
+def test_the_benchmark_draws_legal_actions_near_uniformly() -> None:
+    """benchmarks/pgx_batch.py: its device-side random choice takes only legal actions,
+    each of a game's legal actions about equally often (180, 205 and 300 actions), and
+    its runners count the moves they play."""
+    bench = runpy.run_path(str(Path(__file__).resolve().parents[1] / "benchmarks/pgx_batch.py"))
+    choose = jax.jit(bench["uniform_legal"])
+    for actions_, legal in ((180, [3, 50, 179]), (205, [0, 104, 204]), (300, [1, 2, 299])):
+        masks = np.zeros((60_000, actions_), bool)
+        masks[:, legal] = True
+        words = jax.random.bits(jax.random.PRNGKey(actions_), (60_000,), jax.numpy.uint32)
+        chosen = np.asarray(choose(words, jax.numpy.asarray(masks)))
+        counts = np.bincount(chosen, minlength=actions_)
+        assert counts[legal].sum() == 60_000
+        assert abs(counts[legal] - 20_000).max() < 600, counts[legal]  # 5 standard deviations
+    stream = bench["stream_runner"](2, 8, steps=25)
+    assert int(stream(jax.random.PRNGKey(1))) == 8 * 25
+    games = bench["games_runner"](2, 4)
+    assert 4 * 40 < int(games(jax.random.PRNGKey(2))) < 4 * 400
+
+
 def _positions(variant: str) -> list[az.GameState]:
     """Positions of random seeded games (every phase but the refill), a few per game."""
     choose = random.Random(variant)
