@@ -773,25 +773,27 @@ def _refill(state: AzulState, key: Array) -> AzulState:
 # -- the grey wall's tiling (V1-V4, R7) ------------------------------------------------------
 
 
-def _next_line(state: AzulState, player: Array) -> tuple[Array, Array]:
-    """V3: the top complete pattern line of ``player`` (and whether there is one)."""
-    full = state.line_count[player] == jnp.arange(1, 6)
+def _next_line(counts: Array) -> tuple[Array, Array]:
+    """V3: of one player's pattern lines (their ``counts``), the top complete one (and
+    whether there is one)."""
+    full = counts == jnp.arange(1, 6, dtype=counts.dtype)
     return jnp.argmax(full), full.any()
 
 
-def _legal_columns(state: AzulState, player: Array, row: Array) -> Array:
-    """V1, V2: the empty spaces of ``row`` whose column lacks the line's colour."""
-    wall = state.wall[player]
-    color = state.line_color[player, row]
-    return (wall[row] == _EMPTY) & ~(wall == color).any(axis=0)
+def _free_columns(wall: Array, colors: Array) -> Array:
+    """V1, V2: [line, column], on one player's ``wall``, the empty spaces of each line's
+    row whose column lacks that line's colour (``colors``)."""
+    in_column = (wall[None, :, :] == colors[:, None, None]).any(axis=1)  # [line, column]
+    return (wall == _EMPTY) & ~in_column
 
 
 def _place_word(state: AzulState) -> Array:
     """The legal placements of the player to decide, as a word whose bit ``line * 5 +
     column`` (the id after the takes) is set for each; none outside the grey tiling."""
-    player = state.current_player
-    row, found = _next_line(state, player)
-    columns = _legal_columns(state, player, row) & found & (state.phase == _TILING)
+    seat = _seat(state)
+    row, found = _next_line(_row(state.line_count, seat))
+    free = _free_columns(_row(state.wall, seat), _row(state.line_color, seat))
+    columns = _row(free, jnp.arange(5) == row) & found & (state.phase == _TILING)
     bits = (columns.astype(jnp.uint32) << jnp.arange(5, dtype=jnp.uint32)).sum(dtype=jnp.uint32)
     return bits << (5 * row).astype(jnp.uint32)
 
@@ -799,50 +801,55 @@ def _place_word(state: AzulState) -> Array:
 def _place(state: AzulState, placement: Array) -> AzulState:
     """V1, W1, W3: the tile of the line to the wall space chosen, scored at once; the
     line's other tiles to the lid."""
-    player = state.current_player
+    seat = _seat(state)
     row, column = jnp.divmod(placement, 5)
-    color = state.line_color[player, row]
-    space = (jnp.arange(5)[:, None] == row) & (jnp.arange(5) == column)
-    points = _placement_points(state.wall[player] != _EMPTY, space)
+    line_is = jnp.arange(5) == row
+    color = _row(_row(state.line_color, seat), line_is)
+    space = line_is[:, None] & (jnp.arange(5) == column)
+    points = _placement_points(_row(state.wall, seat) != _EMPTY, space)
+    emptied = seat[:, None] & line_is[None]  # [player, line]
     return state.replace(  # type: ignore[no-any-return]
-        wall=state.wall.at[player, row, column].set(color),
-        score=state.score.at[player].add(points),
-        lid=state.lid.at[color].add(row.astype(jnp.int8)),
-        line_color=state.line_color.at[player, row].set(_EMPTY),
-        line_count=state.line_count.at[player, row].set(0),
-    )
-
-
-def _line_to_floor(state: AzulState, player: Array, row: Array) -> AzulState:
-    """V4: every tile of complete line ``row`` to the floor, left to right; the
-    excess to the lid (F2)."""
-    color = state.line_color[player, row]
-    floor, to_lid = _onto_floor(state.floor[player], color, row + 1, jnp.bool_(False))
-    return state.replace(  # type: ignore[no-any-return]
-        floor=state.floor.at[player].set(floor),
-        lid=state.lid.at[color].add(to_lid.astype(jnp.int8)),
-        line_color=state.line_color.at[player, row].set(_EMPTY),
-        line_count=state.line_count.at[player, row].set(0),
+        wall=jnp.where(seat[:, None, None] & space[None], color, state.wall),
+        score=state.score + jnp.where(seat, points, 0).astype(jnp.int16),
+        lid=state.lid + jnp.where(_colour_ids() == color, row, 0).astype(jnp.int8),
+        line_color=jnp.where(emptied, jnp.int8(_EMPTY), state.line_color),
+        line_count=jnp.where(emptied, jnp.int8(0), state.line_count),
     )
 
 
 def _resolve_tiling(state: AzulState, players: int) -> tuple[AzulState, Array]:
     """V3, V4 from the player to decide on, in turn order up to the round's starting
-    player: lines with no legal space go to the floor, and the tiling stops at the first
-    player with a choice to make; ``finished`` when nobody has one."""
+    player: each complete line above the player's first one with a legal space goes to
+    the floor, top to bottom (a line sent to the floor changes no wall, so which lines
+    have a legal space is known at once); the tiling stops at the first player with a
+    choice to make; ``finished`` when nobody has one."""
     stopped = jnp.bool_(False)
     finished = jnp.bool_(False)
+    rows = jnp.arange(5)
     for _ in range(players):
-        player = state.current_player
-        for _ in range(5):
-            row, found = _next_line(state, player)
-            stuck = ~stopped & found & ~_legal_columns(state, player, row).any()
-            state = _where(stuck, _line_to_floor(state, player, row), state)
-        _, found = _next_line(state, player)
-        following = (player + 1) % players
+        seat = _seat(state)
+        colors, counts = _row(state.line_color, seat), _row(state.line_count, seat)
+        complete = counts == rows + 1
+        choice = complete & _free_columns(_row(state.wall, seat), colors).any(axis=1)
+        first_choice = jnp.where(choice.any(), jnp.argmax(choice), 5)
+        stuck = complete & (rows < first_choice) & ~stopped  # V4, in row order
+        floor, lid = _row(state.floor, seat), state.lid
+        for row in range(5):
+            count = jnp.where(stuck[row], jnp.int8(row + 1), jnp.int8(0))
+            floor, to_lid = _onto_floor(floor, colors[row], count, jnp.bool_(False))
+            lid = lid + jnp.where(_colour_ids() == colors[row], to_lid, 0).astype(jnp.int8)
+        emptied = seat[:, None] & stuck[None]
+        found = choice.any()
+        following = (state.current_player + 1) % players
         finished = finished | (~stopped & ~found & (following == state.start_player))
         moves_on = ~stopped & ~found & ~finished
-        state = state.replace(current_player=jnp.where(moves_on, following, player))
+        state = state.replace(
+            floor=_put(state.floor, seat, floor),
+            lid=lid,
+            line_color=jnp.where(emptied, jnp.int8(_EMPTY), state.line_color),
+            line_count=jnp.where(emptied, jnp.int8(0), state.line_count),
+            current_player=jnp.where(moves_on, following, state.current_player),
+        )
         stopped = stopped | found | finished
     return state, finished
 
