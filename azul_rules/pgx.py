@@ -396,8 +396,8 @@ def _unpack(words: Array, size: int) -> Array:
     """The first ``size`` bits of ``words`` (``uint32``, ``_WORD_BITS`` bits a word,
     lowest first) as booleans."""
     repeated = jnp.broadcast_to(words[:, None], (words.shape[0], _WORD_BITS)).reshape(-1)
-    shifts = jnp.arange(size, dtype=jnp.uint32) % _WORD_BITS
-    return ((repeated[:size] >> shifts) & 1).astype(jnp.bool_)
+    bits = jnp.uint32(1) << (jnp.arange(size, dtype=jnp.uint32) % _WORD_BITS)
+    return (repeated[:size] & bits) != 0
 
 
 def _take_words(state: AzulState) -> Array:
