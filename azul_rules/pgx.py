@@ -898,20 +898,26 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
     seat: each board's features, the boards turned so that ``player``'s comes first,
     then the table's."""
     colours = _colour_ids()
-    lines = jnp.where(state.line_color[:, :, None] == colours, state.line_count[:, :, None], 0)
+
+    def turned(x: Array) -> Array:  # a board's part, the observer's board first
+        out = x
+        for shift in range(1, players):
+            out = jnp.where(player == shift, jnp.roll(x, -shift, axis=0), out)
+        return out
+
+    line_color, line_count = turned(state.line_color), turned(state.line_count)
+    wall, floor = turned(state.wall), turned(state.floor)
+    lines = jnp.where(line_color[:, :, None] == colours, line_count[:, :, None], 0)
     boards = jnp.concatenate(
         [
-            state.score[:, None],
+            turned(state.score)[:, None],
             lines.reshape(players, 25).astype(jnp.int16),
-            (state.wall[:, :, :, None] == _colour_ids()).reshape(players, 125).astype(jnp.int16),
-            (state.floor[:, :, None] == _colour_ids()).sum(axis=1, dtype=jnp.int16),
-            (state.floor == _MARKER).any(axis=1)[:, None].astype(jnp.int16),
+            (wall[:, :, :, None] == colours).reshape(players, 125).astype(jnp.int16),
+            (floor[:, :, None] == colours).sum(axis=1, dtype=jnp.int16),
+            (floor == _MARKER).any(axis=1)[:, None].astype(jnp.int16),
         ],
         axis=1,
     )  # [board, feature]
-    turned = boards
-    for shift in range(1, players):
-        turned = jnp.where(player == shift, jnp.roll(boards, -shift, axis=0), turned)
     seats = (jnp.arange(players) + player) % players
     table = jnp.concatenate(
         [
@@ -927,7 +933,7 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
         ]
     ).astype(jnp.int16)
     table = table.at[_ROUND_AT[players]].set(state.round)
-    return jnp.concatenate([turned.reshape(-1), table]).astype(jnp.float32)
+    return jnp.concatenate([boards.reshape(-1), table]).astype(jnp.float32)
 
 
 # Where the round lies in the table's part of the observation, by player count.
