@@ -397,7 +397,8 @@ def _unpack(words: Array, size: int) -> Array:
     lowest first) as booleans."""
     repeated = jnp.broadcast_to(words[:, None], (words.shape[0], _WORD_BITS)).reshape(-1)
     bits = jnp.uint32(1) << (jnp.arange(size, dtype=jnp.uint32) % _WORD_BITS)
-    return (repeated[:size] & bits) != 0
+    unpacked: Array = (repeated[:size] & bits) != 0
+    return unpacked
 
 
 def _take_words(state: AzulState) -> Array:
