@@ -92,6 +92,7 @@ _EMPTY: Final = -1
 _MARKER: Final = 5  # the marker's value in ``floor``
 _OFFER: Final = 0
 _TILING: Final = 1
+_CLOSING: Final = 2  # the grey tiling over, within a step only (the referee's refill phase)
 _OVER: Final = 3
 _FLOOR_SPACES: Final = 7
 
@@ -155,6 +156,11 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         due = _tiling_due if grey else _offer_over
         self._round_end = _only_where(due, self._round_end_work(deal=False))
         self._round_end_dealing = _only_where(due, self._round_end_work(deal=True))
+        # on the grey wall, within the tiling's, the round's close for the games whose
+        # tiling is over only (about one placement in twelve)
+        close, dealing = self._grey_close_work(deal=False), self._grey_close_work(deal=True)
+        self._grey_close = _only_where(_closing, close, _CLOSE_SHARE)
+        self._grey_close_dealing = _only_where(_closing, dealing, _CLOSE_SHARE)
         self._deal_where_ended = _only_where(_ended_here, self._deal_work)
 
     # -- pgx's Env ------------------------------------------------------------------
@@ -268,16 +274,28 @@ class AzulEnv(pgx.Env):  # type: ignore[misc]  # pgx ships no type information
         (E1, R7; the rare others, R6 and the cap, are dealt by ``_deal_where_ended``)."""
 
         def work(state: AzulState, action: Array, key: Array) -> AzulState:
-            fresh = self._fresh(key, observed=False) if deal else None
             if self._grey:
-                ended = _tile_grey(state, action - self._takes, key, fresh)
-            else:
-                ended = _end_round(state, key, fresh)
-            truncated = ~ended.terminated & (ended.round > self._max_rounds)
-            closed: AzulState = ended.replace(truncated=truncated)
-            return closed
+                close = self._grey_close_dealing if deal else self._grey_close
+                return close(_tile_grey(state, action - self._takes), action, key)
+            fresh = self._fresh(key, observed=False) if deal else None
+            return self._truncated(_end_round(state, key, fresh))
 
         return work
+
+    def _grey_close_work(self, *, deal: bool) -> Callable[[AzulState, Array, Array], AzulState]:
+        """The grey wall's round's close (:func:`_close_grey`) once its tiling is over,
+        and the round cap's truncation; with ``deal``, as in :meth:`_round_end_work`."""
+
+        def work(state: AzulState, _: Array, key: Array) -> AzulState:
+            fresh = self._fresh(key, observed=False) if deal else None
+            return self._truncated(_close_grey(state, key, fresh))
+
+        return work
+
+    def _truncated(self, state: AzulState) -> AzulState:
+        """A game still going past the round cap is truncated."""
+        truncated = ~state.terminated & (state.round > self._max_rounds)
+        return state.replace(truncated=truncated)  # type: ignore[no-any-return]
 
     def _step(self, state: AzulState, action: Array, key: Array) -> AzulState:
         """pgx's ``_step`` (for ``pgx.Env.step``): one move, then the mask."""
@@ -484,12 +502,16 @@ def _onto_floor(floor: Array, color: Array, count: Array, marker: Array) -> tupl
 # fewer than a floor (each pass has a fixed cost); more wait for the next pass of the loop
 # in ``_only_where``.  A round ends for about one game in ten at each step.
 _SHARE: Final = 8
+# Of the games placing a tile on the grey wall, about one in twelve ends the tiling: the
+# round's close takes them a share of the games placing at a time.
+_CLOSE_SHARE: Final = 8
 _FEWEST: Final = 64
 
 
 def _only_where(
     due: Callable[[AzulState], Array],
     work: Callable[[AzulState, Array, Array], AzulState],
+    share: int | None = None,
 ) -> Callable[[AzulState, Array, Array], AzulState]:
     """``work(state, argument, key)`` where ``due(state)``, else ``state``.  One game: a
     ``lax.cond``.  Under ``jax.vmap`` a ``cond`` would run ``work`` for every game of
@@ -515,7 +537,7 @@ def _only_where(
             (state, argument, key),
             tuple(in_batched),
         )
-        chunk = min(size, max(_FEWEST, size // _SHARE))
+        chunk = min(size, max(_FEWEST, size // (share or _SHARE)))
 
         def one_pass(carry: tuple[AzulState, Array]) -> tuple[AzulState, Array]:
             state, waiting = carry
@@ -546,6 +568,11 @@ def _tiling_due(state: AzulState) -> Array:
     return state.phase == _TILING
 
 
+def _closing(state: AzulState) -> Array:
+    """The grey wall's tiling is over: the round is to close."""
+    return state.phase == _CLOSING
+
+
 def _ended_here(state: AzulState) -> Array:
     """A game that ended at this step and was not dealt afresh yet (an illegal action,
     R6, the round cap: a game dealt afresh has not moved yet)."""
@@ -571,19 +598,16 @@ def _stripped(
     return after
 
 
-def _tile_grey(
-    state: AzulState, placement: Array, key: Array, fresh: AzulState | None = None
-) -> AzulState:
-    """V1-V4: the placement (when ``placement >= 0``), the tiling on to the next decision,
-    or, when nobody has one left, the floors and the round's end (W4, W5, E1, R7);
-    ``fresh``: see :func:`_close_round`."""
+def _tile_grey(state: AzulState, placement: Array) -> AzulState:
+    """V1-V4: the placement (when ``placement >= 0``), the tiling on to the next decision;
+    when nobody has one left, the phase says that the round is to close (``_CLOSING``:
+    the floors and the round's end, W4, W5, E1, R7, by :func:`_close_grey`)."""
     players = state.score.shape[0]
     placed = _where(placement >= 0, _place(state, jnp.maximum(placement, 0)), state)
     resolved, finished = _resolve_tiling(placed, players)
-    closed: AzulState = jax.lax.cond(
-        finished, lambda: _close_grey(resolved, key, fresh), lambda: resolved
+    return resolved.replace(  # type: ignore[no-any-return]
+        phase=jnp.where(finished, jnp.int8(_CLOSING), resolved.phase)
     )
-    return closed
 
 
 # -- the round's end (W1-W5, E1-E4, R1-R6) --------------------------------------------------
