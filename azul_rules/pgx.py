@@ -817,8 +817,11 @@ def _place_word(state: AzulState) -> Array:
     column`` (the id after the takes) is set for each; none outside the grey tiling."""
     seat = _seat(state)
     row, found = _next_line(_row(state.line_count, seat))
-    free = _free_columns(_row(state.wall, seat), _row(state.line_color, seat))
-    columns = _row(free, jnp.arange(5) == row) & found & (state.phase == _TILING)
+    line_is = jnp.arange(5) == row
+    wall = _row(state.wall, seat)
+    color = _row(_row(state.line_color, seat), line_is)
+    free = (_row(wall, line_is) == _EMPTY) & ~(wall == color).any(axis=0)  # V1, V2
+    columns = free & found & (state.phase == _TILING)
     bits = (columns.astype(jnp.uint32) << jnp.arange(5, dtype=jnp.uint32)).sum(dtype=jnp.uint32)
     return bits << (5 * row).astype(jnp.uint32)
 
