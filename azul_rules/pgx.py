@@ -939,10 +939,10 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
     boards = jnp.concatenate(
         [
             turned(state.score)[:, None],
-            lines.reshape(players, 25).astype(jnp.int16),
-            (wall[:, :, :, None] == colours).reshape(players, 125).astype(jnp.int16),
-            (floor[:, :, None] == colours).sum(axis=1, dtype=jnp.int16),
-            (floor == _MARKER).any(axis=1)[:, None].astype(jnp.int16),
+            lines.reshape(players, 25).astype(jnp.float32),
+            (wall[:, :, :, None] == colours).reshape(players, 125).astype(jnp.float32),
+            (floor[:, :, None] == colours).sum(axis=1, dtype=jnp.float32),
+            (floor == _MARKER).any(axis=1)[:, None].astype(jnp.float32),
         ],
         axis=1,
     )  # [board, feature]
@@ -959,9 +959,9 @@ def _observe(state: AzulState, player: Array, players: int) -> Array:
             (seats == state.current_player) & (state.phase != _OVER),
             seats == state.start_player,
         ]
-    ).astype(jnp.int16)
-    table = table.at[_ROUND_AT[players]].set(state.round)
-    return jnp.concatenate([boards.reshape(-1), table]).astype(jnp.float32)
+    ).astype(jnp.float32)
+    table = table.at[_ROUND_AT[players]].set(state.round.astype(jnp.float32))
+    return jnp.concatenate([boards.reshape(-1), table])
 
 
 # Where the round lies in the table's part of the observation, by player count.
