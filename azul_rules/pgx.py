@@ -403,9 +403,10 @@ def _seat(state: AzulState) -> Array:
 
 
 # The mask is made as 30-bit words, one a source (``colour * 6 + destination``, the
-# action ids' order), then unpacked by a shift of each word repeated: a batch's outer
-# product of booleans, [source, colour] by [colour, destination], costs XLA three times
-# as much on a CPU (its index arithmetic is not vectorised).
+# action ids' order), then unpacked by testing each word, repeated, against one bit a
+# position: a batch's outer product of booleans, [source, colour] by [colour,
+# destination], costs XLA three times as much on a CPU (its index arithmetic is not
+# vectorised).
 _WORD_BITS: Final = 30
 _ALL_BITS: Final = (1 << _WORD_BITS) - 1
 
@@ -516,9 +517,9 @@ def _only_where(
     """``work(state, argument, key)`` where ``due(state)``, else ``state``.  One game: a
     ``lax.cond``.  Under ``jax.vmap`` a ``cond`` would run ``work`` for every game of
     the batch (a select), and the round's end costs several times a take: so the
-    batched rule gathers the games that are due (``1 / _SHARE`` of the batch at a time,
-    as often as needed), runs ``work`` on those only and puts them back.  The results
-    are the same as one game at a time."""
+    batched rule gathers the games that are due (``1 / share`` of the batch at a time,
+    ``_SHARE`` unless given, as often as needed), runs ``work`` on those only and puts
+    them back.  The results are the same as one game at a time."""
 
     def keep(state: AzulState, argument: Array, key: Array) -> AzulState:
         return state
@@ -817,11 +818,8 @@ def _place_word(state: AzulState) -> Array:
     column`` (the id after the takes) is set for each; none outside the grey tiling."""
     seat = _seat(state)
     row, found = _next_line(_row(state.line_count, seat))
-    line_is = jnp.arange(5) == row
-    wall = _row(state.wall, seat)
-    color = _row(_row(state.line_color, seat), line_is)
-    free = (_row(wall, line_is) == _EMPTY) & ~(wall == color).any(axis=0)  # V1, V2
-    columns = free & found & (state.phase == _TILING)
+    free = _free_columns(_row(state.wall, seat), _row(state.line_color, seat))
+    columns = _row(free, jnp.arange(5) == row) & found & (state.phase == _TILING)
     bits = (columns.astype(jnp.uint32) << jnp.arange(5, dtype=jnp.uint32)).sum(dtype=jnp.uint32)
     return bits << (5 * row).astype(jnp.uint32)
 
