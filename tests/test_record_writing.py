@@ -227,7 +227,8 @@ def test_an_unreadable_initial_state_is_named_under_initial_state(
 
 def test_an_impossible_initial_state_read_names_each_problem_under_initial_state() -> None:
     """Two tiles on the one-space line (S4), so a red tile too many (S3); a negative
-    score (W4)."""
+    score (W4); and a full line while every factory still holds its tiles (W1: the
+    tiling empties every complete line before the round's filling)."""
     start = _start_document()
     start["players"][0]["pattern_lines"][0] = ["red", "red"]
     start["players"][1]["score"] = -1
@@ -238,8 +239,9 @@ def test_an_impossible_initial_state_read_names_each_problem_under_initial_state
         ("LINE_OVER_CAPACITY", "S4", "$.initial_state.players[0].pattern_lines[0]"),
         ("TILE_COUNT", "S3", "$.initial_state"),
         ("NEGATIVE_SCORE", "W4", "$.initial_state.players[1].score"),
+        ("NO_TAKE_YET", "W1", "$.initial_state.players[0].pattern_lines[0]"),
     ]
-    assert str(raised.value).count("at $.initial_state") == 3
+    assert str(raised.value).count("at $.initial_state") == 4
 
 
 # -- the reader, given plain data past 4,300 digits ---------------------------------------

@@ -15,7 +15,16 @@ import pytest
 import azul_rules as az
 from azul_rules.cli import main
 from azul_rules.cli.make_docs import PAGES, pages
-from azul_rules.core.rulebook import CODE_RULES, RULES, code_description, markdown, rules
+from azul_rules.core.rulebook import (
+    CODE_RULES,
+    PROBLEM_RULES,
+    RULES,
+    code_description,
+    markdown,
+    problem_description,
+    rules,
+)
+from azul_rules.text import template
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK_IDS = [
@@ -125,6 +134,21 @@ def test_every_error_code_cites_rules_of_the_book() -> None:
         assert ids and set(ids) <= set(RULES) and english and french
 
 
+def test_every_impossible_position_is_in_the_book_with_its_rules() -> None:
+    """docs/rules.md and docs/regles.md list every StateProblem code, in the enum's
+    order, each with the rules it cites and its description in that language."""
+    assert list(PROBLEM_RULES) == [code.value for code in az.StateProblem]
+    for lang, page in (("en", "rules.md"), ("fr", "regles.md")):
+        text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+        section = text.split(template(lang, "page.impossible"), 1)[1]
+        rows = re.findall(r"^\| `([A-Z_]+)` \| (.+) \| ([A-Z0-9, ]+) \|$", section, re.MULTILINE)
+        assert [(code, description, ids) for code, description, ids in rows] == [
+            (code, problem_description(code, lang), ", ".join(ids))
+            for code, ids in PROBLEM_RULES.items()
+        ], page
+        assert all(set(ids) <= set(RULES) for ids in PROBLEM_RULES.values())
+
+
 def _cited_in(paths: list[Path]) -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for path in paths:
@@ -176,16 +200,19 @@ def _code_and_rule_calls() -> list[tuple[str, str, str]]:
 
 def test_every_rule_id_written_beside_a_code_is_in_the_book_and_its_table_row() -> None:
     """Whatever its letter (the id pattern above only sees the book's letters): a rule id
-    written in a Violation or a Problem exists, and a Violation's is one of the rules its
-    code's table row cites (docs/rules.md), so that --explain prints the rule it names."""
+    written in a Violation or a Problem exists, and is one of the rules its code's table
+    row cites (docs/rules.md: the error codes, the impossible positions), so that
+    --explain prints the rule it names."""
     calls = _code_and_rule_calls()
     assert len(calls) >= 60
     unknown = [(place, rule_id) for place, _, rule_id in calls if rule_id not in RULES]
     assert not unknown
+    rows = {**CODE_RULES, **PROBLEM_RULES}
     outside_row = [(place, name, rule_id) for place, name, rule_id in calls
-                   if not name.startswith("StateProblem")
-                   and rule_id not in CODE_RULES[name.split(".")[1]]]  # fmt: skip
+                   if rule_id not in rows[name.split(".")[1]]]  # fmt: skip
     assert not outside_row
+    assert {name.split(".")[1] for _, name, _ in calls if name.startswith("StateProblem")} >= {
+        code.value for code in az.StateProblem} - {"PLAYER_OUT_OF_RANGE"}
 
 
 def _cited_by_tests() -> set[str]:

@@ -109,6 +109,8 @@ def _named(lang: str, prefix: str, value: object) -> str:
 _FORMATTERS: Final[Mapping[str, Callable[[object, str], str]]] = {
     "player": _one_based,
     "current": _one_based,
+    "starter": _one_based,
+    "due": _one_based,
     "row": _one_based,
     "column": _one_based,
     "source": _source,

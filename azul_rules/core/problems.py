@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Final, Protocol
 
 from azul_rules.core.board import PlayerBoard
 from azul_rules.core.codes import StateProblem
@@ -17,11 +17,15 @@ from azul_rules.core.errors import Problem
 from azul_rules.core.grey import legal_columns, next_line, walls_can_end
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import Position, structure_problems
+from azul_rules.core.scoring import count_bonuses, most_points
 
 __all__ = [
-    "Problem", "StateProblem", "finished_rounds", "least_round", "state_problems",
-    "waiting_lines",
+    "Problem", "StateProblem", "finished_rounds", "least_round", "round_one_problems",
+    "state_problems", "waiting_lines",
 ]  # fmt: skip
+
+TILES: Final = 100
+"""Every tile of the game (S3), all in the bag before the first filling (S6)."""
 
 
 class _Add(Protocol):
@@ -51,6 +55,11 @@ def state_problems(state: Position) -> tuple[Problem, ...]:
     _check_phase(state, add)
     _check_between_rounds(state, add)
     _check_wall_growth(state, add)
+    _check_scores(state, add)
+    _check_game_over(state, add)
+    _check_takes_so_far(state, add)
+    if state.round == 1:
+        found.extend(round_one_problems(state))
     if state.variant is Variant.GREY:
         _check_grey(state, add)
     return tuple(found)
@@ -171,14 +180,19 @@ def _check_phase(state: Position, add: _Add) -> None:
 
 
 def _check_between_rounds(state: Position, add: _Add) -> None:
-    """W1, W5, R2: between two rounds (and at the end) every complete line has been
+    """W1, W5, R2, R4: between two rounds (and at the end) every complete line has been
     tiled and every floor emptied; a seeded game deals itself and never waits for the
-    table's draws."""
+    table's draws; the round's starting player fills the factories, then plays first."""
     if state.phase not in (Phase.REFILL, Phase.GAME_OVER):
         return
     if state.phase is Phase.REFILL and state.rng_state is not None:
         add(
             StateProblem.PHASE_MISMATCH, "R2", "$.rng_state", reason="seeded_refill",
+        )  # fmt: skip
+    if state.phase is Phase.REFILL and state.current_player != state.start_player:
+        add(
+            StateProblem.TURN_OUT_OF_ORDER, "R4", "$.current_player", reason="refill",
+            player=state.current_player, starter=state.start_player,
         )  # fmt: skip
     for index, board in enumerate(state.players):
         if any(isinstance(t, Color) for t in board.floor):
@@ -192,6 +206,146 @@ def _check_between_rounds(state: Position, add: _Add) -> None:
                     StateProblem.LINE_NOT_TILED, "W1",
                     f"$.players[{index}].pattern_lines[{row}]", player=index, line=row,
                 )  # fmt: skip
+
+
+def _check_scores(state: Position, add: _Add) -> None:
+    """W3, W4, E2: a score is at most what its wall's placements can have scored
+    (:func:`~azul_rules.core.scoring.most_points`; the floor only takes points away),
+    and at the end those plus the end bonuses; and at the end at least the bonuses,
+    which are added after the floor's clamp at 0."""
+    over = state.phase is Phase.GAME_OVER
+    for index, board in enumerate(state.players):
+        path = f"$.players[{index}].score"
+        placed = most_points(board.wall)
+        tiles = sum(t is not None for row in board.wall for t in row)
+        bonuses = count_bonuses(board.wall).points if over else 0
+        if board.score > placed + bonuses and not tiles:
+            add(
+                StateProblem.SCORE_OUT_OF_REACH, "W3", path, reason="no_tile", player=index,
+                score=board.score,
+            )  # fmt: skip
+        elif board.score > placed + bonuses:
+            extra = {"placed": placed, "bonuses": bonuses} if over else {}
+            add(
+                StateProblem.SCORE_OUT_OF_REACH, "E2" if over else "W3", path,
+                reason="above_final" if over else "above", player=index, score=board.score,
+                tiles=tiles, most=placed + bonuses, **extra,
+            )  # fmt: skip
+        elif over and 0 <= board.score < bonuses:
+            add(
+                StateProblem.SCORE_OUT_OF_REACH, "E2", path, reason="below_bonuses",
+                player=index, score=board.score, bonuses=bonuses,
+            )  # fmt: skip
+
+
+def _check_game_over(state: Position, add: _Add) -> None:
+    """E1, R6, R7: a game ends only after a tiling that completes a wall row (E1), a
+    filling that deals nothing, the bag and the lid being empty (R6), or, on the grey
+    wall, a tiling after which no row can be completed any more (R7)."""
+    if state.phase is not Phase.GAME_OVER:
+        return
+    if any(board.has_complete_row() for board in state.players):
+        return
+    if not state.bag and not state.lid:
+        return
+    grey = state.variant is Variant.GREY
+    if grey and not walls_can_end(state.players):
+        return
+    add(
+        StateProblem.GAME_OVER_WITHOUT_CAUSE, "E1", "$.phase",
+        reason="grey" if grey else "colored", left=len(state.bag) + len(state.lid),
+    )  # fmt: skip
+
+
+def _check_takes_so_far(state: Position, add: _Add) -> None:
+    """R2, T2, T3, R4, G2, W1, W5: during the factory offer, what the takes so far can
+    have left.  A factory is filled with 4 tiles while the bag holds any after the
+    filling (R2), and a take empties it (T2).  Every factory holding tiles means nobody
+    has taken yet: the centre is empty, the marker there, the floors empty and no
+    pattern line complete (the wall tiling emptied every complete one), and the round's
+    starting player is to move (R4).  While the marker lies in the centre, nobody has
+    taken from it (T3): every take so far emptied a factory, one turn each (G2)."""
+    if state.phase is not Phase.FACTORY_OFFER:
+        return
+    factories = state.factories
+    if state.bag:
+        for index, tiles in enumerate(factories):
+            if 0 < len(tiles) < 4:
+                add(
+                    StateProblem.FACTORY_SHORT, "R2", f"$.factories[{index}]",
+                    factory=index, count=len(tiles), bag=len(state.bag),
+                )  # fmt: skip
+    untaken = all(factories)
+    if untaken:
+        _check_untaken_round(state, add)
+    n = len(state.players)
+    start, current = state.start_player, state.current_player
+    if state.marker_holder is None and (untaken or state.bag) and 0 <= start < n:
+        taken = factories.count(())
+        expected = (start + taken) % n
+        if current != expected and not taken:
+            add(
+                StateProblem.TURN_OUT_OF_ORDER, "R4", "$.current_player", reason="no_take",
+                player=current, starter=start,
+            )  # fmt: skip
+        elif current != expected:
+            add(
+                StateProblem.TURN_OUT_OF_ORDER, "G2", "$.current_player",
+                reason="factory_takes", player=current, due=expected, starter=start,
+                taken=taken,
+            )  # fmt: skip
+
+
+def _check_untaken_round(state: Position, add: _Add) -> None:
+    """T2, T3, W1, W5: the traces of a take while every factory still holds its tiles."""
+    if state.center:
+        add(
+            StateProblem.NO_TAKE_YET, "T2", "$.center", reason="center",
+            count=len(state.center),
+        )  # fmt: skip
+    if state.marker_holder is not None:
+        add(StateProblem.NO_TAKE_YET, "T3", "$.marker_holder", reason="marker")
+    for index, board in enumerate(state.players):
+        path = f"$.players[{index}]"
+        tiles = sum(isinstance(item, Color) for item in board.floor)  # the marker: above
+        if tiles:
+            add(
+                StateProblem.NO_TAKE_YET, "W5", f"{path}.floor", reason="floor",
+                player=index, count=tiles,
+            )  # fmt: skip
+        for row, line in enumerate(board.pattern_lines):
+            if line.color is not None and line.count == line.capacity == row + 1:
+                add(
+                    StateProblem.NO_TAKE_YET, "W1", f"{path}.pattern_lines[{row}]",
+                    reason="line", player=index, line=row,
+                )  # fmt: skip
+
+
+def round_one_problems(state: Position) -> tuple[Problem, ...]:
+    """S6, R2, F2: what ``state`` would break if it were in round 1, before any wall
+    tiling.  Every tile starts in the bag (S6); the first filling takes 4 a factory and
+    the bag keeps the rest until the next filling (R2); before the first tiling, tiles
+    reach the lid only from a full floor line (F2).  ``state_problems`` reports these
+    in round 1; a position read without its round is put in round 2 when it has any."""
+    found: list[Problem] = []
+    phase = state.phase
+    dealt = TILES - 4 * len(state.factories)
+    if phase is Phase.REFILL and len(state.bag) != TILES:
+        found.append(Problem.of(
+            StateProblem.TILES_FROM_NOWHERE, "S6", "$.bag", reason="refill", bag=len(state.bag),
+        ))  # fmt: skip
+    elif phase in (Phase.FACTORY_OFFER, Phase.WALL_TILING) and len(state.bag) != dealt:
+        found.append(Problem.of(
+            StateProblem.TILES_FROM_NOWHERE, "R2", "$.bag", reason="bag", bag=len(state.bag),
+            expected=dealt,
+        ))  # fmt: skip
+    if phase is Phase.FACTORY_OFFER and state.lid and all(
+        len(board.floor) < FLOOR_SIZE for board in state.players
+    ):
+        found.append(Problem.of(
+            StateProblem.TILES_FROM_NOWHERE, "F2", "$.lid", reason="lid", count=len(state.lid),
+        ))  # fmt: skip
+    return tuple(found)
 
 
 def finished_rounds(phase: Phase, round: int) -> int:

@@ -28,8 +28,8 @@ from azul_rules.core.shown import shown
 from azul_rules.text import template
 
 __all__ = [
-    "CODE_RULES", "LANGUAGES", "RULES", "SECTIONS", "Rule", "code_description", "id_ranges",
-    "markdown", "rule", "rules", "section_title",
+    "CODE_RULES", "LANGUAGES", "PROBLEM_RULES", "RULES", "SECTIONS", "Rule", "code_description",
+    "id_ranges", "markdown", "problem_description", "rule", "rules", "section_title",
 ]  # fmt: skip
 
 
@@ -224,6 +224,44 @@ CODE_RULES: Final[Mapping[str, tuple[str, ...]]] = {
 language: :func:`code_description`)."""
 
 
+PROBLEM_RULES: Final[Mapping[str, tuple[str, ...]]] = {
+    "PLAYER_COUNT": ("S1",),
+    "FACTORY_COUNT": ("S2",),
+    "TILE_COUNT": ("S3",),
+    "FACTORY_OVERFULL": ("R2",),
+    "LINE_OVER_CAPACITY": ("S4",),
+    "LINE_MIXED_COLORS": ("P2",),
+    "LINE_COLOR_ON_WALL": ("P3",),
+    "WALL_TILE_OFF_COLOR": ("S5",),
+    "ROW_REPEATED_COLOR": ("P3",),
+    "COLUMN_REPEATED_COLOR": ("V2",),
+    "FLOOR_TOO_LONG": ("F1",),
+    "MARKER_COUNT": ("T3", "F3", "W5"),
+    "PLAYER_OUT_OF_RANGE": ("G2", "T3"),
+    "NEGATIVE_SCORE": ("W4",),
+    "PHASE_MISMATCH": ("P7", "G1", "R2", "V3", "V4"),
+    "GAME_SHOULD_HAVE_ENDED": ("E1", "R7"),
+    "LINE_NOT_TILED": ("W1",),
+    "FLOOR_NOT_CLEARED": ("W5",),
+    "TOO_MANY_WALL_TILES": ("W1",),
+    "GAME_OVER_WITHOUT_CAUSE": ("E1", "R6", "R7"),
+    "SCORE_OUT_OF_REACH": ("W3", "E2"),
+    "NO_TAKE_YET": ("T2", "T3", "W1", "W5"),
+    "TURN_OUT_OF_ORDER": ("G2", "R4"),
+    "FACTORY_SHORT": ("R2",),
+    "TILES_FROM_NOWHERE": ("S6", "R2", "F2"),
+}
+"""``StateProblem`` value -> the rule ids its row of the book's table of impossible
+positions cites; each ``Problem`` of that code names one of them (its description in a
+language: :func:`problem_description`)."""
+
+
+def problem_description(code: str, lang: str = "en") -> str:
+    """What makes a position impossible with the problem ``code`` (its value,
+    ``"SCORE_OUT_OF_REACH"``), as the rule book's table says it in ``lang``."""
+    return template(_lang(lang), f"impossible.{code}")
+
+
 def code_description(code: str, lang: str = "en") -> str:
     """What the error ``code`` (its value, ``"LINE_FULL"``) means, as the rule book's
     table says it in ``lang``."""
@@ -248,7 +286,25 @@ def markdown(lang: str = "en") -> str:
             "| --- | --- | --- |"]  # fmt: skip
     for code, ids in CODE_RULES.items():
         out.append(f"| `{code}` | {code_description(code, lang)} | {', '.join(ids)} |")
-    return "\n".join(out) + "\n"
+    return "\n".join(out + _impossible_positions(lang)) + "\n"
+
+
+def _impossible_positions(lang: str) -> list[str]:
+    """The section on impossible positions: the table of ``StateProblem`` codes, then
+    the notes on what the less obvious ones infer."""
+    page = {key: template(_lang(lang), f"page.{key}")
+            for key in ("impossible", "impossible_intro", "impossible_head")}
+    out = ["", page["impossible"], "", *_wrap(page["impossible_intro"]), "",
+           page["impossible_head"], "| --- | --- | --- |"]  # fmt: skip
+    for code, ids in PROBLEM_RULES.items():
+        out.append(f"| `{code}` | {problem_description(code, lang)} | {', '.join(ids)} |")
+    for note in _NOTES:
+        out += ["", *_wrap(template(_lang(lang), f"page.note.{note}"))]
+    return out
+
+
+_NOTES: Final = ("score", "takes", "round_one", "end")
+"""The notes after the table of impossible positions, in order (``page.note.*``)."""
 
 
 def _wrap(text: str, indent: str = "") -> list[str]:

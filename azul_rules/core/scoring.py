@@ -152,6 +152,43 @@ def _is_row_sequence(value: object) -> TypeGuard[Sequence[object]]:
     return isinstance(value, Sequence) and not isinstance(value, (str, bytes, bytearray))
 
 
+def most_points(wall: Wall) -> int:
+    """The most points the placements of ``wall``'s tiles can have scored together (W3),
+    whatever the order they were placed in: no score before the floor and the end
+    bonuses can be higher (the floor only takes points away, W4).
+
+    The bound: a tile's points are its horizontal run when longer than 1, plus its
+    vertical run when longer than 1, or 1 for a tile alone.  A run only grows within
+    the stretch of adjacent tiles it ends up in, so the *k*-th tile placed in a
+    horizontal stretch of *L* tiles has a run of at most *k* there: counted as at least
+    1 point, the stretch gives at most 1 + 2 + ... + *L*.  Vertically, the first tile
+    of a stretch has no vertical run and the others give at most 2 + ... + *L*.  The
+    sum over the wall's stretches, the other way round too, and the lower of the two:
+    ``S_rows + S_columns - max(stretches in rows, stretches in columns)``, where each
+    ``S`` adds *L* (*L* + 1) / 2 over its stretches.  Five tiles in a row: at most 15
+    (1 + 2 + 3 + 4 + 5); a full wall: at most 145.
+    """
+    rows_sum, rows_count = _stretches(wall)
+    columns_sum, columns_count = _stretches(tuple(zip(*wall, strict=True)))
+    return rows_sum + columns_sum - max(rows_count, columns_count)
+
+
+def _stretches(lines: Sequence[Sequence[Color | None]]) -> tuple[int, int]:
+    """Over ``lines`` (a wall's rows, or its columns), the sum of *L* (*L* + 1) / 2 for
+    each stretch of *L* adjacent tiles, and the number of stretches."""
+    total = count = 0
+    for line in lines:
+        length = 0
+        for tile in (*line, None):
+            if tile is not None:
+                length += 1
+            elif length:
+                total += length * (length + 1) // 2
+                count += 1
+                length = 0
+    return total, count
+
+
 def floor_penalty(occupied: int) -> int:
     """The points lost for ``occupied`` floor spaces (F1); spaces past 7 cost nothing
     (F2)."""

@@ -34,7 +34,7 @@ from azul_rules.core.errors import FormatError, InvalidStateError
 from azul_rules.core.moves import TAKES, Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import build, new_context
-from azul_rules.core.problems import Problem, StateProblem, least_round
+from azul_rules.core.problems import Problem, StateProblem, least_round, round_one_problems
 from azul_rules.core.rng import MASK
 from azul_rules.core.scoring import (
     Bonuses,
@@ -586,6 +586,42 @@ def long_integers(data: object, path: str = "$") -> list[tuple[str, str]]:
 def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     """Read a state.  ``offer_ended`` accepts a factory offer with no tile left: the
     moment an audit starts from, which ``apply`` never rests at (P7)."""
+    state, problems, _ = _read_state(data, offer_ended)
+    if problems:
+        raise InvalidStateError(tuple(problems))
+    return state
+
+
+_UNDRAWABLE: Final = frozenset({
+    StateProblem.PLAYER_COUNT, StateProblem.FACTORY_COUNT, StateProblem.PLAYER_OUT_OF_RANGE,
+    StateProblem.LINE_OVER_CAPACITY, StateProblem.LINE_MIXED_COLORS,
+    StateProblem.FLOOR_TOO_LONG, StateProblem.FACTORY_OVERFULL,
+})  # fmt: skip
+"""Problems of a position that the table's picture cannot show as it was typed."""
+
+
+def position_as_typed(data: object) -> tuple[Any, tuple[Problem, ...]]:
+    """A position as it was typed, and every reason it cannot exist (none when it can):
+    for the picture of a table being built, which shows an impossible position with its
+    problems beside it.  The position may sit at the end of a factory offer (an
+    audit's).
+
+    :raises FormatError: for what cannot be read, as :func:`from_dict`.
+    :raises InvalidStateError: for a position that cannot even be drawn as typed: not
+        2-4 players or the factories for them, a player not at the table, a pattern
+        line over its spaces or of two colours, a floor line or a factory over its
+        spaces.
+    """
+    state, problems, faithful = _read_state(data, True)
+    if not faithful or any(p.code in _UNDRAWABLE for p in problems):
+        raise InvalidStateError(tuple(problems))
+    return state, tuple(problems)
+
+
+def _read_state(data: object, offer_ended: bool) -> tuple[Any, list[Problem], bool]:
+    """The state a document describes, every problem found, and whether the state is
+    the document's (not when a board could only be approximated: a line over its
+    spaces or of two colours)."""
     if isinstance(data, str):  # a position's notation (docs/notation.md)
         from azul_rules.formats.notation import document
 
@@ -605,8 +641,6 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
         raise format_error(errors)
     phase = doc.phase
     round = least_round(phase, boards) if doc.round is None else doc.round
-    if doc.last_scoring is not None:
-        _check_scoring(doc.last_scoring, boards, phase, round)
     outcome = None
     if phase is Phase.GAME_OVER and 2 <= len(boards) <= 4:
         outcome = decide_outcome(boards)
@@ -617,17 +651,26 @@ def _state_from_dict(data: object, *, offer_ended: bool = False) -> Any:
     state = build(GameState, tuple(boards), tuple(tuple(sorted(f)) for f in doc.factories),
                   tuple(sorted(doc.center)), doc.current_player, doc.marker_holder,
                   context)  # fmt: skip
+    if doc.round is None and round == 1 and round_one_problems(state):
+        # Not a first round (its tiles came from a tiling: S6, F2): the least round is 2.
+        round = 2
+        context = new_context(context.bag, context.lid, start, phase, round, doc.variant,
+                              doc.rng_state, outcome, doc.last_scoring)  # fmt: skip
+        state = build(GameState, state.players, state.factories, state.center,
+                      state.current_player, state.marker_holder, context)  # fmt: skip
+    if doc.last_scoring is not None:
+        _check_scoring(doc.last_scoring, boards, phase, round)
+    faithful = not problems
     if problems:  # the board above only approximates the document: count from it
         problems.extend(_count_document_tiles(doc))
         problems.extend(p for p in state.problems() if p.code is not StateProblem.TILE_COUNT)
     else:
         problems.extend(state.problems())
-    if offer_ended:
+    if offer_ended:  # nobody is to move at the end of the offer: the turn is not judged
         problems = [p for p in problems if not (p.code is StateProblem.PHASE_MISMATCH
-                                                and p.rule == "P7")]  # fmt: skip
-    if problems:
-        raise InvalidStateError(tuple(problems))
-    return state
+                                                and p.rule == "P7")
+                    and p.code is not StateProblem.TURN_OUT_OF_ORDER]  # fmt: skip
+    return state, problems, faithful
 
 
 def _check_scoring(
