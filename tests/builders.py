@@ -5,8 +5,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-import attrs
-
 import azul_rules as az
 from azul_rules.core.board import Wall, pattern_line
 from azul_rules.core.colors import COLORS, FloorItem
@@ -131,23 +129,23 @@ def count_all_tiles(s: az.GameState) -> dict[az.Color, int]:
     return {c: found.count(c) for c in COLORS}
 
 
-LONGEST_SCORE = 10**4300 - 1
-"""The largest score JSON text holds (4,300 digits, Python's limit)."""
+LONGEST_NUMBER = 10**4300 - 1
+"""The largest number JSON text holds (4,300 digits, Python's limit)."""
 
 
 def round_end_past_4300_digits(seed: int = 10) -> tuple[az.GameState, az.Move]:
-    """A position of a seeded random game whose scores are all :data:`LONGEST_SCORE`,
-    and the move ending its first round after which a score has grown past 4,300
-    digits (W2: the tiling scores points).  The position and the move are written and
-    read; the position after the move cannot be written as JSON text."""
+    """A position of a seeded random game in round :data:`LONGEST_NUMBER`, and the move
+    ending that round: the next round's number has 4,301 digits (R1).  A round has no
+    bound in the rules (a table may send every tile to the floor for ever), so the
+    position is possible; it and the move are written and read, the position after the
+    move cannot be written as JSON text.  (A score cannot be made to grow past 4,300
+    digits: no wall earns more than a few hundred points, SCORE_OUT_OF_REACH.)"""
     rnd = random.Random(seed)
     position = az.new_game(2, seed=seed)
-    while position.round == 1:
-        boards = tuple(attrs.evolve(b, score=LONGEST_SCORE) for b in position.players)
-        longest = position.replace(players=boards, last_scoring=None)
+    while True:
+        longest = position.replace(round=LONGEST_NUMBER, last_scoring=None)
         for move in longest.legal_moves():
             after = longest.apply(move)
-            if after.round == 2 and max(b.score for b in after.players) > LONGEST_SCORE:
+            if after.round > LONGEST_NUMBER:
                 return longest, move
         position = position.apply(rnd.choice(position.legal_moves()))
-    raise AssertionError(f"seed {seed}: no round end scoring a point")

@@ -185,7 +185,7 @@ def test_claims_that_do_not_fit_are_format_errors() -> None:
 
 
 def test_the_offer_end_position_loads_from_json() -> None:
-    s = offer_end(cross(), board())
+    s = offer_end(cross(score=3), board())  # three lone tiles have scored 3 (W3)
     text = az.to_json(s)
     with pytest.raises(az.InvalidStateError):
         az.from_json(text, az.GameState)  # P7: the referee never rests here

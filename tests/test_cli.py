@@ -10,11 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
 import azul_rules as az
 from azul_rules.cli import _parser, main
-from tests.builders import round_end_past_4300_digits
+from tests.builders import LONGEST_NUMBER
 
 
 def test_play_prints_a_whole_game_and_the_result(capsys: pytest.CaptureFixture[str]) -> None:
@@ -133,7 +134,7 @@ def test_show(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "round 2, factory offer, player 1 to move" in out
     assert "factory 2: B B B R" in out
-    assert "Player 1: score 7  <- to move" in out
+    assert "Player 1: score 3  <- to move" in out
     assert "floor: M (1/7, -1)" in out
 
 
@@ -446,32 +447,29 @@ def test_an_impossible_record_on_standard_input_is_told_as_from_a_file(
     ]
 
 
-def test_a_verdict_past_4300_digits_is_told_not_raised(
+def test_a_record_starting_from_scores_of_4300_digits_is_told_impossible(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A record starting from scores of 4,300 digits (the longest JSON text holds),
-    whose first tiling (W2) makes one longer: ``audit-game --json`` cannot write the
-    rules' totals, and says where, one line each, exit 2 (it was an "internal error");
-    the text verdict names the number instead of raising."""
-    position, move = round_end_past_4300_digits()
+    """W3: scores of 4,300 digits (the longest JSON text holds) on empty walls cannot
+    have been scored: ``audit-game`` refuses the record's start, one line a score,
+    exit 2, the number said rather than written (no "internal error", no verdict with
+    numbers JSON text cannot hold)."""
+    start = az.new_game(2, seed=10)
+    start = start.replace(players=tuple(attrs.evolve(b, score=LONGEST_NUMBER)
+                                        for b in start.players))  # fmt: skip
     record = tmp_path / "record.json"
-    record.write_text(az.to_json(az.GameRecord((move,), initial_state=position)))
+    record.write_text(az.to_json(az.GameRecord((start.legal_moves()[0],), initial_state=start)))
     sheet = tmp_path / "sheet.json"
     sheet.write_text('{"format_version": 1, "rounds": [[1, 2]]}')
     assert main(["audit-game", str(record), str(sheet), "--json"]) == 2
     out, err = capsys.readouterr()
-    too_long = "an integer of more than 4300 digits: JSON text holds at most that many"
     assert out == ""
     assert err.splitlines() == [
-        f"azul-rules: cannot write the JSON output at $.rounds[0].correct[1]: {too_long}",
-        "azul-rules: cannot write the JSON output at "
-        f"$.rounds[0].violations[1].params.correct: {too_long}",
+        f"azul-rules: {record}: impossible position: SCORE_OUT_OF_REACH (W3) at "
+        f"$.initial_state.players[{player}].score: player {player + 1}'s score is an "
+        "integer of 4300 digits, but their wall holds no tile: no point can have been scored"
+        for player in (0, 1)
     ]
-    assert main(["audit-game", str(record), str(sheet), "--lang", "fr"]) == 1
-    assert capsys.readouterr().out.splitlines()[1] == (
-        "manche 1 : écrit 1, 2 ; les règles donnent un entier de 4300 chiffres, "
-        "un entier de plus de 4300 chiffres"
-    )
 
 
 def test_a_move_numbered_past_4300_digits_is_told_not_raised(

@@ -66,14 +66,19 @@ def test_a_score_past_4300_digits_is_a_format_error_naming_its_path() -> None:
         az.from_json(text, az.GameState)
 
 
-def test_a_score_of_4300_digits_is_written_and_read_back() -> None:
-    """The largest integer JSON text holds, both ways; plain data has no such limit."""
-    for score in (10**4300 - 1, 12):
-        state = with_score(played(), 1, score)
+def test_a_round_of_4300_digits_is_written_and_read_back() -> None:
+    """The largest integer JSON text holds, both ways; plain data has no such limit.
+    A round (R1 sets no last round: a table may send every tile to the floor for ever);
+    no score that long can be read, no wall earns it (SCORE_OUT_OF_REACH)."""
+    for round in (10**4300 - 1, 12):
+        state = with_parts(played(), round=round, last_scoring=None)
         back = az.from_json(az.to_json(state), az.GameState)
-        assert back == state and back.players[1].score == score
-    state = with_score(played(), 1, HUGE)
-    assert az.from_dict(az.to_dict(state), az.GameState).players[1].score == HUGE
+        assert back == state and back.round == round
+    state = with_parts(played(), round=HUGE, last_scoring=None)
+    assert az.from_dict(az.to_dict(state), az.GameState).round == HUGE
+    with pytest.raises(az.InvalidStateError) as raised:
+        az.from_json(az.to_json(with_score(played(), 1, 10**4300 - 1)), az.GameState)
+    assert [p.code for p in raised.value.problems] == [az.StateProblem.SCORE_OUT_OF_REACH]
 
 
 def test_every_long_integer_is_named_at_once() -> None:
@@ -138,11 +143,11 @@ def test_a_last_tiling_that_does_not_fit_is_refused_at_its_path() -> None:
     assert state.last_scoring is not None
     boards = list(state.players)
     before = boards[0].score
-    boards[0] = attrs.evolve(boards[0], score=before + 3)
+    boards[0] = attrs.evolve(boards[0], score=before + 1)
     changed = with_parts(state, players=tuple(boards))
     assert refused(az.to_json, changed) == (
         ("$.last_scoring.players[0].score_after",
-         f"the board's score is {before + 3}, not {before}" + NOTE),
+         f"the board's score is {before + 1}, not {before}" + NOTE),
     )  # fmt: skip
     assert az.from_json(az.to_json(with_parts(changed, last_scoring=None)), az.GameState) == changed
 

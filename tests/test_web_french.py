@@ -265,8 +265,9 @@ def test_an_impossible_position_in_french_s3_s4(server: tuple[str, int]) -> None
 
 
 def test_an_impossible_start_of_a_record_in_french(server: tuple[str, int]) -> None:
-    """F3 at $.record.initial_state: the marker's holder without the marker."""
-    start = az.to_dict(az.new_game(2, seed=4))
+    """F3 at $.record.initial_state: the marker's holder without the marker (after a
+    first take from a factory, the centre still untouched)."""
+    start = az.to_dict(az.new_game(2, seed=4).apply(az.parse_move("1W5")))
     start["marker_holder"] = 1
     record = {"format_version": 1, "initial_state": start, "moves": []}
     doc = problem_of(
