@@ -10,10 +10,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import attrs
 import pytest
 
 import azul_rules as az
-from tests.builders import round_end_past_4300_digits
+from tests.builders import LONGEST_NUMBER, round_end_past_4300_digits
 from tests.extras import needs
 
 needs("starlette")
@@ -62,11 +63,6 @@ def problem_of(response: Any, status: int, slug: str) -> dict[str, Any]:
 
 ROUND_TWO = example("round-2-position.json")
 # A new game's table laid out half way: factories 3-5 still empty (a warning, R2).
-HALF_LAID = az.to_notation(az.new_game(2, seed=7)).replace(
-    "b2yk.brw2.y2rk.rw3.byw2.", "b2yk.brw2....", 1
-)
-
-
 # -- check -------------------------------------------------------------------------------------
 
 
@@ -230,7 +226,6 @@ def test_problems_lists_why_a_position_cannot_exist(client: TestClient) -> None:
         "possible": True,
         "lang": "en",
         "problems": [],
-        "warnings": [],
     }
 
 
@@ -688,42 +683,45 @@ TOO_LONG_FR = "un entier de plus de 4300 chiffres : le texte JSON n'en admet pas
 
 
 def test_an_answer_past_4300_digits_is_a_422_naming_each_place(client: TestClient) -> None:
-    """A score of 4,300 digits (the longest JSON text holds) grown by the tiling of the
-    round's last take (W2): the next position cannot be written; the answer is a 422
+    """A round numbered with 4,300 digits (the longest JSON text holds) ended by the
+    move (R1): the next round's number cannot be written; the answer is a 422
     ``unwritable-answer`` naming each place, in the body's language -- not a bare 500
     from a ValueError outside the judge."""
     position, move = round_end_past_4300_digits()
     body = {"state": az.to_dict(position), "move": az.to_dict(move)}
-    places = ["$.state.players[1].score", "$.state.last_scoring.players[1].score_after",
-              "$.last_scoring.players[1].score_after"]  # fmt: skip
     doc = problem_of(post(client, "apply", body), 422, "unwritable-answer")
     assert doc["title"] == "Unwritable answer"
     assert doc["detail"] == (
-        "the answer holds a number too long for JSON text (a score grown past 4300 digits)"
+        "the answer holds a number too long for JSON text (a round's number grown past "
+        "4300 digits)"
     )
     assert doc["errors"] == [
-        {"path": "$", "problem": f"the answer would hold, at {place}, {TOO_LONG_EN}"}
-        for place in places
+        {"path": "$", "problem": f"the answer would hold, at $.state.round, {TOO_LONG_EN}"}
     ]
     doc = problem_of(post(client, "apply", {**body, "lang": "fr"}), 422, "unwritable-answer")
     assert doc["title"] == "Réponse impossible à écrire"
     assert doc["errors"][0] == {
         "path": "$",
-        "problem": f"la réponse contiendrait, en {places[0]}, {TOO_LONG_FR}",
+        "problem": f"la réponse contiendrait, en $.state.round, {TOO_LONG_FR}",
     }
 
 
-def test_a_scoresheet_audit_past_4300_digits_is_a_422(client: TestClient) -> None:
-    """The rules' total of a round (W2, W3) past 4,300 digits, in the verdict."""
-    position, move = round_end_past_4300_digits()
-    record = {"format_version": 1, "initial_state": az.to_dict(position),
-              "moves": [az.to_dict(move)]}  # fmt: skip
+def test_a_scoresheet_audit_from_scores_past_4300_digits_is_a_422(
+    client: TestClient,
+) -> None:
+    """W3: a record starting from scores of 4,300 digits on empty walls is refused as
+    impossible (422), each score named at its path; no verdict is computed from it."""
+    start = az.new_game(2, seed=10)
+    start = start.replace(players=tuple(attrs.evolve(b, score=LONGEST_NUMBER)
+                                        for b in start.players))  # fmt: skip
+    record = {"format_version": 1, "initial_state": az.to_dict(start),
+              "moves": [az.to_dict(start.legal_moves()[0])]}  # fmt: skip
     sheet = {"format_version": 1, "rounds": [[1, 2]]}
     reply = post(client, "audit-game", {"record": record, "scoresheet": sheet})
-    doc = problem_of(reply, 422, "unwritable-answer")
-    assert [e["problem"] for e in doc["errors"]] == [
-        f"the answer would hold, at $.rounds[0].correct[1], {TOO_LONG_EN}",
-        f"the answer would hold, at $.rounds[0].violations[1].params.correct, {TOO_LONG_EN}",
+    doc = problem_of(reply, 422, "impossible-position")
+    assert [(e["path"], e["code"]) for e in doc["errors"]] == [
+        (f"$.record.initial_state.players[{player}].score", "SCORE_OUT_OF_REACH")
+        for player in (0, 1)
     ]
 
 
@@ -773,8 +771,6 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
         "`record`": post(client, "record", {"players": 2, "moves": []}).json(),
         "`problems`": impossible,
         "`problems` `problems[]`": impossible["problems"][0],
-        "`problems` `warnings[]`": post(client, "problems", {"state": HALF_LAID}).json()[
-            "warnings"][0],
         "`position`": post(client, "position", {"state": ROUND_TWO}).json(),
         "`audit`": audit,
         "`audit-game`": audit_game,

@@ -163,9 +163,9 @@ def test_the_share_link_follows_the_table_as_it_is_edited(page: WebDriver, site:
     yellow on the wall beside a line of yellow) has no link, and says so."""
     open_page(page, site, link(move="2B3"))
     wait(page, lambda d: "Legal move" in verdict_text(d))
-    type_number(page, "score:1", 9)
+    type_number(page, "score:1", 1)
     edited = az.from_dict(page_json(page), az.GameState)
-    assert edited.players[1].score == 9
+    assert edited.players[1].score == 1
     wait(page, lambda d: shared(d) == {"position": [az.to_notation(edited)]})
     key(page, "wall:0:1:2").click()  # a yellow on the wall row whose line holds yellow: P2
     wait(page, lambda d: d.find_element(By.ID, "share").get_attribute("href") is None)
@@ -313,19 +313,18 @@ def test_every_tile_on_the_page_names_its_colour_and_shows_its_glyph(
     assert {(c, s) for c in (*COLORS, "marker") for s in (True, False)} <= kinds
 
 
-def test_a_half_laid_table_is_possible_but_warned_of(page: WebDriver, site: str) -> None:
-    """R2: round 1, nothing taken, three factories empty though the bag could fill
-    them: possible, and the API's warning shown under the picture."""
-    doc = az.to_dict(az.new_game(2, seed=7))
-    for factory in doc["factories"][2:]:
-        for tile in factory:
-            doc["bag"][tile] = doc["bag"].get(tile, 0) + 1
-        factory.clear()
-    half = az.from_dict(doc, az.GameState)
+def test_a_half_laid_table_is_named_impossible(page: WebDriver, site: str) -> None:
+    """G2, R2: round 1, nothing taken, three factories empty though the bag holds their
+    tiles: no game rests there; the page names each problem (whose turn three empty
+    factories give, the bag's count after the first filling)."""
+    start = az.new_game(2, seed=7)
+    half = start.replace(factories=(*start.factories[:2], (), (), ()),
+                         bag=start.bag + tuple(t for f in start.factories[2:] for t in f))
+    codes = [p.code.value for p in half.problems()]
+    assert codes == ["TURN_OUT_OF_ORDER", "TILES_FROM_NOWHERE"]
     open_page(page, site, link(az.to_notation(half)))
-    warned = wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#warnings li"))
-    assert warned[0].get_attribute("data-code") == "FACTORIES_NOT_FILLED"
-    assert "Possible, but unlikely at a real table" in page.find_element(By.ID, "warnings").text
+    listed = wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, ".problems li .code"))
+    assert [code.text for code in listed] == codes
 
 
 def test_an_audit_is_pictured_as_an_audit(page: WebDriver, site: str) -> None:

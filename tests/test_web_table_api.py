@@ -1,5 +1,5 @@
 """What the page at the table asks the API (issue 27): a legal move's effect before it is
-played, the next position's notation, warnings for tables no game rests at, a built-in
+played, the next position's notation, the problems of tables no game rests at, a built-in
 bot's move, and an audit's picture headed "Audit"."""
 
 from __future__ import annotations
@@ -61,13 +61,13 @@ def test_the_first_take_from_the_centre_takes_the_marker_and_costs_its_space_p6_
 
 
 def test_the_floor_past_its_seventh_space_costs_nothing_more_f2(client: TestClient) -> None:
-    sections = START.split("_")
-    sections[2] = sections[2].replace("r17", "r11")  # six reds from the bag ...
-    sections[4] = sections[4] + "rrrrrr"  # ... on player 1's floor
-    text = "_".join(sections)
-    answer = _post(client, "check", state=text, move="4WF")
-    # six tiles already on the floor: one more space (3 points), two go to the lid (F2)
-    assert answer["effect"] == {"to_line": 0, "to_floor": 3, "floor_penalty": 3, "marker": False}
+    state = az.from_notation(START)
+    for move in ["3KF", "1K5", "CYF", "2W3", "5YF", "4R4"]:  # player 1 fills six floor spaces
+        state = state.apply(az.parse_move(move))
+    assert len(state.players[0].floor) == 6 and state.current_player == 0
+    answer = _post(client, "check", state=az.to_notation(state), move="CWF")
+    # five whites: one more space (3 points), four go to the lid (F2)
+    assert answer["effect"] == {"to_line": 0, "to_floor": 5, "floor_penalty": 3, "marker": False}
 
 
 def test_apply_answers_the_next_position_as_a_notation(client: TestClient) -> None:
@@ -77,19 +77,28 @@ def test_apply_answers_the_next_position_as_a_notation(client: TestClient) -> No
     assert az.from_notation(str(answer["position"])) == az.from_dict(answer["state"], az.GameState)
 
 
-def test_a_table_laid_out_half_way_is_possible_with_a_warning_r2(client: TestClient) -> None:
+def test_a_table_laid_out_half_way_is_impossible_g2_s6(client: TestClient) -> None:
+    """G2, F2: three factories empty while the bag holds tiles, the marker in the
+    centre: three takes, so player 2 would be to move; and in round 1 their 12 tiles
+    cannot lie in the lid, where only a full floor line sends tiles before the first
+    tiling."""
     half = START.replace("b2yk.brw2.y2rk.rw3.byw2.", "b2yk.brw2....", 1)
     answer = _post(client, "problems", state=half)
-    assert answer["possible"] is True
-    assert answer["warnings"] == [{
-        "code": "FACTORIES_NOT_FILLED", "rule": "R2",
-        "message": "factories 3, 4, 5 are not full, yet no tile has been taken this round and "
-                   "the bag could fill them: a round starts with every factory holding 4 "
-                   "tiles (R2)",
-    }]  # fmt: skip
-    assert _post(client, "problems", state=START)["warnings"] == []
+    assert answer["possible"] is False
+    listed: list[dict[str, str]] = answer["problems"]  # type: ignore[assignment]
+    assert [(p["code"], p["rule"], p["path"], p["message"]) for p in listed] == [
+        ("TURN_OUT_OF_ORDER", "G2", "$.state.current_player",
+         "player 1 is to move, but player 2 should be: player 1 started the round, and 3 "
+         "factories are empty while the bag holds tiles, so each was filled with 4 and "
+         "emptied by a take, one a turn, with no take from the centre yet (the marker is "
+         "still there)"),
+        ("TILES_FROM_NOWHERE", "F2", "$.state.lid",
+         "in round 1 the lid holds 12 tiles, but before the first wall tiling only a full "
+         "floor line sends tiles there, and no floor line is full"),
+    ]  # fmt: skip
+    assert _post(client, "problems", state=START)["possible"] is True
     played = az.to_notation(az.from_notation(START).apply(az.parse_move("4W3")))
-    assert _post(client, "problems", state=played)["warnings"] == []
+    assert _post(client, "problems", state=played)["possible"] is True
 
 
 def test_a_built_in_bot_chooses_a_legal_move(client: TestClient) -> None:
@@ -151,11 +160,12 @@ def test_svg_board_draws_an_audit_from_python() -> None:
         svg.board(state, highlight=svg.Audit(az.audit(state, claim), ("12",)))  # type: ignore[arg-type]
 
 
-def test_a_score_past_100_digits_has_no_notation_and_no_500(client: TestClient) -> None:
-    """A position built by hand with a 151-digit score exists (W3 has no ceiling) but no
-    notation holds it: ``/position`` and ``/apply`` answer ``null`` for it, not a 500."""
+def test_a_round_past_100_digits_has_no_notation_and_no_500(client: TestClient) -> None:
+    """A position in round 10**150 exists (a table may send every tile to the floor for
+    ever: R1 has no ceiling) but no notation holds it: ``/position`` and ``/apply``
+    answer ``null`` for it, not a 500."""
     data = az.to_dict(az.new_game(2, seed=1))
-    data["players"][0]["score"] = 10**150
+    data["round"] = 10**150
     answer = _post(client, "position", state=data)
     assert answer["status"] == 200 and answer["position"] is None
     moved = _post(client, "apply", state=data, move="1Y1")

@@ -32,7 +32,7 @@ from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
 from azul_rules.adjudication.scoresheet import scoresheet_from_dict
 from azul_rules.core.bots import BUILT_IN_BOTS
 from azul_rules.core.colors import CENTER, FLOOR, FLOOR_SIZE, FLOOR_TOTALS, Color, Marker
-from azul_rules.core.errors import FormatError, InvalidStateError, Result, Violation
+from azul_rules.core.errors import FormatError, InvalidStateError, Problem, Result, Violation
 from azul_rules.core.messages import phase_name
 from azul_rules.core.moves import Move, PlaceTile, TableTake, Take, parse_move
 from azul_rules.core.phases import Phase
@@ -43,6 +43,7 @@ from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
 from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
+from azul_rules.formats.serialization import position_as_typed
 from azul_rules.svg import Audit, Highlight, board
 from azul_rules.web.errors import (
     ApiProblem,
@@ -186,6 +187,21 @@ def _offer_end_position(doc: Document, lang: str) -> GameState:
         raise from_format_error(error, "$.state", lang) from None
     except InvalidStateError as error:
         raise from_invalid_state(error, "$.state", lang) from None
+
+
+def _typed_position(doc: Document, lang: str) -> tuple[GameState, tuple[Problem, ...]]:
+    """The position a picture is asked of, as typed, and why it cannot exist (nothing
+    when it can): a table being built is drawn with its problems beside it.  400 for
+    what cannot be read, 422 for a position that cannot be drawn as typed."""
+    value = doc["state"]
+    try:
+        check_shape(value)
+        state, problems = position_as_typed(value)
+    except FormatError as error:
+        raise from_format_error(error, "$.state", lang) from None
+    except InvalidStateError as error:
+        raise from_invalid_state(error, "$.state", lang) from None
+    return state, problems
 
 
 def _move(doc: Document, lang: str, key: str = "move") -> Move:
@@ -450,37 +466,19 @@ def problems(raw: bytes, lang: str = "en") -> Document:
     read = gathered.read(doc, "state", lambda: _problems_of(doc["state"], lang))
     gathered.done()
     assert read is not None
-    found, state = read
-    warnings = [] if state is None else position_warnings(state, lang)
-    return {"possible": not found, "lang": lang, "problems": found, "warnings": warnings}
+    return {"possible": not read, "lang": lang, "problems": read}
 
 
-def _problems_of(value: object, lang: str) -> tuple[list[Document], GameState | None]:
-    """Every reason the position ``value`` cannot exist, and the position when it can;
-    400 when it cannot be read."""
+def _problems_of(value: object, lang: str) -> list[Document]:
+    """Every reason the position ``value`` cannot exist (none when it can); 400 when it
+    cannot be read."""
     try:
-        state = from_dict(value, GameState)
+        from_dict(value, GameState)
     except FormatError as error:
         raise from_format_error(error, "$.state", lang) from None
     except InvalidStateError as error:
-        return [problem_entry(p, "$.state", lang) for p in error.problems], None
-    return [], state
-
-
-def position_warnings(state: GameState, lang: str) -> list[Document]:
-    """What a possible position makes unlikely: factories not all full although no tile
-    has been taken this round (the centre empty, the marker in it) and the bag and lid
-    held enough to fill them (R2) -- a table still being laid out, or a photo taken
-    half way.  Possible, but no game rests there."""
-    if state.phase is not Phase.FACTORY_OFFER or state.center or state.marker_holder is not None:
-        return []
-    short = [i for i, f in enumerate(state.factories) if len(f) < 4]
-    missing = sum(4 - len(state.factories[i]) for i in short)
-    if not short or len(state.bag) + len(state.lid) < missing:
-        return []
-    factories = ", ".join(str(i + 1) for i in short)
-    message = say("warning_unfilled", lang, factories=factories, count=len(short))
-    return [{"code": "FACTORIES_NOT_FILLED", "rule": "R2", "message": message}]
+        return [problem_entry(p, "$.state", lang) for p in error.problems]
+    return []
 
 
 def bot_move(raw: bytes, lang: str = "en") -> Document:
@@ -590,12 +588,14 @@ def render(raw: bytes, lang: str = "en") -> str:
     verdict marked when given, or the last wall tiling's placements with ``tiling``
     (not both: a 400).
     A position whose factory offer has just ended is drawn too (what an audit is
-    about)."""
+    about), and so is a position that cannot exist, as it was typed (a table being
+    built), when nothing is marked on it; ``POST /api/v1/problems`` says why."""
     fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False,
               "claim": False}  # fmt: skip
     doc, gathered = read_request(raw, fields, lang)
     lang = gathered.lang
-    state = gathered.read(doc, "state", lambda: _offer_end_position(doc, lang))  # audits too
+    typed = gathered.read(doc, "state", lambda: _typed_position(doc, lang))  # audits too
+    state = None if typed is None else typed[0]
     move = gathered.read(doc, "move", lambda: _move(doc, lang))
     size = gathered.read(
         doc, "size", lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang)
@@ -607,7 +607,10 @@ def render(raw: bytes, lang: str = "en") -> str:
         gathered.errors.append({"path": "$.tiling" if tiling else "$.claim",
                                 "problem": say("move_and_tiling", lang)})  # fmt: skip
     gathered.done()
-    assert state is not None
+    assert typed is not None and state is not None
+    marked = move is not None or bool(tiling) or claim is not None
+    if typed[1] and marked:  # a verdict, a tiling or an audit needs a possible position
+        raise from_invalid_state(InvalidStateError(typed[1]), "$.state", lang)
     highlight: Highlight | None = None
     if claim is not None:
         try:

@@ -385,31 +385,14 @@ def _paths() -> Doc:
             _json(
                 {
                     "type": "object",
-                    "required": ["possible", "lang", "problems", "warnings"],
+                    "required": ["possible", "lang", "problems"],
                     "properties": {
                         "possible": {"type": "boolean"},
                         "lang": _LANG,
                         "problems": {"type": "array", "items": _ref("PositionProblem")},
-                        "warnings": {
-                            "type": "array",
-                            "description": (
-                                "What makes a possible position unlikely (code "
-                                "FACTORIES_NOT_FILLED: factories not all full although no "
-                                "tile has been taken this round, R2)."
-                            ),
-                            "items": {
-                                "type": "object",
-                                "required": ["code", "rule", "message"],
-                                "properties": {
-                                    "code": {"type": "string"},
-                                    "rule": {"type": "string"},
-                                    "message": {"type": "string"},
-                                },
-                            },
-                        },
                     },
                 },
-                "Every problem (an empty list for a possible position), and warnings.",
+                "Every problem (an empty list for a possible position).",
             ),
             impossible=False,
         ),

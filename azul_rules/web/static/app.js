@@ -643,7 +643,8 @@
     pictureTimer = setTimeout(() => drawPicture(highlight, tiling, claim), highlight || claim ? 0 : 250);
   };
   // The picture (with the move asked about, the tiling just done, or the audit of a
-  // claim), the link to it, and the warnings of the position.
+  // claim), the link to it, and why the table cannot exist when it cannot (a table
+  // being built is drawn as it is, its problems beside it).
   const drawPicture = async (highlight, tiling, claim) => {
     const asked = ++pictureAsked;
     const state = positionDocument();
@@ -670,7 +671,7 @@
       figure.replaceChildren(shown);
       if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
       markPicked(shown);
-      problems.replaceChildren(...warningNodes(found));
+      problems.replaceChildren(...impossibleNodes(found));
     } else {
       figure.replaceChildren();
       problems.replaceChildren(problemNode(picture));
@@ -678,13 +679,12 @@
     drawShare(written.status === 200 ? written.data.position : null, highlight);
   };
 
-  // The warnings of a possible position (round 1 with nothing taken but factories not
-  // all full...): said under the picture, not only "possible".
-  const warningNodes = (found) => {
-    const warnings = found.status === 200 ? found.data.warnings ?? [] : [];
-    if (!warnings.length) return [];
-    return [h("div", { class: "warnings", id: "warnings" }, h("p", { class: "warning-head", text: t("warnings") }),
-      h("ul", {}, warnings.map((w) => h("li", { "data-code": w.code }, h("span", { class: "code", text: w.code }), ` ${w.message}`))))];
+  // Why the table drawn cannot exist: under the picture, which stays to be edited.
+  const impossibleNodes = (found) => {
+    const listed = found.status === 200 ? found.data.problems ?? [] : [];
+    if (!listed.length) return [];
+    return [h("div", { class: "problem status-422", id: "impossible" },
+      h("p", { class: "bad heading", text: t("impossible") }), problemList(listed))];
   };
 
   // The link to what the page shows: ?position=<notation>, and &move= when the picture
