@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -27,7 +28,7 @@ from hypothesis import strategies as st
 import azul_rules as az
 from azul_rules import testing
 from azul_rules.core import state as state_module
-from azul_rules.core.board import pattern_line
+from azul_rules.core.board import PatternLine, pattern_line
 from azul_rules.core.colors import COLORS
 from azul_rules.core.rounds import draw_factories, place_on_wall, tile_colored
 from tests.core_digest import game_digest
@@ -382,3 +383,82 @@ def test_the_compiled_twins_hold_no_reference_too_many() -> None:
         tracemalloc.stop()
     assert moves > 5_000
     assert grown < 20_000, f"{grown} bytes more after {moves} moves"
+
+
+def _tampered_line(count: object, capacity: object, color: object) -> PatternLine:
+    """A pattern line changed behind its constructor (``object.__setattr__``), never
+    one of the shared lines."""
+    line: PatternLine = object.__new__(PatternLine)
+    for name, value in (("color", color), ("count", count), ("capacity", capacity)):
+        object.__setattr__(line, name, value)
+    return line
+
+
+def _with_alarm(seconds: int) -> contextlib.AbstractContextManager[None]:
+    """Fail (rather than hang) a block that runs past ``seconds``."""
+
+    @contextlib.contextmanager
+    def alarm() -> Iterator[None]:
+        def hung(*_: object) -> None:
+            raise AssertionError(f"no answer within {seconds} s: a loop that never ends")
+
+        previous = signal.signal(signal.SIGALRM, hung)
+        signal.alarm(seconds)
+        try:
+            yield
+        finally:
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, previous)
+
+    return alarm()
+
+
+def _last_placement_of_a_round(rnd: random.Random, players: int) -> az.GameState:
+    """A grey wall tiling of a random game where the next placement is the round's last
+    decision (the tiling then goes round the table to its starting player)."""
+    while True:
+        state = az.new_game(players, seed=rnd.randrange(10**6), variant=az.Variant.GREY)
+        while not state.is_over:
+            if state.phase is az.Phase.WALL_TILING and not any(
+                state.apply(move).phase is az.Phase.WALL_TILING for move in state.legal_moves()
+            ):
+                return state
+            state = state.apply(rnd.choice(state.legal_moves()))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_g2_s4_a_tampered_round_context_or_line_gets_an_exception_never_a_hang(
+    seed: int,
+) -> None:
+    """G2, S4, V3: the round's starting player out of the table (4 at a 4-player grey
+    table: going round the table never meets them) at the round's last placement, or
+    the line being placed changed to 2**31 tiles or to 5 spaces on the top row:
+    ``apply`` raises (the same on both cores), at once, and never moves that many
+    tiles."""
+    rnd = random.Random(seed)
+    state = _last_placement_of_a_round(rnd, 4)
+    player = state.current_player
+    row = state.legal_moves()[0].line
+    copies = []
+    for start in (4, -1, 2**70, "0", None):
+        context = attrs.evolve(state.context)
+        object.__setattr__(context, "start_player", start)
+        copy = attrs.evolve(state)
+        object.__setattr__(copy, "context", context)
+        copies.append(copy)
+    for line in (_tampered_line(2**31, 2**31, az.Color.RED), _tampered_line(5, 5, az.Color.BLUE),
+                 _tampered_line(row + 1, row + 1, 7)):  # fmt: skip
+        board = attrs.evolve(state.players[player])
+        changed = list(board.pattern_lines)
+        changed[row] = line
+        object.__setattr__(board, "pattern_lines", tuple(changed))
+        players = list(state.players)
+        players[player] = board
+        copy = attrs.evolve(state)
+        object.__setattr__(copy, "players", tuple(players))
+        copies.append(copy)
+    for copy in copies:
+        with _with_alarm(20):
+            for move in state.legal_moves():
+                kind, _ = assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
+                assert kind == "raised"

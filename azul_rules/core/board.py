@@ -12,8 +12,9 @@ from typing import Any, Final
 import attrs
 
 from azul_rules.core._slots import new_instance, slot_setters
+from azul_rules.core.codes import StateProblem
 from azul_rules.core.colors import COLORS, Color, FloorItem, Marker
-from azul_rules.core.errors import FormatError
+from azul_rules.core.errors import FormatError, InvalidStateError, Problem
 from azul_rules.core.shown import fill, shown
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "PatternLine",
     "PlayerBoard",
     "Wall",
+    "complete_line",
     "new_board",
     "pattern_line",
 ]
@@ -107,6 +109,22 @@ def pattern_line(index: int, color: Color | None, count: int) -> PatternLine:
     if color is None or count == 0:
         return _EMPTY_LINES[index]
     return LINES[index][color][count]
+
+
+def complete_line(board: PlayerBoard, row: int) -> PatternLine:
+    """Pattern line ``row`` of ``board`` as the wall tiling moves it (W1, V4): complete,
+    its ``row + 1`` spaces full.  A line changed behind the constructors
+    (``object.__setattr__``: a capacity of 5 on the top line, 2**31 tiles) is an
+    :class:`~azul_rules.InvalidStateError` (S4), never that many tiles moved."""
+    line = board.pattern_lines[row]
+    if not (type(line) is PatternLine and line.count == line.capacity == row + 1
+            and isinstance(line.color, Color)):  # fmt: skip
+        count = getattr(line, "count", None)
+        raise InvalidStateError((Problem.of(
+            StateProblem.LINE_OVER_CAPACITY, "S4", f"$.pattern_lines[{row}]", line=row,
+            count=count if type(count) is int else 0, capacity=row + 1,
+        ),))  # fmt: skip
+    return line
 
 
 # ROOM_BIT[i][color][count]: the accepting bit of pattern line i holding count tiles of

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from azul_rules.core.board import ACCEPT_EMPTY, PlayerBoard, new_board, pattern_line
+from azul_rules.core.board import ACCEPT_EMPTY, PlayerBoard, complete_line, new_board, pattern_line
 from azul_rules.core.codes import ErrorCode
 from azul_rules.core.colors import COLORS, FLOOR_SIZE, Color
 from azul_rules.core.errors import Violation
@@ -110,7 +110,7 @@ def check_placement(board: PlayerBoard, move: PlaceTile, found: list[Violation])
 def line_to_floor(board: PlayerBoard, row: int, lid: list[Color]) -> PlayerBoard:
     """V4: every tile of complete line ``row`` goes to the floor, left to right; those
     finding no space go to ``lid`` (F2)."""
-    line = board.pattern_lines[row]
+    line = complete_line(board, row)
     assert line.color is not None
     room = FLOOR_SIZE - len(board.floor)
     kept = min(room, line.count)

@@ -11,7 +11,14 @@ import itertools
 from collections.abc import Sequence
 from typing import Final, cast
 
-from azul_rules.core.board import ACCEPT_EMPTY, PatternLine, PlayerBoard, new_board, pattern_line
+from azul_rules.core.board import (
+    ACCEPT_EMPTY,
+    PatternLine,
+    PlayerBoard,
+    complete_line,
+    new_board,
+    pattern_line,
+)
 from azul_rules.core.colors import COLORS, MARKER, Color, Tiles
 from azul_rules.core.rng import GAMMA, MASK, MIX_1, MIX_2, step
 from azul_rules.core.scoring import (
@@ -33,9 +40,9 @@ def place_on_wall(
 ) -> tuple[PlayerBoard, WallPlacement]:
     """W1, W3: move one tile of complete pattern line ``row`` to ``(row, column)``,
     score it at once, and put the line's other tiles in ``lid``."""
-    line = board.pattern_lines[row]
+    line = complete_line(board, row)
     color = line.color
-    assert color is not None and line.count == line.capacity
+    assert color is not None
     rows = list(board.wall)
     rows[row] = rows[row][:column] + (color,) + rows[row][column + 1 :]
     horizontal, vertical, points = runs(rows, row, column)

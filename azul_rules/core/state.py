@@ -15,6 +15,7 @@ from azul_rules.core import rules
 from azul_rules.core._accelerate import load_speedups
 from azul_rules.core._slots import new_instance
 from azul_rules.core.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PatternLine, PlayerBoard
+from azul_rules.core.codes import StateProblem
 from azul_rules.core.colors import (
     CENTER,
     COLORS,
@@ -29,7 +30,7 @@ from azul_rules.core.colors import (
     merge,
     subtract,
 )
-from azul_rules.core.errors import FormatError, IllegalMoveError, Result
+from azul_rules.core.errors import FormatError, IllegalMoveError, InvalidStateError, Result
 from azul_rules.core.grey import (
     PLACE_TILES,
     legal_columns,
@@ -433,10 +434,17 @@ class GameState(Position):
     ) -> GameState:
         """V3, V4: from ``player`` on, in turn order up to the round's starting player,
         send each line with no legal space to the floor and stop at the first player
-        with a decision to make; settle the round when nobody has one."""
+        with a decision to make; settle the round when nobody has one.
+
+        A starting player who is not at the table (a state changed behind the
+        constructors, ``object.__setattr__``) is an ``InvalidStateError``: going round
+        the table would never meet them."""
         players = list(boards)
         records = list(tilings)
         start = self.start_player
+        if type(start) is not int or not 0 <= start < len(players):
+            raise InvalidStateError((Problem.of(
+                StateProblem.PLAYER_OUT_OF_RANGE, "G2", "$.start_player", player=start),))
         while True:
             board = players[player]
             row = next_line(board)
