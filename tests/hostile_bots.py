@@ -194,3 +194,23 @@ class WrappedRandomBot:
 
     def choose(self, state: az.GameState) -> az.Move:
         return self.inner.choose(state)
+
+
+class LineTamperingBot:
+    """Gives its top pattern line 5 spaces (``object.__setattr__`` on a pattern line,
+    which is shared by every board holding that line: the empty line of a new game)."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        line = state.players[state.current_player].pattern_lines[0]
+        object.__setattr__(line, "capacity", 5)
+        return state.legal_moves()[0]
+
+
+class HugeLineBot:
+    """Puts 2**31 tiles on its top pattern line, which a tiling would move to the lid."""
+
+    def choose(self, state: az.GameState) -> az.Move:
+        line = state.players[state.current_player].pattern_lines[0]
+        object.__setattr__(line, "count", 2**31)
+        object.__setattr__(line, "capacity", 2**31)
+        return state.legal_moves()[0]

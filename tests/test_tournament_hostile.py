@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 
+import azul_rules as az
 from azul_rules.core.bots import BotSpecError, bot_factory
 from azul_rules.tournament import TournamentError, load_record, run
 from azul_rules.tournament.lines import MAX_LINE_BYTES, OutFile
@@ -163,6 +164,33 @@ def test_a_bot_that_changes_the_state_it_is_given_forfeits_at_the_position_befor
         assert replay.ok
         assert game["result"]["scores"] == [b.score for b in replay.final.players]
         assert game["result"]["scores"] == [0, 0]  # both forfeits come in round 1
+
+
+@pytest.mark.parametrize("backend", ["local", "process"])
+@pytest.mark.parametrize("bot", ["LineTamperingBot", "HugeLineBot"])
+def test_s4_a_bot_that_changes_a_pattern_line_forfeits_and_poisons_nothing(
+    tmp_path: Path, bot: str, backend: str
+) -> None:
+    """S4: ``object.__setattr__`` on a pattern line (5 spaces on the top line, or 2**31
+    tiles there) forfeits the bot's game with the state put back; the pattern lines are
+    shared values (every new game's empty lines), so the other games of the process,
+    and the games after the tournament, are played on untouched lines."""
+    out = tmp_path / "games.jsonl"
+    results = run(["random", f"{BOTS}:{bot}"], games=4, out=str(out), backend=backend,
+                  workers=1)  # fmt: skip
+    assert results.ends["forfeit"] == 4
+    for game, forfeit in zip(lines(out), forfeits(out), strict=True):
+        assert forfeit["reason"] == "error"
+        assert forfeit["error"].startswith("changed the state it was given")
+        replay = load_record(str(out), game["game"]).replay()
+        assert replay.ok
+    fresh = az.new_game(2, seed=1)
+    assert [(line.count, line.capacity) for line in fresh.players[0].pattern_lines] == [
+        (0, row + 1) for row in range(5)
+    ]
+    untouched = run(["random", "greedy"], games=2, out=str(tmp_path / "after.jsonl"),
+                    backend=backend, workers=1)  # fmt: skip
+    assert untouched.ends["finished"] == 2
 
 
 @POSIX

@@ -355,17 +355,38 @@ _Snapshot = tuple[tuple[object, type, tuple[object, ...]], ...]
 
 
 def _snapshot(state: GameState) -> _Snapshot | None:
-    """The state, its round and each board, each with its class and its parts (the very
-    objects its fields hold); ``None`` when they cannot be read.  Taken before a bot's
-    turn: a bot that changes the state it is given (``object.__setattr__`` on the frozen
-    state, its round or a board -- to cheat, or a "do and undo" search that forgets to
-    undo) would otherwise change the referee's game without a move; and as the boards
-    of a new game are one shared object, every later game too."""
+    """Every object of the state a bot could change, each with its class and its parts
+    (the very objects its fields hold); ``None`` when they cannot be read: the state,
+    its round, each board and each of its pattern lines, the outcome and the record of
+    the last tiling with its players' parts.  Taken before a bot's turn: a bot that
+    changes the state it is given (``object.__setattr__`` on the frozen state or one of
+    its parts -- to cheat, or a "do and undo" search that forgets to undo) would
+    otherwise change the referee's game without a move; and as the boards of a new game
+    are one shared object, and a pattern line one of a few shared ones, every later
+    game in the process too."""
     try:
-        return tuple((part, type(part), _parts(part))
-                     for part in (state, state.context, *state.players))  # fmt: skip
+        return tuple((part, type(part), _parts(part)) for part in _objects(state))
     except Exception:
         return None
+
+
+def _objects(state: GameState) -> list[object]:
+    """The attrs objects a state is made of, the shared ones among them."""
+    context = state.context
+    found: list[object] = [state, context]
+    for board in state.players:
+        found.append(board)
+        found.extend(board.pattern_lines)
+    if context.outcome is not None:
+        found.append(context.outcome)
+    scoring = context.last_scoring
+    if scoring is not None:
+        found.append(scoring)
+        for tiling in scoring.players:
+            found.append(tiling)
+            if tiling.bonuses is not None:
+                found.append(tiling.bonuses)
+    return found
 
 
 _GETTERS: Final[dict[type, Callable[[object], tuple[object, ...]]]] = {}
