@@ -131,6 +131,43 @@ def test_a_catalogue_that_does_not_match_english_is_refused(
     assert caught.value.path == str(path) and caught.value.line >= 1
 
 
+@pytest.mark.parametrize("name", ["de.po", "en.po"])
+@pytest.mark.parametrize(
+    ("placeholder", "problem"),
+    [
+        ("{count:>99999999}", r"\{count:>99999999\} gives a format the messages never use"),
+        ("{count:d}", r"\{count:d\} gives a format"),
+        ("{count:.5000f}", r"\{count:.5000f\} gives a format"),
+        ("{count!r}", r"\{count!r\}: a placeholder takes no conversion"),
+        ("{count:{count}}", r"\{count:\{count\}\} gives a format"),
+    ],
+)
+def test_a_placeholder_giving_a_format_english_does_not_use_is_refused(
+    tmp_path: Path, name: str, placeholder: str, problem: str
+) -> None:
+    """Only the placeholders English uses: a width (one message of 100 MB), a type code
+    (``ValueError: Unknown format code`` when it is worded), a conversion or a nested
+    field is refused at the file and line, by the checker command too, whether the
+    catalogue is a translation or a replacement for English itself."""
+    path = _catalogue_with(tmp_path, ('"{count} {count:player|players}: Azul has 2 to 4"',
+                                      f'"{{count}} {placeholder} {{count:player|players}}: Azul '
+                                      'has 2 to 4"'), name=name)  # fmt: skip
+    with pytest.raises(CatalogueError, match=problem) as caught:
+        read_catalogue(str(path), load(SOURCE))
+    assert caught.value.line > 1
+    from azul_rules.text.__main__ import main
+
+    assert main([str(path)]) == 1
+
+
+def test_a_translation_uses_a_plain_format_only_where_english_does(tmp_path: Path) -> None:
+    """``{seconds:g}`` is English's; the same ``:g`` on another placeholder is not."""
+    path = _catalogue_with(tmp_path, ('"{count} {count:player|players}: Azul has 2 to 4"',
+                                      '"{count:g} {count:player|players}: Azul has 2 to 4"'))
+    with pytest.raises(CatalogueError, match=r"\{count:g\}, but English never writes count so"):
+        read_catalogue(str(path), load(SOURCE))
+
+
 def test_a_catalogue_without_plural_forms_or_not_utf8_is_refused(tmp_path: Path) -> None:
     with pytest.raises(CatalogueError, match="Plural-Forms"):
         read_catalogue(str(_catalogue_with(tmp_path, header="nplurals=2")), load(SOURCE))

@@ -75,7 +75,10 @@ class _Words(string.Formatter):
     """``str.format`` for messages: an ``int`` is written by :func:`number`, and a
     field whose format lists forms, ``singular|plural`` (as many as the language's
     catalogue has plural forms), is the form its count takes:
-    ``{count} {count:tile|tiles} {count:was|were} taken``."""
+    ``{count} {count:tile|tiles} {count:was|were} taken``; ``{seconds:g}`` writes a
+    ``float`` in its shortest form.  No other format is applied: the catalogues may
+    hold none (:mod:`azul_rules.text.po` refuses them), and a phrase is never longer
+    than its words."""
 
     def __init__(self, lang: str) -> None:
         super().__init__()
@@ -85,9 +88,11 @@ class _Words(string.Formatter):
         if "|" in format_spec:
             forms = format_spec.split("|")
             return forms[min(plural_form(value, self.lang), len(forms) - 1)]
+        if format_spec == "g" and type(value) is float:  # seconds: 1.5, 30
+            return format(value, "g")
         if type(value) is int:
-            return format(number(value, self.lang), format_spec)
-        return format(value, format_spec)
+            return number(value, self.lang)
+        return format(value, "")
 
 
 def fill(template: str, lang: str, /, **params: object) -> str:

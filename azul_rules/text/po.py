@@ -236,8 +236,16 @@ def _plural_rule(po: PoFile) -> tuple[int, Callable[[int], int]]:
     return int(found.group(1)), rule
 
 
+_PLAIN_SPECS: Final = frozenset({"", "g"})
+"""The formats a placeholder may give besides a counted word's forms: none, or ``g``
+(a number of seconds, ``1.5``).  A width or a precision could make one phrase of any
+size (``{digits:>99999999}``: 100 MB), and a type code fails on the words a message
+fills in (``{count:d}``: ``ValueError: Unknown format code``)."""
+
+
 def _check_entries(po: PoFile, nplurals: int) -> None:
-    """Every entry usable: translated, not fuzzy, a single phrase, a valid template."""
+    """Every entry usable: translated, not fuzzy, a single phrase, a valid template
+    whose placeholders give no format but a counted word's forms and ``g``."""
     for key, entry in po.entries.items():
         if "fuzzy" in entry.flags:
             raise CatalogueError(po.path, entry.line, f"{key}: fuzzy (review the phrase, "
@@ -247,6 +255,11 @@ def _check_entries(po: PoFile, nplurals: int) -> None:
                                  "are chosen inside the phrase ({n:tile|tiles})")  # fmt: skip
         if not entry.msgstr[0]:
             raise CatalogueError(po.path, entry.line, f"{key}: not translated (empty msgstr)")
+        for name, spec in _fields(entry.msgstr[0], po.path, entry.line, key):
+            if "|" not in spec and spec not in _PLAIN_SPECS:
+                raise CatalogueError(po.path, entry.line, f"{key}: {{{name}:{spec[:40]}}} "
+                                     "gives a format the messages never use (only a counted "
+                                     "word's forms, {n:tile|tiles}, or :g)")  # fmt: skip
         for name, forms in _counted(entry.msgstr[0], po.path, entry.line, key):
             if forms != nplurals:
                 raise CatalogueError(po.path, entry.line, f"{key}: {{{name}:...}} has {forms} "
@@ -268,6 +281,11 @@ def _check_against(catalogue: Catalogue, source: Catalogue) -> None:
         if mine != theirs:
             raise CatalogueError(catalogue.path, line, f"{key}: placeholders "
                                  f"{sorted(mine)}, English has {sorted(theirs)}")  # fmt: skip
+        english = set(_fields(source.texts[key], source.path, source.lines[key], key))
+        for name, spec in _fields(text, catalogue.path, line, key):
+            if "|" not in spec and (name, spec) not in english:
+                raise CatalogueError(catalogue.path, line, f"{key}: {{{name}:{spec}}}, but "
+                                     f"English never writes {name} so")  # fmt: skip
 
 
 def _fields(text: str, path: str, line: int, key: str) -> Iterator[tuple[str, str]]:
@@ -276,10 +294,13 @@ def _fields(text: str, path: str, line: int, key: str) -> Iterator[tuple[str, st
         parsed = list(string.Formatter().parse(text))
     except ValueError as error:
         raise CatalogueError(path, line, f"{key}: {error} (a literal brace is doubled)") from None
-    for _, name, spec, _ in parsed:
+    for _, name, spec, conversion in parsed:
         if name is not None:
             if not name.isidentifier():
-                raise CatalogueError(path, line, f"{key}: {{{name}}} is not a name")
+                raise CatalogueError(path, line, f"{key}: {{{name[:40]}}} is not a name")
+            if conversion is not None:
+                raise CatalogueError(path, line, f"{key}: {{{name}!{conversion}}}: a "
+                                     "placeholder takes no conversion")  # fmt: skip
             yield name, spec or ""
 
 
