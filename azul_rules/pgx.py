@@ -71,8 +71,10 @@ from azul_rules.actions import (
 )
 from azul_rules.core.board import PlayerBoard, pattern_line
 from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem
+from azul_rules.core.errors import InvalidStateError
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.scoring import decide_outcome
+from azul_rules.core.shown import number
 from azul_rules.core.state import GameState
 
 __all__ = [
@@ -1137,16 +1139,35 @@ def _expect(ok: bool, game: int, step: int, what: str) -> None:
         raise Disagreement(f"game {game}, step {step}: {what} differ from the referee's")
 
 
+MAX_ROUND: Final = 2**15 - 2
+"""The last round :func:`from_state` takes: the engine counts rounds in 16 bits, and the
+next round's number must fit too."""
+
+
 def from_state(game: GameState, max_rounds: int = DEFAULT_MAX_ROUNDS) -> AzulState:
     """The referee's position ``game`` as the engine's state (one game, unbatched): a
     position built by hand (a full floor, a nearly empty bag...) can be stepped by the
     engine and held to the referee from there.  The inverse of :func:`to_state`.
 
+    Only a position that can exist is taken: its counts then fit the engine's 8-bit
+    fields (4 tiles a factory, 7 floor spaces, one marker, 20 tiles of a colour) and its
+    scores its 16-bit ones (no wall earns more than 240 points with its bonuses, so a
+    score stays below 32,767 whatever a round adds: ``SCORE_OUT_OF_REACH``).
+
+    :raises InvalidStateError: (a ``ValueError``) for a position that cannot exist,
+        with every problem of ``game.problems()``: a floor of 8, a centre of 150
+        tiles, two markers, 9 tiles on a factory, a score no wall can have earned...
     :raises ValueError: for a position waiting for a ``Refill`` (the engine draws at
-        once, so it never waits).
+        once, so it never waits), or in a round past 32,766 (``MAX_ROUND``).
     """
+    problems = game.problems()
+    if problems:
+        raise InvalidStateError(problems)
     if game.phase is Phase.REFILL:
         raise ValueError("from_state(): the engine never waits for a Refill; apply one first")
+    if game.round > MAX_ROUND:
+        raise ValueError(f"from_state(): round {number(game.round)} is past the engine's last, "
+                         f"{MAX_ROUND}: it counts rounds in 16 bits")  # fmt: skip
     players = len(game.players)
     env = AzulEnv(players, max_rounds, grey=game.variant is Variant.GREY)
     boards = game.players

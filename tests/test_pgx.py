@@ -388,13 +388,18 @@ def test_from_state_is_the_inverse_of_to_state(variant: str) -> None:
 
 
 def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
-    """F4, which random games almost never reach: a position built by hand (player 0's
-    floor full), then the engine and the referee in step, player 0 taking from the
-    centre as soon as it can."""
+    """F4, which random games almost never reach: a position built by hand (round 2,
+    factory 5 taken, player 0's floor full of reds from the bag), then the engine and
+    the referee in step, player 0 taking from the centre as soon as it can."""
     dealt = az.new_game(2, seed=5)
     referee = az.new_game(2, external_draws=True, first_player=0).apply(az.Refill(dealt.factories))
     full = attrs.evolve(referee.players[0], floor=(az.Color.RED,) * 7)
-    referee = referee.replace(players=(full, referee.players[1]))
+    bag = list(referee.bag) + list(referee.factories[4])
+    for _ in range(7):
+        bag.remove(az.Color.RED)
+    referee = referee.replace(players=(full, referee.players[1]), bag=tuple(bag), round=2,
+                              factories=(*referee.factories[:4], ()), current_player=1)
+    assert referee.problems() == ()
     env = engine.AzulEnv(2)
     state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
     step = jax.jit(jax.vmap(env.step))
@@ -416,17 +421,46 @@ def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
 
 
 def test_nothing_to_deal_ends_the_game_as_the_referee_does() -> None:
-    """R6, which random games never reach: bag and lid empty, the last tile of the round
-    kept in a pattern line, so that the refill deals nothing and the game ends there."""
-    dealt = az.new_game(2, seed=5)
-    referee = az.new_game(2, external_draws=True, first_player=0).apply(az.Refill(dealt.factories))
-    referee = referee.replace(
-        factories=((az.Color.BLUE,), (), (), (), ()), center=(), bag=(), lid=()
-    )
+    """R6, which random games never reach: four players whose walls and pattern lines
+    hold every tile but one red in the centre, bag and lid empty; the red kept in a
+    pattern line, the refill deals nothing and the game ends there."""
+    from tests.test_rounds import starved_table
+
+    referee = starved_table(bag="", lid="").replace(round=5, rng_state=None)  # W1: 4 tilings
+    assert referee.problems() == ()
     state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
-    step = jax.jit(jax.vmap(engine.AzulEnv(2).step))
-    action = 1  # factory 1, blue, pattern line 2: kept there, not in the lid
+    step = jax.jit(jax.vmap(engine.AzulEnv(4).step))
+    action = 9 * 30 + 2 * 6 + 3  # the centre, red, pattern line 4: kept there
     state = step(state, np.asarray([action], np.int32), jax.random.PRNGKey(0)[None])
-    referee = engine._follow(referee, action, state, 0, 2, 0)
+    referee = engine._follow(referee, action, state, 0, 4, 0)
     assert referee.is_over and bool(state.terminated[0])
     assert not any(board.has_complete_row() for board in referee.players)
+
+
+def test_from_state_refuses_what_cannot_exist_and_what_the_engine_cannot_hold() -> None:
+    """S3, F1, T3, R2, W3: a floor of 8, a centre of 150 tiles, two markers, nine tiles
+    on a factory, a score no wall earns (32,767: a round's points would wrap the
+    engine's 16 bits, and W4 floor it to 0) are refused with the referee's problems; a
+    round past 32,766 with the engine's limit."""
+    position = az.new_game(2, seed=3)
+    red = az.Color.RED
+    board = position.players[0]
+    cases = {
+        "FLOOR_TOO_LONG": position.replace(players=(attrs.evolve(board, floor=(red,) * 8),
+                                                    position.players[1])),
+        "TILE_COUNT": position.replace(center=(red,) * 150),
+        "MARKER_COUNT": position.replace(players=(attrs.evolve(board, floor=(az.MARKER,)),
+                                                  attrs.evolve(board, floor=(az.MARKER,))),
+                                         marker_holder=0),
+        "FACTORY_OVERFULL": position.replace(factories=((red,) * 9, *position.factories[1:])),
+        "SCORE_OUT_OF_REACH": position.replace(players=(attrs.evolve(board, score=2**15 - 1),
+                                                        position.players[1])),
+    }  # fmt: skip
+    for code, case in cases.items():
+        with pytest.raises(az.InvalidStateError) as raised:
+            engine.from_state(case)
+        assert code in [p.code.value for p in raised.value.problems], code
+        assert isinstance(raised.value, ValueError)
+    engine.from_state(position.replace(round=engine.MAX_ROUND))
+    with pytest.raises(ValueError, match="round 32767 is past the engine's last, 32766"):
+        engine.from_state(position.replace(round=2**15 - 1))
