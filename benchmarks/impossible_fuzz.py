@@ -62,8 +62,14 @@ def impossible_round(rng: random.Random, counts: collections.Counter[str]) -> No
     family = rng.choice(list(FAMILIES))
     state, code = impossible(rng, family)
     assert code in [p.code for p in state.problems()], az.to_json(state)
-    for name, read in (("JSON", lambda: az.from_json(az.to_json(state), az.GameState)),
-                       ("notation", lambda: az.from_notation(az.to_notation(state)))):
+
+    def from_json() -> az.GameState:
+        return az.from_json(az.to_json(state), az.GameState)
+
+    def from_notation() -> az.GameState:
+        return az.from_notation(az.to_notation(state))
+
+    for name, read in (("JSON", from_json), ("notation", from_notation)):
         try:
             read()
         except az.InvalidStateError as error:

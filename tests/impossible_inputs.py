@@ -28,8 +28,8 @@ from azul_rules.core.board import PatternLine
 from azul_rules.core.colors import COLORS
 from azul_rules.core.grey import walls_can_end
 from azul_rules.core.scoring import most_points
-from azul_rules.text.catalogue import FOLDER
 from azul_rules.testing import fill_factories
+from azul_rules.text.catalogue import FOLDER
 
 __all__ = [
     "FAMILIES", "SPECS", "hostile_catalogue", "impossible", "reachable", "tampered",
@@ -218,7 +218,7 @@ def tampered(rng: random.Random) -> tuple[az.GameState, list[az.Move]]:
     the position before): a starting player off the table, or a pattern line of 2**31
     tiles, of 5 spaces on the top row, or of a colour that is not one."""
     state = reachable(rng, lambda s: s.phase in (az.Phase.FACTORY_OFFER, az.Phase.WALL_TILING))
-    moves = list(state.legal_moves())
+    moves: list[az.Move] = list(state.legal_moves())
     copy = attrs.evolve(state)
     if rng.random() < 0.4:
         context = attrs.evolve(state.context)
