@@ -1,6 +1,7 @@
 """Collection from the project's root: the doctests of a module of an optional extra are
 left out when that extra is not installed (as ``tests.extras.needs`` skips its tests),
-except under ``AZUL_REQUIRE_EXTRAS=1`` (CI), where a missing extra must fail."""
+except under ``AZUL_REQUIRE_EXTRAS=1`` (CI), where a missing extra must fail; so are the
+batch engine's when it was not compiled (an install without a C compiler)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ _EXTRA_MODULES = {
     "azul_rules/pettingzoo.py": "pettingzoo",
     "azul_rules/pgx.py": "pgx",
     "azul_rules/web": "starlette",
+    "azul_rules/ai/vector.py": "numpy",
 }
 
 collect_ignore = [
@@ -19,3 +21,6 @@ collect_ignore = [
     for path, needed in _EXTRA_MODULES.items()
     if os.environ.get("AZUL_REQUIRE_EXTRAS") != "1" and importlib.util.find_spec(needed) is None
 ]
+
+if importlib.util.find_spec("azul_rules.ai._vector") is None:  # not compiled
+    collect_ignore.append("azul_rules/ai/vector.py")

@@ -88,7 +88,8 @@ def __dir__() -> list[str]:
 
 
 accelerated: bool = ACCELERATED
-"""True when the compiled core (``azul_rules.core._speedups``) is in use; the Python core
+"""True when the compiled engine (``azul_rules.core._compiled``, the C rules engine of
+``azul_rules/core/_engine/`` behind the referee's objects) is in use; the Python core
 otherwise (no C compiler at install, or ``AZUL_RULES_PURE_PYTHON=1`` at import).  Both
 give the same games, verdicts and records."""
 

@@ -41,17 +41,19 @@ from typing import Any, Final
 
 import attrs
 
+from azul_rules.core._accelerate import twin
 from azul_rules.core.board import PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, Color
 from azul_rules.core.errors import FormatError
 from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.shown import fill, number, shown
-from azul_rules.core.state import GameState, _speedups
+from azul_rules.core.state import GameState, _compiled, new_game
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
     "MAX_SCORE",
+    "Disagreement",
     "ObservationField",
     "action_id",
     "action_to_string",
@@ -66,6 +68,9 @@ __all__ = [
     "observation_size",
     "observation_string",
     "observe_into",
+    "referee_outputs",
+    "referee_start",
+    "referee_step",
     "table_string",
     "utilities",
 ]
@@ -286,7 +291,7 @@ _MOVES: Final = {
 }
 
 
-def legal_actions(state: GameState) -> list[int]:
+def _legal_actions_reference(state: GameState) -> list[int]:
     """The ids of ``state.legal_moves()``, sorted (empty while the game waits for a
     ``Refill`` or is over).
 
@@ -302,6 +307,9 @@ def legal_actions(state: GameState) -> list[int]:
         ids.append(action)
     ids.sort()
     return ids
+
+
+legal_actions = twin(_compiled, _legal_actions_reference, "legal_actions")
 
 
 # The referee lists legal moves from objects it builds once, so their ids are looked up
@@ -564,7 +572,7 @@ def observation(state: GameState, player: int) -> list[float]:
     return out
 
 
-def observe_into(state: GameState, player: int, vector: Any, mask: Any = None) -> None:
+def _observe_into_reference(state: GameState, player: int, vector: Any, mask: Any = None) -> None:
     """Write :func:`observation` of ``state`` from ``player``'s seat into ``vector``, and,
     when ``mask`` is given, :func:`legal_action_mask` of ``state`` into ``mask``: nothing
     is allocated, for an environment that hands out arrays of its own (the PettingZoo
@@ -594,6 +602,9 @@ def observe_into(state: GameState, player: int, vector: Any, mask: Any = None) -
         flags[action] = 1
     target[:] = array("f", values).tobytes()
     holes[:] = flags
+
+
+observe_into = twin(_compiled, _observe_into_reference, "observe_into")
 
 
 def _buffer(obj: object, name: str, formats: tuple[str, ...], kind: str, count: int) -> Any:
@@ -685,22 +696,88 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
     return "\n".join(lines)
 
 
+# -- batched engines held to the referee -------------------------------------------------------
+
+
+class Disagreement(AssertionError):
+    """A batched engine and the referee disagree: raised by the differential checks of
+    :mod:`azul_rules.pgx` and :mod:`azul_rules.ai.vector`, naming the game, the step and
+    what differs."""
+
+
+_PARTS: Final = ("players", "factories", "center", "current_player", "marker_holder", "bag",
+                 "lid", "start_player", "phase", "round", "outcome")  # fmt: skip
+
+
+def referee_start(seen: GameState, *, game: int = 0) -> GameState:
+    """The referee's first position of a game an engine dealt (``seen``, with the
+    table's draws): a new game with external draws, the engine's first player and the
+    ``Refill`` of the factories it drew (R2), held equal to ``seen``.
+
+    :raises Disagreement: when the two positions differ.
+    """
+    first = new_game(len(seen.players), external_draws=True, first_player=seen.start_player,
+                     variant=seen.variant)  # fmt: skip
+    referee = first.apply(Refill(seen.factories))
+    _same_position(referee, seen, game, 0)
+    return referee
+
+
+def referee_step(referee: GameState, action: int, seen: GameState, *, game: int = 0,
+                 step: int = 0) -> GameState:  # fmt: skip
+    """The referee's position after action id ``action`` (then the ``Refill`` of the
+    factories ``seen`` shows, when the move ended a round and the engine drew), held
+    equal to the engine's position ``seen``.
+
+    :raises Disagreement: when the two positions differ (naming the parts).
+    """
+    after = referee.apply(move_from_action(action, len(referee.players)))
+    if after.phase is Phase.REFILL:
+        after = after.apply(Refill(seen.factories))
+    _same_position(after, seen, game, step)
+    return after
+
+
+def referee_outputs(
+    referee: GameState, seat: int, observed: Sequence[float], rewards: Sequence[float],
+    terminated: bool, *, game: int = 0,
+) -> None:  # fmt: skip
+    """An engine's outputs after a step that led to ``referee``'s position: the
+    observation from ``seat`` (as float32), the rewards (``utilities`` of the winners at
+    the game's end, 0 before) and the termination flag.
+
+    :raises Disagreement: at the first output that differs.
+    """
+    expected = observation(referee, seat)
+    _expect(array("f", observed) == array("f", expected), game, "the observation")
+    if referee.outcome is not None:
+        paid = utilities(referee.outcome.winners, len(referee.players))
+        _expect(all(abs(a - b) <= 1e-6 for a, b in zip(rewards, paid, strict=True)), game,
+                "the rewards")  # fmt: skip
+        _expect(terminated, game, "termination")
+    else:
+        _expect(not any(rewards) and not terminated, game, "the rewards")
+
+
+def _same_position(referee: GameState, seen: GameState, game: int, step: int) -> None:
+    if referee == seen:
+        return
+    parts = [name for name in _PARTS if getattr(referee, name) != getattr(seen, name)]
+    raise Disagreement(
+        f"game {game}, step {step}: the engine's {', '.join(parts) or 'position'} differ from "
+        f"the referee's\nreferee:\n{referee}\nengine:\n{seen}"
+    )
+
+
+def _expect(ok: bool, game: int, what: str) -> None:
+    if not ok:
+        raise Disagreement(f"game {game}: {what} differ from the referee's")
+
+
 # -- the compiled twins (azul_rules.core._accelerate) ------------------------------------------
 
-PYTHON_TWINS: Final[dict[str, Callable[..., Any]]] = {
-    "legal_actions": legal_actions,
-    "observe_into": observe_into,
+REFERENCES: Final[dict[str, Callable[..., Any]]] = {
+    "legal_actions": _legal_actions_reference,
+    "observe_into": _observe_into_reference,
 }
 """The Python reference of each function of this module that has a compiled twin."""
-
-if _speedups is not None:
-    _speedups.doors_setup(
-        {
-            **PYTHON_TWINS,
-            "REFILL": Phase.REFILL,
-            "GAME_OVER": Phase.GAME_OVER,
-            "COLORED": Variant.COLORED,
-        }
-    )
-    legal_actions = _speedups.legal_actions
-    observe_into = _speedups.observe_into

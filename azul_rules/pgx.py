@@ -64,10 +64,13 @@ with extra("pgx", "azul_rules.pgx"):
 
 from azul_rules.actions import (
     DEFAULT_MAX_ROUNDS,
+    Disagreement,
     factory_count,
     legal_actions,
-    observation,
     observation_size,
+    referee_outputs,
+    referee_start,
+    referee_step,
 )
 from azul_rules.core.board import PlayerBoard, pattern_line
 from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem
@@ -1038,10 +1041,6 @@ def _board(fields: dict[str, Any], seat: int) -> PlayerBoard:
 # -- held to the referee ---------------------------------------------------------------------
 
 
-class Disagreement(AssertionError):
-    """The batched engine and the referee disagree (see :func:`differential`)."""
-
-
 def differential(
     players: int = 2, games: int = 16, *, variant: str = "colored", batch: int = 8, seed: int = 0
 ) -> int:
@@ -1052,8 +1051,8 @@ def differential(
     state, and the rewards at the end are ``actions.utilities`` of the referee's winners.
     Returns the number of steps checked; the same seed checks the same games.
 
-    :raises Disagreement: at the first difference, naming the game, the step and the
-        parts that differ.
+    :raises Disagreement: (:class:`azul_rules.actions.Disagreement`) at the first
+        difference, naming the game, the step and the parts that differ.
     """
     env = make(players, variant)
     init = jax.jit(jax.vmap(env.init))
@@ -1064,79 +1063,36 @@ def differential(
     for first in range(0, games, batch):
         key, start_key = jax.random.split(key)
         state = init(jax.random.split(start_key, batch))
-        refs = [_first_position(state, i, players, variant) for i in range(batch)]
+        refs = [referee_start(to_state(state, i), game=first + i) for i in range(batch)]
         live = [first + i < games for i in range(batch)]
         while any(live):
             masks = np.asarray(state.legal_action_mask)
             chosen = np.zeros(batch, np.int32)
             for i in range(batch):
                 if live[i]:
-                    _expect(masks[i].nonzero()[0].tolist() == legal_actions(refs[i]),
-                            first + i, checked, "the legal mask")  # fmt: skip
-                    chosen[i] = choices.choice(masks[i].nonzero()[0])
+                    legal = masks[i].nonzero()[0]
+                    if legal.tolist() != legal_actions(refs[i]):
+                        raise Disagreement(f"game {first + i}, step {checked}: the legal mask "
+                                           "differs from the referee's")  # fmt: skip
+                    chosen[i] = choices.choice(legal)
             key, step_key = jax.random.split(key)
             state = step(state, jnp.asarray(chosen), jax.random.split(step_key, batch))
             for i in range(batch):
                 if live[i]:
-                    refs[i] = _follow(refs[i], int(chosen[i]), state, i, players, first + i)
+                    refs[i] = _follow(refs[i], int(chosen[i]), state, i, first + i)
                     live[i] = not (bool(state.terminated[i]) or bool(state.truncated[i]))
                     checked += 1
     return checked
 
 
-def _first_position(state: AzulState, index: int, players: int, variant: str) -> GameState:
-    from azul_rules.core.moves import Refill
-    from azul_rules.core.state import new_game
-
-    start = int(np.asarray(state.start_player)[index])
-    seen = to_state(state, index)
-    ref = new_game(players, external_draws=True, first_player=start, variant=variant).apply(
-        Refill(seen.factories)
-    )
-    _compare(ref, seen, index, 0)
-    return ref
-
-
-def _follow(ref: GameState, action: int, state: AzulState, index: int, players: int,
-            game: int) -> GameState:  # fmt: skip
-    from azul_rules.actions import move_from_action, utilities
-    from azul_rules.core.moves import Refill
-
-    seen = to_state(state, index)
-    ref = ref.apply(move_from_action(action, players))
-    if ref.phase is Phase.REFILL:
-        ref = ref.apply(Refill(seen.factories))
-    _compare(ref, seen, game, int(np.asarray(state._step_count)[index]))
+def _follow(ref: GameState, action: int, state: AzulState, index: int, game: int) -> GameState:
+    step = int(np.asarray(state._step_count)[index])
+    ref = referee_step(ref, action, to_state(state, index), game=game, step=step)
     seat = int(np.asarray(state.current_player)[index])
-    observed = np.asarray(state.observation)[index]
-    _expect(np.array_equal(observed, np.asarray(observation(ref, seat), np.float32)), game, -1,
-            "the observation")  # fmt: skip
-    rewards = np.asarray(state.rewards)[index].tolist()
-    if ref.outcome is not None:
-        expected = utilities(ref.outcome.winners, players)
-        _expect(np.allclose(rewards, expected, atol=1e-6), game, -1, "the rewards")
-        _expect(bool(state.terminated[index]), game, -1, "termination")
-    else:
-        _expect(not any(rewards) and not bool(state.terminated[index]), game, -1, "the rewards")
+    referee_outputs(ref, seat, np.asarray(state.observation)[index].tolist(),
+                    np.asarray(state.rewards)[index].tolist(), bool(state.terminated[index]),
+                    game=game)  # fmt: skip
     return ref
-
-
-def _compare(ref: GameState, seen: GameState, game: int, step: int) -> None:
-    if ref == seen:
-        return
-    parts = [name for name in ("players", "factories", "center", "current_player",
-                               "marker_holder", "bag", "lid", "start_player", "phase",
-                               "round", "outcome")
-             if getattr(ref, name) != getattr(seen, name)]  # fmt: skip
-    raise Disagreement(
-        f"game {game}, step {step}: the engine's {', '.join(parts) or 'position'} differ from "
-        f"the referee's\nreferee:\n{ref}\nengine:\n{seen}"
-    )
-
-
-def _expect(ok: bool, game: int, step: int, what: str) -> None:
-    if not ok:
-        raise Disagreement(f"game {game}, step {step}: {what} differ from the referee's")
 
 
 MAX_ROUND: Final = 2**15 - 2

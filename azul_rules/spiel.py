@@ -63,7 +63,7 @@ from azul_rules.core.moves import Move, Refill, Take
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import build, new_context
 from azul_rules.core.shown import shown
-from azul_rules.core.state import GameState, _speedups, new_game
+from azul_rules.core.state import GameState, new_game
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -730,23 +730,6 @@ def refilled(
         new_context(_tiles(bag), _tiles(lid), starter, _FACTORY_OFFER, context.round,
                     context.variant, None, None, context.last_scoring),
     )  # fmt: skip
-
-
-# The compiled twin of _step (azul_rules.core._accelerate): the reference is kept here.
-PYTHON_STEP: Final = _step
-if _speedups is not None:
-    _speedups.doors_setup(
-        {
-            "spiel_step": _step,
-            "Position": _Position,
-            "Kit": _Kit,
-            "DEALS": deals.DEALS,
-            "settle": _settle,
-            "finish": _finish,
-            "NO_TILES": _NO_TILES,
-        }
-    )
-    _step = _speedups.spiel_step
 
 
 def _undealable(position: _Position, action: int, error: ValueError) -> str:

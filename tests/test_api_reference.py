@@ -23,14 +23,14 @@ import pytest
 import azul_rules as az
 from azul_rules import actions
 from azul_rules.core.rulebook import Rule
-from azul_rules.core.state import PYTHON_TWINS
 from azul_rules.svg import board
 
 ROOT = Path(__file__).resolve().parent.parent
 API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 DOCUMENTED = set(re.findall(r"^\.\. auto\w+:: ([\w.]+)\b", API_PAGE, re.MULTILINE))
 MODULES = [
-    "svg", "actions", "spiel", "pettingzoo", "pgx", "testing", "tournament", "web", "engine",
+    "svg", "actions", "spiel", "pettingzoo", "pgx", "ai.vector", "testing", "tournament", "web",
+    "engine",
 ]  # fmt: skip
 RAISES = re.compile(r":raises (\w+):")
 
@@ -72,14 +72,10 @@ def test_each_constant_a_module_exports_reaches_the_reference(name: str) -> None
 
 
 def _docstring(entry: object) -> str:
-    """The docstring of an entry point, the Python core's where a compiled twin replaces
-    it (``GameState.legal_moves``, ``actions.legal_actions``), as the site shows it."""
-    name = getattr(entry, "__name__", "")
-    qualified = getattr(entry, "__qualname__", "")
-    if qualified.startswith("GameState.") and name in PYTHON_TWINS:
-        entry = PYTHON_TWINS[name]
-    elif inspect.isbuiltin(entry):
-        entry = actions.PYTHON_TWINS.get(name, entry)
+    """The docstring of an entry point, the Python reference's where a compiled twin
+    stands in front of it (``GameState.legal_moves``, ``actions.legal_actions``), as the
+    site shows it."""
+    entry = getattr(entry, "__wrapped__", entry)  # a compiled twin: its reference
     return " ".join((inspect.getdoc(entry) or "").split())
 
 

@@ -1,9 +1,9 @@
 """The compiled twins of the AI doors against their Python references.
 
 ``azul_rules.actions.legal_actions``, ``azul_rules.actions.observe_into`` and
-``azul_rules.core.deals.deal_outcomes`` have C twins in ``azul_rules/core/_speedups.c`` (the doors'
-section; see ``azul_rules.core._accelerate``).  Each call here is made through the twin and
-through the Python reference (``PYTHON_TWINS``) and the results compared: the same
+``azul_rules.core.deals.deal_outcomes`` have compiled twins (``azul_rules/core/_engine/doors.c``
+over the engine; see ``azul_rules.core._accelerate``).  Each call here is made through the twin
+and through the Python reference (``REFERENCES``) and the results compared: the same
 value, the same bytes written, or the same exception, on reachable, mutated and tampered
 positions, odd buffers and odd counts.  With the pure-Python core the twins are the
 references themselves, which the last test checks.
@@ -28,7 +28,6 @@ from hypothesis import strategies as st
 import azul_rules as az
 from azul_rules import actions, testing
 from azul_rules.core import deals
-from azul_rules.core import state as state_module
 from tests.extras import needs
 from tests.test_compiled_core import _tampered, _tampered_board, python_core
 from tests.test_possible_successors import mutated_position
@@ -38,10 +37,9 @@ np = needs("numpy")
 compiled = pytest.mark.skipif(
     not az.accelerated, reason="the compiled core is not in use (AZUL_RULES_PURE_PYTHON=1)"
 )
-_speedups = state_module._speedups
-PY_LEGAL_ACTIONS: Callable[..., Any] = actions.PYTHON_TWINS["legal_actions"]
-PY_OBSERVE_INTO: Callable[..., Any] = actions.PYTHON_TWINS["observe_into"]
-PY_DEAL_OUTCOMES: Callable[..., Any] = deals.PYTHON_TWINS["deal_outcomes"]
+PY_LEGAL_ACTIONS: Callable[..., Any] = actions.REFERENCES["legal_actions"]
+PY_OBSERVE_INTO: Callable[..., Any] = actions.REFERENCES["observe_into"]
+PY_DEAL_OUTCOMES: Callable[..., Any] = deals.REFERENCES["deal_outcomes"]
 # The functions in use (the twins, or the references with the Python core), called
 # here with arguments of any type.
 LEGAL_ACTIONS: Callable[..., Any] = actions.legal_actions
@@ -297,9 +295,9 @@ def test_the_switch_gives_the_references_to_the_python_core() -> None:
     """``AZUL_RULES_PURE_PYTHON=1``: the doors' functions are the Python references."""
     code = (
         "from azul_rules import actions\nfrom azul_rules.core import deals\n"
-        "print(actions.legal_actions is actions.PYTHON_TWINS['legal_actions'],"
-        " actions.observe_into is actions.PYTHON_TWINS['observe_into'],"
-        " deals.deal_outcomes is deals.PYTHON_TWINS['deal_outcomes'])"
+        "print(actions.legal_actions is actions.REFERENCES['legal_actions'],"
+        " actions.observe_into is actions.REFERENCES['observe_into'],"
+        " deals.deal_outcomes is deals.REFERENCES['deal_outcomes'])"
     )
     pure = subprocess.run(
         [sys.executable, "-c", code], env={**os.environ, "AZUL_RULES_PURE_PYTHON": "1"},
@@ -307,6 +305,6 @@ def test_the_switch_gives_the_references_to_the_python_core() -> None:
     )  # fmt: skip
     assert pure.stdout.split() == ["True", "True", "True"]
     if az.accelerated:
-        assert actions.legal_actions is _speedups.legal_actions  # type: ignore[union-attr]
-        assert actions.observe_into is _speedups.observe_into  # type: ignore[union-attr]
-        assert deals.deal_outcomes is _speedups.deal_outcomes  # type: ignore[union-attr]
+        assert actions.legal_actions.__wrapped__ is PY_LEGAL_ACTIONS  # type: ignore[attr-defined]
+        assert actions.observe_into.__wrapped__ is PY_OBSERVE_INTO  # type: ignore[attr-defined]
+        assert deals.deal_outcomes.__wrapped__ is PY_DEAL_OUTCOMES  # type: ignore[attr-defined]

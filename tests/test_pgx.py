@@ -416,7 +416,7 @@ def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
         marker_on_full_floor |= takes_marker and taker_floor == 7
         key, draw = jax.random.split(key)
         state = step(state, np.asarray([action], np.int32), draw[None])
-        referee = engine._follow(referee, action, state, 0, 2, 0)
+        referee = engine._follow(referee, action, state, 0, 0)
     assert marker_on_full_floor
 
 
@@ -432,7 +432,7 @@ def test_nothing_to_deal_ends_the_game_as_the_referee_does() -> None:
     step = jax.jit(jax.vmap(engine.AzulEnv(4).step))
     action = 9 * 30 + 2 * 6 + 3  # the centre, red, pattern line 4: kept there
     state = step(state, np.asarray([action], np.int32), jax.random.PRNGKey(0)[None])
-    referee = engine._follow(referee, action, state, 0, 4, 0)
+    referee = engine._follow(referee, action, state, 0, 0)
     assert referee.is_over and bool(state.terminated[0])
     assert not any(board.has_complete_row() for board in referee.players)
 

@@ -6,9 +6,11 @@ boards, moves and phases, the scoring (W3, F1-F4, E2), the grey wall (V1-V5), th
 end (R1-R7), the checks of a position (``problems``), ``GameState`` itself, the seeded
 generator, the words of the verdicts (``messages``, ``rulebook``, ``render``: their
 phrases come from the catalogues of ``azul_rules.text``) and the built-in bots.
-``_speedups.c`` is the compiled twin of the hot functions (it holds no phrase); the Python
-code is the reference (``_accelerate`` says which functions have a twin and how a rule
-changes in both).
+``_engine/`` is the rules engine in plain C (a position as a struct of counts and bit
+masks, one file per part of the rules) with its CPython face, compiled into
+``_compiled``: the twin of the hot functions (it holds no phrase); the Python code is
+the reference (``_accelerate`` says which functions have a twin and how a rule changes
+in both).
 
 May import: ``azul_rules.text``, the standard library, attrs and cattrs.  Nothing above
 it (``formats``, ``adjudication``, ``svg``, the AI doors, ``testing``, ``tournament``,

@@ -1,63 +1,47 @@
-"""The compiled core: which one runs, the C twin or the Python reference.
+"""The compiled engine: which one runs, the C engine or the Python reference.
 
-``azul_rules.core._speedups`` (``azul_rules/core/_speedups.c``, compiled at install by the build
-hook ``hatch_build.py``) is a twin of the hot functions of the Python core, used when it
-imports.  Each twin mirrors one Python function, which stays the reference and the
-fallback:
+``azul_rules/core/_engine/`` holds the rules in plain C (``engine.h``: a position as a
+struct of counts and bit masks; one file per part of the rules, as the Python modules
+are split) and the CPython face that puts it behind the referee's objects
+(``adapter.c``, ``doors.c``).  The build hook (``hatch_build.py``) compiles them at
+install into ``azul_rules.core._compiled``; the batch engine's face
+(``azul_rules/ai/_vector.c``) into ``azul_rules.ai._vector``.  The Python code is the
+reference: ``state.py`` defines each compiled method as a twin of its Python function,
+and the twin gives the function every call it does not make itself:
 
-======================================  ==================================================
-compiled twin                           Python reference (and fallback)
-======================================  ==================================================
-``GameState.legal_moves``               ``GameState.legal_moves`` (the takes, and the grey
-                                        wall's placements)
-``GameState._take``                     ``GameState._take`` (T2-T4, P1-P6, F1-F4)
-``GameState._end_offer``                ``GameState._end_offer`` (the coloured tiling of
-                                        every board; the grey tiling's start)
-``GameState._close_round``              ``GameState._close_round`` with ``_next_round``
-                                        (R1-R5, seeded draws)
-``GameState._place_tile``               ``GameState._place_tile`` with ``_place`` (V1-V3)
-``GameState._grey_tiling``              ``GameState._grey_tiling`` (V3, V4)
-``GameState._tilings_so_far``           ``GameState._tilings_so_far``
-``GameState._settle_grey_round``        ``GameState._settle_grey_round`` (W4, W5, E1, R7)
-``_speedups.draw_factories``            ``rounds.draw_factories`` (R2, the seeded draws)
-``_speedups.tile_colored``              ``rounds.tile_colored`` (W1-W5)
-``_speedups.place_on_wall``             ``rounds.place_on_wall`` (W1, W3)
-``_speedups.settle_floor``              ``rounds.settle_floor`` (W4, W5)
-``_speedups.walls_can_end``             ``grey.walls_can_end`` (R7)
-======================================  ==================================================
+========================================  ==============================================
+compiled twin (``twin(reference, name)``)  Python reference (and fallback)
+========================================  ==============================================
+``GameState.legal_moves``                 the takes, and the grey wall's placements
+``GameState.apply``                       a ``Take`` or a ``PlaceTile``, with the round's
+                                          end and the game's (T1-T4, P1-P7, F1-F4, W1-W5,
+                                          V1-V4, R1-R7, E1-E4); every other move, and
+                                          every illegal one (its verdict), by Python
+``GameState.is_over``                     the phase
+``actions.legal_actions``                 the ids of the legal moves
+``actions.observe_into``                  the observation vector and the legal mask
+``deals.deal_outcomes``                   a factory's fill as chance outcomes (R2)
+========================================  ==============================================
 
-and, for the AI doors (the OpenSpiel game and the PettingZoo environment), in a section
-of their own of the same file:
-
-======================================  ==================================================
-compiled twin                           Python reference (and fallback)
-======================================  ==================================================
-``_speedups.legal_actions``             ``actions.legal_actions``
-``_speedups.observe_into``              ``actions.observe_into``
-``_speedups.deal_outcomes``             ``deals.deal_outcomes``
-``_speedups.spiel_step``                ``spiel._step`` (``python_azul``'s hot paths)
-======================================  ==================================================
-
-(``actions.PYTHON_TWINS``, ``deals.PYTHON_TWINS`` and ``spiel.PYTHON_STEP`` keep the
-references; ``tests/test_compiled_doors.py`` and ``tests/test_spiel.py`` hold the twins
-to them.)
-
-Everything else — ``validate`` and every check and message, the end of the game (E2-E4,
-R6), the table's draws (``Refill``), ``TableTake``, JSON, the views — is Python only.
-The twins build the very same frozen attrs objects (through their slots, as
-``azul_rules.core._slots`` does) and hand any part they do not expect (a slot replaced
-through ``object.__setattr__``, a score past 60 bits, a bag past 65,535 tiles...) back to
-the Python function, so both cores give the same games, verdicts and records, and odd
-input the same answer.  ``state.PYTHON_TWINS`` holds the Python references by name.
+Everything else -- ``validate`` and every check and message, ``Refill``, ``TableTake``,
+``new_game``, JSON, the views -- is Python only.  A twin reads the position into the
+engine's struct and builds the very same frozen attrs objects the reference builds
+(through their slots, as ``azul_rules.core._slots`` does), sharing every unchanged part;
+any part it does not expect (a slot replaced through ``object.__setattr__``, a score past
+60 bits, a bag past 65,535 tiles, a multiset out of order...) sends the whole call to
+the reference, so both cores give the same games, verdicts, records and exceptions.
+The engine reads its tables (floor penalties, the coloured wall, the end bonuses, the
+generator's constants, the shared lines and moves) from the Python modules when it is
+loaded; it never retypes them.
 
 **A rule change** is made in the Python function first (it is the reference: its tests
-must pass with ``AZUL_RULES_PURE_PYTHON=1``), then in its C twin;
-``tests/test_compiled_core.py`` holds the two together (a Hypothesis test comparing them
+must pass with ``AZUL_RULES_PURE_PYTHON=1``), then in the engine's file of the same
+name; ``tests/test_compiled_core.py`` holds the two together (Hypothesis comparing them
 call for call, and digests of seeded games), and CI runs the whole suite on both cores.
 
 ``AZUL_RULES_PURE_PYTHON=1`` in the environment, when ``azul_rules`` is imported, forces
-the Python core; so does a compiled module built from another version of the C source
-(an editable checkout edited since its install), with a warning saying how to rebuild.
+the Python core; so does a compiled module built from other sources (an editable
+checkout edited since its install), with a warning saying how to rebuild.
 """
 
 from __future__ import annotations
@@ -65,39 +49,102 @@ from __future__ import annotations
 import os
 import warnings
 import zlib
+from collections.abc import Callable
 from types import ModuleType
+from typing import Any, Final, TypeVar
 
-__all__ = ["PURE_PYTHON_VARIABLE", "load_speedups", "source_digest"]
+__all__ = [
+    "ENGINE", "HEADERS", "PURE_PYTHON_VARIABLE", "SOURCES", "load_compiled", "source_digest",
+    "twin", "twin_property",
+]  # fmt: skip
 
-PURE_PYTHON_VARIABLE = "AZUL_RULES_PURE_PYTHON"
+PURE_PYTHON_VARIABLE: Final = "AZUL_RULES_PURE_PYTHON"
+
+ENGINE: Final = ("tables.c", "takes.c", "draws.c", "wall.c", "grey.c", "rounds.c", "observe.c")
+"""The engine's files (``azul_rules/core/_engine/``), in the order they are compiled."""
+
+SOURCES: Final = {
+    "azul_rules.core._compiled": (
+        *(f"azul_rules/core/_engine/{name}" for name in ENGINE),
+        "azul_rules/core/_engine/adapter.c", "azul_rules/core/_engine/doors.c",
+    ),
+    "azul_rules.ai._vector": (
+        *(f"azul_rules/core/_engine/{name}" for name in ENGINE), "azul_rules/ai/_vector.c",
+    ),
+}
+"""Each compiled module's sources, relative to the project's root (the build hook reads
+this file)."""
+
+HEADERS: Final = {
+    "azul_rules.core._compiled": (
+        "azul_rules/core/_engine/engine.h", "azul_rules/core/_engine/adapter.h",
+    ),
+    "azul_rules.ai._vector": ("azul_rules/core/_engine/engine.h",),
+}
+"""Each compiled module's headers: part of its digest."""
+
 # os.path rather than pathlib: pathlib costs the import of azul_rules 6 ms.
-_SOURCE = os.path.join(os.path.dirname(__file__), "_speedups.c")
+_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def source_digest(path: str | os.PathLike[str] = _SOURCE) -> str:
-    """The CRC-32 of the C source, as the build hook compiles it into the module (it
-    tells an edited source from the one built; cheaper to import than hashlib)."""
-    with open(path, "rb") as source:
-        return f"{zlib.crc32(source.read()):08x}"
+def source_digest(module: str, root: str | None = None) -> str:
+    """The CRC-32 of a compiled module's sources and the headers, as the build hook
+    compiles it into the module (it tells an edited source from the one built; cheaper
+    to import than hashlib)."""
+    digest = 0
+    for path in (*SOURCES[module], *HEADERS[module]):
+        with open(os.path.join(_ROOT if root is None else root, path), "rb") as source:
+            digest = zlib.crc32(source.read(), digest)
+    return f"{digest:08x}"
 
 
-def load_speedups() -> ModuleType | None:
-    """The compiled twin, or ``None`` for the Python core: when
-    ``AZUL_RULES_PURE_PYTHON`` is set (to anything but ``0`` or nothing), when the module
-    was not built (no C compiler at install), or when it was built from another source."""
-    if os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
+def _sources_present(module: str) -> bool:
+    return all(os.path.isfile(os.path.join(_ROOT, p)) for p in (*SOURCES[module], *HEADERS[module]))
+
+
+def load_compiled(
+    module: str = "azul_rules.core._compiled", *, switch: bool = True
+) -> ModuleType | None:
+    """The compiled module, or ``None`` for the Python core: when
+    ``AZUL_RULES_PURE_PYTHON`` is set (to anything but ``0`` or nothing; ``switch=False``
+    ignores it, for the batch engine, which has no Python twin), when the module was not
+    built (no C compiler at install), or when it was built from other sources."""
+    if switch and os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
         return None
     try:
-        from azul_rules.core import _speedups
+        import importlib
+
+        compiled = importlib.import_module(module)
     except ImportError:
         return None
-    if os.path.isfile(_SOURCE) and source_digest(_SOURCE) != _speedups.SOURCE_DIGEST:
+    if _sources_present(module) and source_digest(module) != compiled.SOURCE_DIGEST:
         warnings.warn(
-            "azul_rules: the compiled core was built from another version of "
-            f"{os.path.basename(_SOURCE)}; the Python core is used.  Rebuild it with "
-            "`pip install -e .` (or set AZUL_RULES_PURE_PYTHON=1 to silence this).",
+            f"azul_rules: the compiled {module} was built from other sources; the Python "
+            "code is used.  Rebuild it with `pip install -e .` (or set "
+            "AZUL_RULES_PURE_PYTHON=1 to silence this).",
             RuntimeWarning,
             stacklevel=2,
         )
         return None
-    return _speedups
+    return compiled
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def twin(compiled: ModuleType | None, reference: F, name: str) -> F:
+    """``reference`` with the compiled engine in front of it (``compiled.Twin``), or
+    ``reference`` itself for the Python core.  In a class body, a method: the twin
+    learns its class there."""
+    if compiled is None:
+        return reference
+    found: F = compiled.Twin(name, reference)
+    return found
+
+
+def twin_property(compiled: ModuleType | None, reference: property, name: str) -> property:
+    """A property's twin (``compiled.TwinProperty``), or the property itself."""
+    if compiled is None or reference.fget is None:
+        return reference
+    found: property = compiled.TwinProperty(name, reference.fget)
+    return found

@@ -46,10 +46,11 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
+from azul_rules.core._accelerate import twin
 from azul_rules.core.colors import Color
 from azul_rules.core.errors import FormatError
 from azul_rules.core.shown import shown
-from azul_rules.core.state import _speedups
+from azul_rules.core.state import _compiled
 
 __all__ = [
     "DEALS",
@@ -120,7 +121,7 @@ def outcome_text(outcome: int) -> str:
     return "".join(tile.letter for tile in deal_tiles(outcome))
 
 
-def deal_outcomes(bag: Sequence[int], lid: Sequence[int]) -> list[tuple[int, float]]:
+def _deal_outcomes_reference(bag: Sequence[int], lid: Sequence[int]) -> list[tuple[int, float]]:
     """The deals the next factory can get from a bag and a lid holding ``bag`` and
     ``lid`` tiles of each colour (five counts each), with their probabilities, sorted by
     id (R2; see the module's documentation).  Empty when bag and lid are both empty.
@@ -145,6 +146,9 @@ def deal_outcomes(bag: Sequence[int], lid: Sequence[int]) -> list[tuple[int, flo
         (_ID_BY_COUNTS[tuple(map(operator.add, DEAL_COUNTS[index], in_bag))], chance)
         for index, chance in drawn
     )
+
+
+deal_outcomes = twin(_compiled, _deal_outcomes_reference, "deal_outcomes")
 
 
 def _draws(supply: tuple[int, ...], size: int, total: int) -> list[tuple[int, float]]:
@@ -287,9 +291,5 @@ def _check_counts(counts: object, name: str) -> tuple[int, ...]:
 
 # -- the compiled twin (azul_rules.core._accelerate) --------------------------------------------
 
-PYTHON_TWINS: Final[dict[str, Callable[..., Any]]] = {"deal_outcomes": deal_outcomes}
+REFERENCES: Final[dict[str, Callable[..., Any]]] = {"deal_outcomes": _deal_outcomes_reference}
 """The Python reference of each function of this module that has a compiled twin."""
-
-if _speedups is not None:
-    _speedups.doors_setup({**PYTHON_TWINS, "DEAL_COUNTS": DEAL_COUNTS})
-    deal_outcomes = _speedups.deal_outcomes

@@ -7,7 +7,7 @@ point was earned or lost.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, NoReturn, TypeGuard, cast
+from typing import Final, NamedTuple, NoReturn, TypeGuard, cast
 
 import attrs
 
@@ -18,6 +18,9 @@ from azul_rules.core.errors import FormatError
 from azul_rules.core.shown import fill, shown
 
 __all__ = [
+    "COLOR_BONUS",
+    "COLUMN_BONUS",
+    "ROW_BONUS",
     "Bonuses",
     "Outcome",
     "PlacementScore",
@@ -195,6 +198,13 @@ def floor_penalty(occupied: int) -> int:
     return FLOOR_TOTALS[min(occupied, FLOOR_SIZE)]
 
 
+ROW_BONUS: Final = 2
+COLUMN_BONUS: Final = 7
+COLOR_BONUS: Final = 10
+"""The end bonuses (E2): a complete horizontal row, a complete vertical column, a colour
+with all 5 of its tiles on the wall."""
+
+
 @attrs.frozen
 class Bonuses:
     """End bonuses (E2): +2 per complete row, +7 per complete column, +10 per colour
@@ -211,7 +221,7 @@ class Bonuses:
     @property
     def points(self) -> int:
         """The bonus points in all."""
-        return 2 * self.rows + 7 * self.columns + 10 * self.colors
+        return ROW_BONUS * self.rows + COLUMN_BONUS * self.columns + COLOR_BONUS * self.colors
 
 
 def end_bonuses(wall: Wall) -> Bonuses:

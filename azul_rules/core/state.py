@@ -12,9 +12,9 @@ from typing import Final
 import attrs
 
 from azul_rules.core import rules
-from azul_rules.core._accelerate import load_speedups
+from azul_rules.core._accelerate import load_compiled, twin, twin_property
 from azul_rules.core._slots import new_instance
-from azul_rules.core.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PatternLine, PlayerBoard
+from azul_rules.core.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PlayerBoard
 from azul_rules.core.codes import StateProblem
 from azul_rules.core.colors import (
     CENTER,
@@ -32,7 +32,6 @@ from azul_rules.core.colors import (
 )
 from azul_rules.core.errors import FormatError, IllegalMoveError, InvalidStateError, Result
 from azul_rules.core.grey import (
-    PLACE_TILES,
     legal_columns,
     line_to_floor,
     next_line,
@@ -62,15 +61,13 @@ from azul_rules.core.rounds import (
 )
 from azul_rules.core.scoring import (
     PlayerTiling,
-    RoundScoring,
-    WallPlacement,
     new_scoring,
     new_tiling,
 )
 from azul_rules.core.shown import number, shown
 
 __all__ = [
-    "ACCELERATED", "FACTORY_COUNTS", "PYTHON_TWINS", "GameState", "RoundContext", "new_game",
+    "ACCELERATED", "FACTORY_COUNTS", "REFERENCES", "GameState", "RoundContext", "new_game",
 ]  # fmt: skip
 
 
@@ -112,6 +109,11 @@ def _center_plan(center: Tiles) -> _Plan:
         _CENTER_BY_TILES.clear()
     found = _CENTER_BY_TILES[center] = _CENTER_PLANS[frozenset(center)]
     return found
+
+
+_compiled = load_compiled()
+ACCELERATED: Final = _compiled is not None
+"""True when the compiled engine is in use (``azul_rules.accelerated``)."""
 
 
 @attrs.frozen
@@ -163,7 +165,7 @@ class GameState(Position):
 
     # -- the referee -----------------------------------------------------------------
 
-    def legal_moves(self) -> tuple[Take | PlaceTile, ...]:
+    def _legal_moves_reference(self) -> tuple[Take | PlaceTile, ...]:
         """Every legal compact move, in a fixed order.
 
         In the factory offer, the takes: factories in order, then the centre; colours in
@@ -187,6 +189,10 @@ class GameState(Position):
                 moves += by_mask[packed >> shift & 31]
         return tuple(moves)
 
+    legal_moves = twin(_compiled, _legal_moves_reference, "legal_moves")
+
+    is_over = twin_property(_compiled, Position.__dict__["is_over"], "is_over")
+
     def problems(self) -> tuple[Problem, ...]:
         """Every reason this position could not arise in a game (empty when it can):
         tiles not adding up to 20 per colour, lines over capacity or holding a colour of
@@ -209,7 +215,7 @@ class GameState(Position):
         """
         return rules.validate(self, move).ok
 
-    def apply(self, move: Move) -> GameState:
+    def _apply_reference(self, move: Move) -> GameState:
         """The state after ``move``; ``self`` is untouched.  The last take of a round also
         runs the wall tiling, the floor, the end check and, with seeded draws, the refill.
 
@@ -245,6 +251,8 @@ class GameState(Position):
                 raise IllegalMoveError(Result(tuple(found)))
             return self._place(move)
         raise IllegalMoveError(self.validate(move))
+
+    apply = twin(_compiled, _apply_reference, "apply")
 
     # -- mechanics -------------------------------------------------------------------
 
@@ -627,7 +635,7 @@ def _fill_floor(
 _MARKER_ALONE: Final[tuple[FloorItem, ...]] = (MARKER,)
 
 
-def new_game(
+def _new_game_reference(
     players: int = 2,
     *,
     seed: int = 0,
@@ -684,61 +692,15 @@ def new_game(
     return build(GameState, boards, factories, (), first_player, None, context)
 
 
-# -- the compiled twin (azul_rules.core._accelerate says which functions, and how a rule
-# change is made in both) ------------------------------------------------------------
+new_game = twin(_compiled, _new_game_reference, "new_game")
 
-PYTHON_TWINS: Final = {
-    "legal_moves": GameState.legal_moves,
-    "tilings_so_far": GameState._tilings_so_far,
-    "end_offer": GameState._end_offer,
-    "close_round": GameState._close_round,
-    "settle_grey_round": GameState._settle_grey_round,
-    "walls_can_end": walls_can_end,
-    "settle_floor": settle_floor,
-    "take": GameState._take,
-    "place_tile": GameState._place_tile,
-    "grey_tiling": GameState._grey_tiling,
-    "draw_factories": draw_factories,
-    "tile_colored": tile_colored,
-    "place_on_wall": place_on_wall,
+
+# -- the compiled twins (azul_rules.core._accelerate) ----------------------------------
+
+REFERENCES: Final = {
+    "legal_moves": GameState._legal_moves_reference,
+    "apply": GameState._apply_reference,
+    "is_over": Position.__dict__["is_over"].fget,
+    "new_game": _new_game_reference,
 }
-"""The Python reference of each function that has a compiled twin, by name."""
-
-_speedups = load_speedups()
-ACCELERATED: Final = _speedups is not None
-"""True when the compiled core is in use (``azul_rules.accelerated``)."""
-
-if _speedups is not None:
-    _speedups.setup(
-        {
-            **PYTHON_TWINS,
-            "COLORS": COLORS,
-            "MARKER": MARKER,
-            "FACTORY_OFFER": FACTORY_OFFER,
-            "WALL_TILING": WALL_TILING,
-            "GREY": GREY,
-            "PlaceTile": PlaceTile,
-            "RoundScoring": RoundScoring,
-            "PLACE_TILES": PLACE_TILES,
-            "GameState": GameState,
-            "PlayerBoard": PlayerBoard,
-            "RoundContext": RoundContext,
-            "PatternLine": PatternLine,
-            "PlayerTiling": PlayerTiling,
-            "WallPlacement": WallPlacement,
-            "Take": Take,
-            "TAKE_OPTIONS": TAKE_OPTIONS,
-            "LINES": LINES,
-        }
-    )
-    setattr(GameState, "legal_moves", _speedups.method("legal_moves"))  # noqa: B010
-    for _name in (
-        "_take", "_end_offer", "_close_round", "_place_tile", "_grey_tiling", "_tilings_so_far",
-        "_settle_grey_round",
-    ):  # fmt: skip
-        setattr(GameState, _name, _speedups.method(_name))
-    draw_factories = _speedups.draw_factories
-    tile_colored = _speedups.tile_colored
-    place_on_wall = _speedups.place_on_wall
-    settle_floor = _speedups.settle_floor
-    walls_can_end = _speedups.walls_can_end
+"""The Python reference of each compiled twin of :class:`GameState`, by name."""

@@ -1,0 +1,690 @@
+/*
+ * azul_rules.ai._vector: the engine's batch face.  ``Games`` holds many games in C
+ * (azul_rules/core/_engine/), stepped with whole arrays (numpy's, through the buffer
+ * protocol) once a step, never an object per game; ``playouts`` plays random games to
+ * their ends in C, on threads.  azul_rules/ai/vector.py is the Python side.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <pthread.h>
+#include <string.h>
+
+#include "engine.h"
+
+static const int FACTORY_COUNTS[5] = {0, 0, 5, 7, 9};
+
+/* A game's stream of 64-bit numbers from the batch's seed, its slot and a salt (a
+ * SplitMix64 step of their mix: every slot and purpose its own stream). */
+static uint64_t
+stream(uint64_t seed, uint64_t slot, uint64_t salt)
+{
+    uint64_t state = seed ^ (slot * 0xD1B54A32D192ED03ULL) ^ (salt * 0x9E3779B97F4A7C15ULL);
+    return az_split_mix(&state);
+}
+
+/* -- Games --------------------------------------------------------------------------- */
+
+typedef struct {
+    PyObject_HEAD
+    Py_ssize_t count;
+    int players, grey, actions, observation, threads;
+    int busy;            /* a step runs (the GIL released): the games are not to be touched */
+    long long max_rounds;
+    az_game *games;
+    uint64_t *deals;     /* each slot's stream of game seeds */
+    uint8_t *ended;      /* the game ended at the last step: dealt afresh at the next */
+} Games;
+
+static int
+tables_ready(void)
+{
+    if (!AZ.ready) {
+        PyErr_SetString(PyExc_RuntimeError, "azul_rules.ai._vector: the engine's tables are "
+                        "not read (import azul_rules.ai.vector)");
+        return -1;
+    }
+    return 0;
+}
+
+static void
+deal(Games *self, Py_ssize_t i)
+{
+    az_new_game(&self->games[i], self->players, self->grey, az_split_mix(&self->deals[i]), -1);
+    self->ended[i] = 0;
+}
+
+static PyObject *
+games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t count;
+    int players, grey;
+    unsigned long long seed;
+    long long max_rounds;
+    int threads;
+    if (kwargs != NULL || !PyArg_ParseTuple(args, "nipKLi:Games", &count, &players, &grey, &seed,
+                                            &max_rounds, &threads)) {
+        if (kwargs != NULL) {
+            PyErr_SetString(PyExc_TypeError,
+                            "Games(count, players, grey, seed, max_rounds, threads)");
+        }
+        return NULL;
+    }
+    if (tables_ready() < 0) {
+        return NULL;
+    }
+    if (count < 1 || count > ((Py_ssize_t)1 << 26) || players < 2 || players > 4
+        || max_rounds < 1 || threads < 1 || threads > 256) {
+        PyErr_SetString(PyExc_ValueError, "Games: 1 to 2**26 games of 2-4 players, a round cap "
+                        "of 1 or more, 1-256 threads");
+        return NULL;
+    }
+    Games *self = (Games *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->count = count;
+    self->players = players;
+    self->grey = grey;
+    self->actions = az_num_actions(players, grey);
+    self->observation = az_observation_size(players);
+    self->max_rounds = max_rounds;
+    self->threads = threads;
+    self->busy = 0;
+    self->games = PyMem_Calloc((size_t)count, sizeof(az_game));
+    self->deals = PyMem_Calloc((size_t)count, sizeof(uint64_t));
+    self->ended = PyMem_Calloc((size_t)count, 1);
+    if (self->games == NULL || self->deals == NULL || self->ended == NULL) {
+        Py_DECREF(self);
+        return PyErr_NoMemory();
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        self->deals[i] = stream(seed, (uint64_t)i, 1);
+        deal(self, i);
+    }
+    return (PyObject *)self;
+}
+
+static void
+games_dealloc(Games *self)
+{
+    PyMem_Free(self->games);
+    PyMem_Free(self->deals);
+    PyMem_Free(self->ended);
+    PyTypeObject *type = Py_TYPE(self);
+    type->tp_free(self);
+    Py_DECREF(type);
+}
+
+/* A writable C-contiguous buffer of ``count`` items of ``itemsize`` bytes in one of
+ * ``formats`` (0), or -1 with a TypeError naming ``what``. */
+static int
+buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize,
+       const char *formats, Py_ssize_t count, int writable)
+{
+    int flags = PyBUF_FORMAT | PyBUF_C_CONTIGUOUS | (writable ? PyBUF_WRITABLE : 0);
+    if (PyObject_GetBuffer(obj, view, flags) < 0) {
+        return -1;
+    }
+    if (view->format == NULL || strlen(view->format) != 1 || !strchr(formats, view->format[0])
+        || view->itemsize != itemsize || view->len != count * itemsize) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_TypeError, "%s: a C-contiguous buffer of %zd items of %zd bytes "
+                     "(format %s)", what, count, itemsize, formats);
+        return -1;
+    }
+    return 0;
+}
+
+/* The outputs of a step: the mask, the player to move, the rewards and the flags. */
+typedef struct {
+    Py_buffer mask, current, rewards, terminated, truncated;
+    int held;
+} Outputs;
+
+static void
+release(Outputs *out)
+{
+    Py_buffer *views[5] = {&out->mask, &out->current, &out->rewards, &out->terminated,
+                           &out->truncated};
+    for (int i = 0; i < out->held; i++) {
+        PyBuffer_Release(views[i]);
+    }
+}
+
+static int
+outputs(Games *self, PyObject *const *args, Outputs *out)
+{
+    out->held = 0;
+    Py_ssize_t n = self->count;
+    if (buffer(args[0], &out->mask, "mask", 1, "?bB", n * self->actions, 1) < 0) {
+        return -1;
+    }
+    out->held = 1;
+    if (buffer(args[1], &out->current, "current_player", 4, "i", n, 1) < 0) {
+        return -1;
+    }
+    out->held = 2;
+    if (buffer(args[2], &out->rewards, "rewards", 4, "f", n * self->players, 1) < 0) {
+        return -1;
+    }
+    out->held = 3;
+    if (buffer(args[3], &out->terminated, "terminated", 1, "?bB", n, 1) < 0) {
+        return -1;
+    }
+    out->held = 4;
+    if (buffer(args[4], &out->truncated, "truncated", 1, "?bB", n, 1) < 0) {
+        return -1;
+    }
+    out->held = 5;
+    return 0;
+}
+
+/* actions.utilities: each loser pays 1 / (players - 1), the winners split the pot. */
+static void
+utilities(const az_game *g, uint8_t winners, float *rewards)
+{
+    int n = g->players, won = 0;
+    for (int p = 0; p < n; p++) {
+        won += winners >> p & 1;
+    }
+    double share = (double)(n - won) / (double)(n - 1) / (double)won;
+    double lose = -1.0 / (double)(n - 1);
+    for (int p = 0; p < n; p++) {
+        rewards[p] = (float)((winners >> p & 1) ? share : lose);
+    }
+}
+
+/* Game i's mask (all true once it is over, pgx's convention) and player to move. */
+static void
+write_mask(Games *self, Py_ssize_t i, const Outputs *out, int over)
+{
+    uint8_t *mask = (uint8_t *)out->mask.buf + i * self->actions;
+    const az_game *g = &self->games[i];
+    if (over) {
+        memset(mask, 1, (size_t)self->actions);
+    } else {
+        az_legal_mask(g, mask);
+    }
+    ((int32_t *)out->current.buf)[i] = g->current;
+}
+
+/* One game's step (pgx's conventions): a game that ended at the last step is dealt
+ * afresh (its action ignored); an illegal action ends the game, the mover losing as
+ * pgx penalises it, the position kept; a legal one is played, the rewards given at the
+ * game's end, the game truncated past the round cap. */
+static void
+step_one(Games *self, Py_ssize_t i, long long action, const Outputs *out)
+{
+    az_game *g = &self->games[i];
+    float *rewards = (float *)out->rewards.buf + i * self->players;
+    uint8_t *terminated = (uint8_t *)out->terminated.buf + i;
+    uint8_t *truncated = (uint8_t *)out->truncated.buf + i;
+    for (int p = 0; p < self->players; p++) {
+        rewards[p] = 0.0f;
+    }
+    *terminated = *truncated = 0;
+    if (self->ended[i]) {
+        deal(self, i);
+        write_mask(self, i, out, 0);
+        return;
+    }
+    int mover = g->current;
+    if (action < 0 || action >= self->actions || !az_apply_action(g, (int)action, NULL)) {
+        for (int p = 0; p < self->players; p++) {  /* pgx: -1 for the mover, n - 1 others */
+            rewards[p] = (float)(self->players - 1);
+        }
+        rewards[mover] = -1.0f;  /* an illegal action changes nothing: the position kept */
+        *terminated = 1;
+        self->ended[i] = 1;
+        write_mask(self, i, out, 1);
+        return;
+    }
+    if (g->phase == AZ_OVER) {
+        utilities(g, az_winners(g), rewards);
+        *terminated = 1;
+        self->ended[i] = 1;
+        write_mask(self, i, out, 1);
+        return;
+    }
+    if (g->round > self->max_rounds) {
+        *truncated = 1;
+        self->ended[i] = 1;
+    }
+    write_mask(self, i, out, 0);
+}
+
+/* The games of one thread's share of a step: [first, last). */
+typedef struct {
+    Games *games;
+    const void *actions;
+    int wide;
+    const Outputs *out;
+    Py_ssize_t first, last;
+} Slice;
+
+static void *
+step_slice(void *arg)
+{
+    Slice *slice = arg;
+    for (Py_ssize_t i = slice->first; i < slice->last; i++) {
+        long long action = slice->wide ? ((const int64_t *)slice->actions)[i]
+                                       : ((const int32_t *)slice->actions)[i];
+        step_one(slice->games, i, action, slice->out);
+    }
+    return NULL;
+}
+
+/* Whether the games can be touched now: not while a step runs in another thread. */
+static int
+available(Games *self)
+{
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "the games are being stepped in another thread");
+        return -1;
+    }
+    return 0;
+}
+
+/* The games stepped, split over the threads (each game on its own: the same results
+ * whatever the split), with the GIL released. */
+static void
+step_all(Games *self, const void *actions, int wide, const Outputs *out)
+{
+    enum { MIN_SLICE = 512 };
+    int threads = self->threads;
+    if (threads > self->count / MIN_SLICE) {
+        threads = self->count / MIN_SLICE > 0 ? (int)(self->count / MIN_SLICE) : 1;
+    }
+    Slice slices[256];
+    pthread_t ids[256];
+    int started = 0;
+    for (int t = 0; t < threads; t++) {
+        slices[t] = (Slice){self, actions, wide, out, self->count * t / threads,
+                            self->count * (t + 1) / threads};
+    }
+    for (int t = 1; t < threads; t++) {
+        if (pthread_create(&ids[t], NULL, step_slice, &slices[t]) != 0) {
+            break;  /* no more threads: this one steps the slices left */
+        }
+        started = t;
+    }
+    step_slice(&slices[0]);
+    for (int t = started + 1; t < threads; t++) {
+        step_slice(&slices[t]);
+    }
+    for (int t = 1; t <= started; t++) {
+        pthread_join(ids[t], NULL);
+    }
+}
+
+/* step(actions, mask, current_player, rewards, terminated, truncated): every game one
+ * action (int32 or int64 ids), the outputs written in place. */
+static PyObject *
+games_step(Games *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "step(actions, mask, current, rewards, terminated, "
+                        "truncated)");
+        return NULL;
+    }
+    if (available(self) < 0) {
+        return NULL;
+    }
+    Py_buffer actions;
+    if (PyObject_GetBuffer(args[0], &actions, PyBUF_FORMAT | PyBUF_C_CONTIGUOUS) < 0) {
+        return NULL;
+    }
+    int wide = actions.itemsize == 8;
+    if (actions.format == NULL || strlen(actions.format) != 1
+        || !strchr(wide ? "lq" : "i", actions.format[0])
+        || actions.len != self->count * actions.itemsize) {
+        PyBuffer_Release(&actions);
+        PyErr_Format(PyExc_ValueError, "actions: %zd int32 or int64 action ids, one a game",
+                     self->count);
+        return NULL;
+    }
+    Outputs out;
+    if (outputs(self, args + 1, &out) < 0) {
+        release(&out);
+        PyBuffer_Release(&actions);
+        return NULL;
+    }
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    step_all(self, actions.buf, wide, &out);
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
+    release(&out);
+    PyBuffer_Release(&actions);
+    Py_RETURN_NONE;
+}
+
+/* write(mask, current_player, rewards, terminated, truncated): the outputs of the
+ * games as they stand (after make: no reward, no flag). */
+static PyObject *
+games_write(Games *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 5) {
+        PyErr_SetString(PyExc_TypeError, "write(mask, current, rewards, terminated, truncated)");
+        return NULL;
+    }
+    if (available(self) < 0) {
+        return NULL;
+    }
+    Outputs out;
+    if (outputs(self, args, &out) < 0) {
+        release(&out);
+        return NULL;
+    }
+    memset(out.rewards.buf, 0, (size_t)out.rewards.len);
+    memset(out.terminated.buf, 0, (size_t)out.terminated.len);
+    memset(out.truncated.buf, 0, (size_t)out.truncated.len);
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        write_mask(self, i, &out, 0);
+    }
+    release(&out);
+    Py_RETURN_NONE;
+}
+
+/* observe(out): each game's observation from its player to move's seat (float32,
+ * games x observation size). */
+static PyObject *
+games_observe(Games *self, PyObject *out_obj)
+{
+    if (available(self) < 0) {
+        return NULL;
+    }
+    Py_buffer out;
+    if (buffer(out_obj, &out, "observation", 4, "f", self->count * self->observation, 1) < 0) {
+        return NULL;
+    }
+    float *values = out.buf;
+    for (Py_ssize_t i = 0; i < self->count; i++) {
+        const az_game *g = &self->games[i];
+        az_observe(g, g->current, values + i * self->observation);
+    }
+    PyBuffer_Release(&out);
+    Py_RETURN_NONE;
+}
+
+static PyObject *
+counts_of(const uint32_t counts[AZ_COLORS])
+{
+    return Py_BuildValue("(IIIII)", counts[0], counts[1], counts[2], counts[3], counts[4]);
+}
+
+/* position(i): game i as plain data, for vector.to_state: (phase, round, current, start,
+ * holder, factories, centre, bag, lid, boards), counts by colour, a board (score, line
+ * colours, line counts, wall by row, floor), -1 an empty line or space, 5 the marker. */
+static PyObject *
+games_position(Games *self, PyObject *index)
+{
+    if (available(self) < 0) {
+        return NULL;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (i < 0 || i >= self->count) {
+        PyErr_Format(PyExc_IndexError, "game %zd of %zd", i, self->count);
+        return NULL;
+    }
+    const az_game *g = &self->games[i];
+    PyObject *factories = PyTuple_New(g->factories);
+    PyObject *boards = PyTuple_New(g->players);
+    if (factories == NULL || boards == NULL) {
+        Py_XDECREF(factories);
+        Py_XDECREF(boards);
+        return NULL;
+    }
+    for (int f = 0; f < g->factories; f++) {
+        PyTuple_SET_ITEM(factories, f, counts_of(g->factory[f]));
+    }
+    for (int p = 0; p < g->players; p++) {
+        const az_board *b = &g->board[p];
+        PyObject *wall = PyTuple_New(5);
+        for (int row = 0; wall != NULL && row < 5; row++) {
+            PyTuple_SET_ITEM(wall, row, Py_BuildValue("(iiiii)", b->cell[row][0], b->cell[row][1],
+                                                      b->cell[row][2], b->cell[row][3],
+                                                      b->cell[row][4]));
+        }
+        PyObject *floor = PyTuple_New(b->floor_len);
+        for (int k = 0; floor != NULL && k < b->floor_len; k++) {
+            PyTuple_SET_ITEM(floor, k, PyLong_FromLong(b->floor[k]));
+        }
+        PyObject *board = Py_BuildValue(
+            "(L(iiiii)(iiiii)NN)", (long long)b->score, b->line_color[0], b->line_color[1],
+            b->line_color[2], b->line_color[3], b->line_color[4], b->line_count[0],
+            b->line_count[1], b->line_count[2], b->line_count[3], b->line_count[4], wall, floor);
+        PyTuple_SET_ITEM(boards, p, board);
+    }
+    return Py_BuildValue("(iLiiiNNNNN)", g->phase, (long long)g->round, g->current, g->start,
+                         g->holder, factories, counts_of(g->center), counts_of(g->bag),
+                         counts_of(g->lid), boards);
+}
+
+static PyMethodDef games_methods[] = {
+    {"step", (PyCFunction)(void (*)(void))games_step, METH_FASTCALL,
+     "step(actions, mask, current, rewards, terminated, truncated): one action a game."},
+    {"write", (PyCFunction)(void (*)(void))games_write, METH_FASTCALL,
+     "write(mask, current, rewards, terminated, truncated): the outputs as they stand."},
+    {"observe", (PyCFunction)games_observe, METH_O, "observe(out): every game's observation."},
+    {"position", (PyCFunction)games_position, METH_O, "position(i): game i as plain data."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyType_Slot games_slots[] = {
+    {Py_tp_new, games_new},
+    {Py_tp_dealloc, games_dealloc},
+    {Py_tp_methods, games_methods},
+    {Py_tp_doc, "Games(count, players, grey, seed, max_rounds): many games in C."},
+    {0, NULL},
+};
+
+static PyType_Spec games_spec = {
+    "azul_rules.ai._vector.Games", sizeof(Games), 0, Py_TPFLAGS_DEFAULT, games_slots,
+};
+
+/* -- playouts ------------------------------------------------------------------------ */
+
+typedef struct {
+    long long first, last;      /* games [first, last) */
+    int players, grey;
+    uint64_t seed;
+    long long games, moves, capped, score;
+    long long wins[AZ_MAX_PLAYERS];
+} Share;
+
+#define PLAYOUT_ROUND_CAP 100
+
+/* A uniform random game to its end: a legal action drawn uniformly at each move. */
+static void *
+play_share(void *arg)
+{
+    Share *share = arg;
+    uint16_t ids[AZ_MAX_ACTIONS];
+    for (long long i = share->first; i < share->last; i++) {
+        az_game g;
+        az_new_game(&g, share->players, share->grey, stream(share->seed, (uint64_t)i, 2), -1);
+        uint64_t choices = stream(share->seed, (uint64_t)i, 3);
+        while (g.phase != AZ_OVER && g.round <= PLAYOUT_ROUND_CAP) {
+            uint64_t z = az_split_mix(&choices);
+            if (g.phase == AZ_OFFER) {
+                az_random_take(&g, z, NULL);
+                if (az_offer_over(&g)) {
+                    az_end_offer(&g, NULL);
+                }
+            } else {
+                int count = az_legal_actions(&g, ids);
+                az_apply_action(&g, ids[(uint64_t)(((az_u128)z * (uint64_t)count) >> 64)], NULL);
+            }
+            share->moves++;
+        }
+        share->games++;
+        if (g.phase != AZ_OVER) {
+            share->capped++;
+            continue;
+        }
+        uint8_t winners = az_winners(&g);
+        for (int p = 0; p < g.players; p++) {
+            share->score += g.board[p].score;
+            share->wins[p] += winners >> p & 1;
+        }
+    }
+    return NULL;
+}
+
+/* playouts(games, players, grey, seed, threads) -> (games, moves, capped, score, wins). */
+static PyObject *
+playouts(PyObject *module, PyObject *args)
+{
+    (void)module;
+    long long games;
+    int players, grey, threads;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "LipKi:playouts", &games, &players, &grey, &seed, &threads)) {
+        return NULL;
+    }
+    if (tables_ready() < 0) {
+        return NULL;
+    }
+    if (games < 0 || players < 2 || players > 4 || threads < 1 || threads > 256) {
+        PyErr_SetString(PyExc_ValueError, "playouts: games >= 0, 2-4 players, 1-256 threads");
+        return NULL;
+    }
+    if (threads > games) {
+        threads = games > 0 ? (int)games : 1;
+    }
+    Share *shares = PyMem_Calloc((size_t)threads, sizeof(Share));
+    pthread_t *ids = PyMem_Calloc((size_t)threads, sizeof(pthread_t));
+    if (shares == NULL || ids == NULL) {
+        PyMem_Free(shares);
+        PyMem_Free(ids);
+        return PyErr_NoMemory();
+    }
+    for (int t = 0; t < threads; t++) {
+        shares[t].first = games * t / threads;
+        shares[t].last = games * (t + 1) / threads;
+        shares[t].players = players;
+        shares[t].grey = grey;
+        shares[t].seed = seed;
+    }
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+    int started = 0;
+    for (int t = 1; t < threads; t++) {
+        if (pthread_create(&ids[t], NULL, play_share, &shares[t]) != 0) {
+            failed = 1;
+            break;
+        }
+        started = t;
+    }
+    play_share(&shares[0]);
+    for (int t = 1; t <= started; t++) {
+        pthread_join(ids[t], NULL);
+    }
+    Py_END_ALLOW_THREADS
+    PyMem_Free(ids);
+    if (failed) {
+        PyMem_Free(shares);
+        PyErr_SetString(PyExc_RuntimeError, "playouts: a thread could not be started");
+        return NULL;
+    }
+    long long total[4 + AZ_MAX_PLAYERS] = {0};
+    for (int t = 0; t < threads; t++) {
+        total[0] += shares[t].games;
+        total[1] += shares[t].moves;
+        total[2] += shares[t].capped;
+        total[3] += shares[t].score;
+        for (int p = 0; p < players; p++) {
+            total[4 + p] += shares[t].wins[p];
+        }
+    }
+    PyMem_Free(shares);
+    PyObject *wins = PyTuple_New(players);
+    for (int p = 0; wins != NULL && p < players; p++) {
+        PyTuple_SET_ITEM(wins, p, PyLong_FromLongLong(total[4 + p]));
+    }
+    return Py_BuildValue("(LLLLN)", total[0], total[1], total[2], total[3], wins);
+}
+
+/* -- the module ---------------------------------------------------------------------- */
+
+/* read_tables(floor_totals, wall_colors, bonuses, split_mix): the engine's tables, from
+ * the Python definitions (azul_rules.ai.vector gives them). */
+static PyObject *
+read_tables(PyObject *module, PyObject *args)
+{
+    (void)module;
+    PyObject *floor, *wall, *bonus, *mix;
+    if (!PyArg_ParseTuple(args, "OOOO:read_tables", &floor, &wall, &bonus, &mix)) {
+        return NULL;
+    }
+    int totals[AZ_FLOOR + 1], bonuses[3];
+    int8_t colors[5][5];
+    uint64_t split_mix[3];
+    for (int i = 0; i <= AZ_FLOOR; i++) {
+        PyObject *item = PySequence_GetItem(floor, i);
+        totals[i] = item == NULL ? -1 : (int)PyLong_AsLong(item);
+        Py_XDECREF(item);
+    }
+    for (int r = 0; r < 25; r++) {
+        PyObject *item = PySequence_GetItem(wall, r);
+        colors[r / 5][r % 5] = (int8_t)(item == NULL ? -1 : PyLong_AsLong(item));
+        Py_XDECREF(item);
+    }
+    for (int i = 0; i < 3; i++) {
+        PyObject *item = PySequence_GetItem(bonus, i);
+        bonuses[i] = item == NULL ? -1 : (int)PyLong_AsLong(item);
+        Py_XDECREF(item);
+        item = PySequence_GetItem(mix, i);
+        split_mix[i] = item == NULL ? 0 : PyLong_AsUnsignedLongLong(item);
+        Py_XDECREF(item);
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    az_tables_read(totals, colors, bonuses, split_mix);
+    Py_RETURN_NONE;
+}
+
+static int
+vector_exec(PyObject *module)
+{
+    PyObject *games = PyType_FromModuleAndSpec(module, &games_spec, NULL);
+    if (games == NULL || PyModule_AddObjectRef(module, "Games", games) < 0) {
+        Py_XDECREF(games);
+        return -1;
+    }
+    Py_DECREF(games);
+#ifndef AZUL_SOURCE_DIGEST
+#define AZUL_SOURCE_DIGEST ""
+#endif
+    return PyModule_AddStringConstant(module, "SOURCE_DIGEST", AZUL_SOURCE_DIGEST);
+}
+
+static PyMethodDef vector_methods[] = {
+    {"playouts", playouts, METH_VARARGS,
+     "playouts(games, players, grey, seed, threads): random games in C."},
+    {"read_tables", read_tables, METH_VARARGS,
+     "read_tables(floor_totals, wall_colors, bonuses, split_mix): the engine's tables."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyModuleDef_Slot vector_slots[] = {
+    {Py_mod_exec, vector_exec},
+    {0, NULL},
+};
+
+static struct PyModuleDef vector_def = {
+    PyModuleDef_HEAD_INIT, "azul_rules.ai._vector",
+    "The rules engine's batch face (azul_rules/ai/vector.py).", 0, vector_methods,
+    vector_slots, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__vector(void)
+{
+    return PyModuleDef_Init(&vector_def);
+}

@@ -1,0 +1,23 @@
+"""Types of the compiled engine's CPython face (azul_rules/core/_engine/); see
+azul_rules.core._accelerate."""
+
+from collections.abc import Callable
+from typing import Any
+
+SOURCE_DIGEST: str
+
+class Twin:
+    """A Python function with the compiled engine in front of it."""
+
+    __wrapped__: Callable[..., Any]
+    def __init__(self, name: str, reference: Callable[..., Any], /) -> None: ...
+    def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
+    def __get__(self, obj: object, owner: type | None = None) -> Any: ...
+
+class TwinProperty:
+    """A property's getter with the compiled engine in front of it."""
+
+    __wrapped__: Callable[..., Any]
+    def __init__(self, name: str, reference: Callable[..., Any], /) -> None: ...
+    def __get__(self, obj: object, owner: type | None = None) -> Any: ...
+    def __set__(self, obj: object, value: object) -> None: ...
