@@ -59,7 +59,7 @@ from azul_rules.core._slots import new_instance, slot_setters
 from azul_rules.core.colors import Color
 from azul_rules.core.deals import deal_outcomes
 from azul_rules.core.errors import FormatError, IllegalMoveError
-from azul_rules.core.moves import Move, Refill, Take
+from azul_rules.core.moves import Move, Refill
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.position import build, new_context
 from azul_rules.core.shown import shown
@@ -254,11 +254,11 @@ class _Kit:
         self.factories = codec.factory_count(players)
         self.limit = codec.num_actions(players, variant)
         self.moves = tuple(codec.move_from_action(a, players, variant) for a in range(self.limit))
-        # What GameState.apply calls for each move (its hot path): the successor, or
-        # None when the move is illegal.
-        self.steps: tuple[Callable[[GameState, Any], GameState | None], ...] = tuple(
-            GameState._take if type(move) is Take else GameState._place_tile for move in self.moves
-        )
+        # GameState.apply's hot path for each move: the successor, or None when the move
+        # is illegal.
+        self.steps: tuple[Callable[[GameState, Any], GameState | None], ...] = (
+            GameState._successor,
+        ) * self.limit
         self.first_players = [(_FIRST_PLAYER_OUTCOME + k, 1.0 / players) for k in range(players)]
         # The table waiting for its first fill, player k to start (immutable, shared);
         # until the first chance outcome, the one of player 0.

@@ -11,8 +11,6 @@
 
 #include "engine.h"
 
-static const int FACTORY_COUNTS[5] = {0, 0, 5, 7, 9};
-
 /* A game's stream of 64-bit numbers from the batch's seed, its slot and a salt (a
  * SplitMix64 step of their mix: every slot and purpose its own stream). */
 static uint64_t

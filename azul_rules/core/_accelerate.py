@@ -3,7 +3,7 @@
 ``azul_rules/core/_engine/`` holds the rules in plain C (``engine.h``: a position as a
 struct of counts and bit masks; one file per part of the rules, as the Python modules
 are split) and the CPython face that puts it behind the referee's objects
-(``adapter.c``, ``doors.c``).  The build hook (``hatch_build.py``) compiles them at
+(``adapter.h`` and the files of :data:`FACE`).  The build hook (``hatch_build.py``) compiles them at
 install into ``azul_rules.core._compiled``; the batch engine's face
 (``azul_rules/ai/_vector.c``) into ``azul_rules.ai._vector``.  The Python code is the
 reference: ``state.py`` defines each compiled method as a twin of its Python function,
@@ -17,14 +17,19 @@ compiled twin (``twin(reference, name)``)  Python reference (and fallback)
                                           end and the game's (T1-T4, P1-P7, F1-F4, W1-W5,
                                           V1-V4, R1-R7, E1-E4); every other move, and
                                           every illegal one (its verdict), by Python
+``GameState._successor``                  ``apply`` without its verdict (``None`` for an
+                                          illegal move): the OpenSpiel game's step
 ``GameState.is_over``                     the phase
+``state.new_game``                        a new game with seeded draws (S1-S7, R2); a
+                                          variant given as a string and external
+                                          draws by Python
 ``actions.legal_actions``                 the ids of the legal moves
 ``actions.observe_into``                  the observation vector and the legal mask
 ``deals.deal_outcomes``                   a factory's fill as chance outcomes (R2)
 ========================================  ==============================================
 
 Everything else -- ``validate`` and every check and message, ``Refill``, ``TableTake``,
-``new_game``, JSON, the views -- is Python only.  A twin reads the position into the
+JSON, the views -- is Python only.  A twin reads the position into the
 engine's struct and builds the very same frozen attrs objects the reference builds
 (through their slots, as ``azul_rules.core._slots`` does), sharing every unchanged part;
 any part it does not expect (a slot replaced through ``object.__setattr__``, a score past
@@ -54,8 +59,8 @@ from types import ModuleType
 from typing import Any, Final, TypeVar
 
 __all__ = [
-    "ENGINE", "HEADERS", "PURE_PYTHON_VARIABLE", "SOURCES", "load_compiled", "source_digest",
-    "twin", "twin_property",
+    "ENGINE", "FACE", "HEADERS", "PURE_PYTHON_VARIABLE", "SOURCES", "load_compiled",
+    "source_digest", "twin", "twin_property",
 ]  # fmt: skip
 
 PURE_PYTHON_VARIABLE: Final = "AZUL_RULES_PURE_PYTHON"
@@ -63,10 +68,14 @@ PURE_PYTHON_VARIABLE: Final = "AZUL_RULES_PURE_PYTHON"
 ENGINE: Final = ("tables.c", "takes.c", "draws.c", "wall.c", "grey.c", "rounds.c", "observe.c")
 """The engine's files (``azul_rules/core/_engine/``), in the order they are compiled."""
 
+FACE: Final = (
+    "module.c", "read.c", "known.c", "build.c", "records.c", "moves.c", "twin.c", "doors.c",
+)
+"""The files of its CPython face behind the referee's objects (``adapter.h``)."""
+
 SOURCES: Final = {
     "azul_rules.core._compiled": (
-        *(f"azul_rules/core/_engine/{name}" for name in ENGINE),
-        "azul_rules/core/_engine/adapter.c", "azul_rules/core/_engine/doors.c",
+        *(f"azul_rules/core/_engine/{name}" for name in (*ENGINE, *FACE)),
     ),
     "azul_rules.ai._vector": (
         *(f"azul_rules/core/_engine/{name}" for name in ENGINE), "azul_rules/ai/_vector.c",

@@ -7,7 +7,7 @@ and shares every unchanged part (boards, factories, bag, lid) with its parent.
 from __future__ import annotations
 
 import itertools
-from typing import Final
+from typing import Final, cast
 
 import attrs
 
@@ -253,6 +253,16 @@ class GameState(Position):
         raise IllegalMoveError(self.validate(move))
 
     apply = twin(_compiled, _apply_reference, "apply")
+
+    def _successor_reference(self, move: Take | PlaceTile) -> GameState | None:
+        """:meth:`apply`'s hot path without its verdict: the state after a legal ``Take``
+        or ``PlaceTile`` (exact types), ``None`` for an illegal one (the OpenSpiel game
+        plays its actions through it)."""
+        if type(move) is Take:
+            return self._take(move)
+        return self._place_tile(cast(PlaceTile, move))
+
+    _successor = twin(_compiled, _successor_reference, "successor")
 
     # -- mechanics -------------------------------------------------------------------
 
@@ -700,6 +710,7 @@ new_game = twin(_compiled, _new_game_reference, "new_game")
 REFERENCES: Final = {
     "legal_moves": GameState._legal_moves_reference,
     "apply": GameState._apply_reference,
+    "_successor": GameState._successor_reference,
     "is_over": Position.__dict__["is_over"].fget,
     "new_game": _new_game_reference,
 }

@@ -1,8 +1,10 @@
 /*
- * The CPython face of the engine, shared by adapter.c (the referee's GameState) and
- * doors.c (the AI doors' functions): the module's state (the Python objects and tables
- * it reads, once, from the Python definitions), and the conversion of the referee's
- * frozen attrs objects to the engine's structs and back.
+ * The CPython face of the engine (azul_rules.core._compiled), shared by its files:
+ * module.c (the module and its state: the Python objects and tables it reads, once,
+ * from the Python definitions), read.c and known.c (the referee's frozen attrs objects
+ * into the engine's struct), build.c and records.c (the struct back into the same
+ * objects), moves.c (GameState's twins), twin.c (the Twin types) and doors.c (the AI
+ * doors' twins).
  */
 #ifndef AZUL_ADAPTER_H
 #define AZUL_ADAPTER_H
@@ -106,6 +108,10 @@ typedef struct {
 } az_parts;
 
 az_module *az_module_of(PyObject *module);
+
+/* A twin's answer for a call its engine side does not make: the reference decides. */
+#define NOT_MINE ((PyObject *)1)
+
 int az_int_slow(PyObject *obj, long long *out);
 
 /* 0 and the value when ``obj`` is an exact int within [low, high]; -1 (no exception)
@@ -137,18 +143,61 @@ az_int_in(PyObject *obj, long long low, long long high, long long *out)
     *out = value;
     return 0;
 }
-int az_color_index(const az_module *m, PyObject *tile);
-int az_read_tiles(const az_module *m, PyObject *tiles, uint32_t counts[AZ_COLORS]);
-int az_read_board(const az_module *m, PyObject *obj, az_board *b, int with_wall);
-int az_read_game(const az_module *m, PyObject *state, az_game *g, az_parts *parts);
-/* az_game_of's ``lines``: which pattern lines a known position's are checked. */
+
+/* az_game_of's ``lines``: which pattern lines of a known position are checked. */
 #define AZ_ALL_LINES (-1)  /* every line of every board */
 #define AZ_NO_LINE (-2)    /* none (the offer's legal takes read none) */
                            /* 0-4: that line of the player to move (a take onto it) */
+
+/* read.c */
+int az_color_index(const az_module *m, PyObject *tile);
+int az_read_tiles(const az_module *m, PyObject *tiles, uint32_t counts[AZ_COLORS]);
+int az_read_board(const az_module *m, PyObject *obj, az_board *b, int with_wall);
+int az_phase_index(const az_module *m, PyObject *phase);
+void az_parts_of(const az_module *m, PyObject *state, az_parts *parts);
+int az_read_game(const az_module *m, PyObject *state, az_game *g, az_parts *parts);
+
+/* known.c */
 const az_game *az_game_of(az_module *m, PyObject *state, az_game *scratch, az_parts *parts,
                           int lines);
+const az_game *az_known_game(az_module *m, PyObject *state, az_parts *parts, int lines);
+const az_known *az_entry_of(const az_module *m, const az_game *g);
+int az_lines_intact(const az_module *m, const az_known *k, int lines);
 void az_know(az_module *m, PyObject *state, const az_game *g);
 void az_forget(az_module *m);
+
+/* build.c */
 PyObject *az_tiles(const az_module *m, const uint32_t counts[AZ_COLORS]);
+PyObject *az_blank(PyTypeObject *type);
+PyObject *az_tuple_of(PyObject **items, Py_ssize_t n);
+PyObject *az_int_of(long long value);
+PyObject *az_tuple_plus(PyObject *head, PyObject **more, Py_ssize_t count);
+PyObject *az_build_board(const az_module *m, const az_board *b, PyObject *old, int keep_wall);
+PyObject *az_build_context(const az_module *m, PyObject *bag, PyObject *lid, PyObject *start,
+                           PyObject *phase, PyObject *round, PyObject *variant, PyObject *rng,
+                           PyObject *outcome, PyObject *scoring);
+PyObject *az_build_state(const az_module *m, PyTypeObject *type, PyObject *players,
+                         PyObject *factories, PyObject *center, PyObject *current,
+                         PyObject *holder, PyObject *context);
+
+/* records.c */
+PyObject *az_build_after_tiling(const az_module *m, PyTypeObject *type, const az_parts *parts,
+                                const az_game *before, const az_game *after,
+                                const az_report *report);
+
+/* moves.c */
+PyObject *az_legal_moves_call(az_module *m, PyObject *self);
+PyObject *az_apply_call(az_module *m, PyTypeObject *type, PyObject *self, PyObject *move);
+PyObject *az_is_over_call(az_module *m, PyObject *self);
+PyObject *az_new_game_call(az_module *m, PyObject *const *args, Py_ssize_t nargs,
+                           PyObject *kwnames);
+
+/* doors.c */
+PyObject *az_legal_actions_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
+PyObject *az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
+PyObject *az_deal_outcomes_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
+
+/* twin.c */
+extern PyType_Spec az_twin_spec, az_twin_property_spec;
 
 #endif

@@ -8,8 +8,6 @@
 
 #include <string.h>
 
-#define NOT_MINE ((PyObject *)1)
-
 static const int FACTORY_COUNTS[5] = {0, 0, 5, 7, 9};
 
 /* The whole position of a GameState with the standard factories for its players (the
@@ -122,7 +120,7 @@ read_deals(az_module *m)
         ok = PyTuple_CheckExact(counts) && PyTuple_GET_SIZE(counts) == AZ_COLORS;
         int size = 0, index = 0;
         for (int c = 0; ok && c < AZ_COLORS; c++) {
-            long long k;
+            long long k = 0;
             ok = az_int_in(PyTuple_GET_ITEM(counts, c), 0, 4, &k) == 0;
             m->deal_count[id][c] = (int)k;
             size += (int)k;
