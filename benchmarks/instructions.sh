@@ -5,6 +5,10 @@
 #       instructions per random game and per move (default 150 500 2 colored): runs
 #       WARM + GAMES games and WARM games alone (benchmarks/playout_games.py) and divides
 #       the difference by GAMES, and by the moves of those GAMES games.
+#   bash benchmarks/instructions.sh --vector [GAMES]
+#       the batch engine (azul_rules.ai.vector): instructions per random game played to
+#       its end in C by playouts() (default 20000 games; benchmarks/vector_playouts.py),
+#       for 2, 3, 4 players on both walls.
 #   bash benchmarks/instructions.sh --all
 #       every issue-18 figure at once: per game and per move for 2, 3, 4 players on both
 #       walls (and the grey wall over the coloured one, per move), per call for a
@@ -68,6 +72,28 @@ report_playouts() {  # PLAYERS VARIANT GAMES: prints "per-game per-move moves ca
   moves=$(field "moves-$1-$2" moves)
   echo "$(per "$3" "$total") $(per "$moves" "$total") $moves $(field "moves-$1-$2" capped)"
 }
+
+if [[ ${1:-} == --vector ]]; then
+  games=${2:-20000}
+  for variant in colored grey; do
+    for players in 2 3 4; do
+      start "vbase-$players-$variant" benchmarks/vector_playouts.py 0 "$players" "$variant"
+      start "vgames-$players-$variant" benchmarks/vector_playouts.py "$games" "$players" "$variant"
+    done
+  done
+  wait
+  echo "batch engine playouts ($games random games each, one thread, callgrind)"
+  printf '%-10s %-8s %12s %10s %10s %7s\n' wall players per-game per-move moves capped
+  for variant in colored grey; do
+    for players in 2 3 4; do
+      total=$(($(count "vgames-$players-$variant") - $(count "vbase-$players-$variant")))
+      moves=$(field "vgames-$players-$variant" moves)
+      printf '%-10s %-8s %12s %10s %10s %7s\n' "$variant" "$players" "$(per "$games" "$total")" \
+        "$(per "$moves" "$total")" "$moves" "$(field "vgames-$players-$variant" capped)"
+    done
+  done
+  exit 0
+fi
 
 if [[ ${1:-} != --all ]]; then
   games=${1:-150}

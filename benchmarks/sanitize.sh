@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# The compiled core under AddressSanitizer and UndefinedBehaviorSanitizer.
+# The compiled engine under AddressSanitizer and UndefinedBehaviorSanitizer.
 #
 #   bash benchmarks/sanitize.sh [SECONDS]
 #
-# Builds azul_rules/core/_speedups.c with -fsanitize=address,undefined (through hatch_build.py,
-# AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then runs, with the
-# sanitizers' runtimes preloaded into Python, the suites that drive the compiled twins
+# Builds both faces of the engine (azul_rules/core/_engine/: the referee's compiled core and
+# the batch engine azul_rules.ai._vector) with -fsanitize=address,undefined (through
+# hatch_build.py, AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then
+# runs, with the sanitizers' runtimes preloaded into Python, the suites that drive them
 # hardest: both cores compared on generated, mutated and tampered positions
 # (tests/test_compiled_core.py, and the AI doors' twins in tests/test_compiled_doors.py,
-# test_spiel.py, test_pettingzoo.py), the fuzzing of every reader (tests/test_fuzz.py),
-# the robustness and invariant suites.  Any memory error or undefined behaviour aborts the run
+# test_spiel.py, test_pettingzoo.py), the batch engine held to the referee step by step
+# (tests/test_vector.py), the fuzzing of every reader (tests/test_fuzz.py), the robustness
+# and invariant suites.  Any memory error or undefined behaviour aborts the run
 # with the sanitizer's report.  Bounded by SECONDS (default 1200).  Needs gcc, and an
 # environment with the test extras: .venv (the README's test command) or $PYTHON.
 set -euo pipefail
@@ -30,10 +32,13 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[1])
 from hatch_build import build_extension
 
-built, why = build_extension(Path(sys.argv[1]))
-if built is None:
-    sys.exit(f"sanitize.sh: the sanitized build failed: {why}")
-print(f"sanitized build: {built.name}")
+from azul_rules.core._accelerate import SOURCES
+
+for module in SOURCES:
+    built, why = build_extension(Path(sys.argv[1]), module)
+    if built is None:
+        sys.exit(f"sanitize.sh: the sanitized build of {module} failed: {why}")
+    print(f"sanitized build: {built.name}")
 EOF
 
 asan=$(gcc -print-file-name=libasan.so)
@@ -44,10 +49,13 @@ export LD_PRELOAD="$asan:$ubsan"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 export PYTHONMALLOC=malloc  # every Python object through ASan's allocator
-"$python" -c 'import azul_rules as az, sys; assert az.accelerated, "no compiled core";
-print("core:", az.__file__)' | grep -q "$work" || { echo "sanitize.sh: not the sanitized copy" >&2; exit 1; }
+"$python" -c 'import azul_rules as az, sys; assert az.accelerated, "no compiled core"
+from azul_rules.ai import vector; assert vector._vector is not None, "no batch engine"
+print("core:", az.__file__, vector._vector.__file__)' | grep -q "$work" \
+  || { echo "sanitize.sh: not the sanitized copy" >&2; exit 1; }
 timeout "$limit" "$python" -m pytest -q -p no:cacheprovider \
   tests/test_compiled_core.py tests/test_fuzz.py tests/test_robustness.py \
   tests/test_invariants.py tests/test_takes.py tests/test_rounds.py tests/test_grey.py \
-  tests/test_compiled_doors.py tests/test_deals.py tests/test_spiel.py tests/test_pettingzoo.py
+  tests/test_compiled_doors.py tests/test_deals.py tests/test_spiel.py tests/test_pettingzoo.py \
+  tests/test_vector.py
 echo "sanitize.sh: no memory error or undefined behaviour found"
