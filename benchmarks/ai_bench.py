@@ -39,9 +39,9 @@ import numpy as np
 import pyspiel
 
 import azul_rules as az
-import azul_rules.spiel  # registers python_azul
-from azul_rules import actions
-from azul_rules.pettingzoo import env, raw_env
+import azul_rules.ai.spiel  # registers python_azul
+from azul_rules.ai import actions
+from azul_rules.ai.pettingzoo import env, raw_env
 
 Loop = Callable[[int], int]  # plays games from a first seed, returns player moves made
 
@@ -143,8 +143,8 @@ def side_by_side(
 
 _PARTS = (
     ("azul_rules/actions.py", "codec and observations"),
-    ("azul_rules/spiel.py", "adapter (azul_rules.spiel)"),
-    ("azul_rules/pettingzoo.py", "adapter (azul_rules.pettingzoo)"),
+    ("azul_rules/spiel.py", "adapter (azul_rules.ai.spiel)"),
+    ("azul_rules/pettingzoo.py", "adapter (azul_rules.ai.pettingzoo)"),
     ("azul_rules/", "referee (legal moves, apply, tiling, draws)"),
     ("pettingzoo/", "PettingZoo wrappers and base class"),
     ("gymnasium/", "gymnasium"),

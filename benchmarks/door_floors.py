@@ -61,9 +61,9 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 import azul_rules as az
-import azul_rules.spiel  # registers python_azul
-from azul_rules import actions
-from azul_rules.pettingzoo import env, raw_env
+import azul_rules.ai.spiel  # registers python_azul
+from azul_rules.ai import actions
+from azul_rules.ai.pettingzoo import env, raw_env
 
 Loop = Callable[[int], int]  # plays games from a first seed, returns player moves made
 

@@ -31,7 +31,7 @@ import numpy as np
 from starlette.testclient import TestClient
 
 import azul_rules as az
-from azul_rules.pettingzoo import RENDER_MODES, env
+from azul_rules.ai.pettingzoo import RENDER_MODES, env
 from azul_rules.web import create_app
 from tests.fuzz_inputs import dumps, mutate, read, seed_document
 from tests.test_pettingzoo import check_render

@@ -1,4 +1,4 @@
-"""The batched JAX engine (azul_rules.pgx, issue 28) against the plain referee API, in one
+"""The batched JAX engine (azul_rules.ai.pgx, issue 28) against the plain referee API, in one
 run: random whole games, moves per second, compile time apart.
 
     .venv/bin/python benchmarks/pgx_batch.py [--players 2] [--batches 256,1024,4096,16384]
@@ -21,7 +21,7 @@ import jax
 import jax.numpy as jnp
 
 import azul_rules as az
-from azul_rules.pgx import auto_reset, make
+from azul_rules.ai.pgx import auto_reset, make
 
 
 def plain_moves_per_second(players: int, variant: str = "colored", seconds: float = 3.0) -> float:
@@ -110,7 +110,7 @@ def stream_runner(
     players: int, batch: int, variant: str = "colored", observe: bool = True, steps: int = 200
 ) -> Any:
     """``key -> moves``: ``steps`` steps of ``batch`` games where each game that ends is
-    dealt afresh (:func:`azul_rules.pgx.auto_reset`), as a learner plays: every step of
+    dealt afresh (:func:`azul_rules.ai.pgx.auto_reset`), as a learner plays: every step of
     every game is a move."""
     env = make(players, variant)
     one = _step_with_choice(jax.vmap(auto_reset(env)), observe)

@@ -4,7 +4,7 @@ Run it (from the project's root, with the ``openspiel`` extra installed)::
 
     .venv/bin/python examples/openspiel_mcts.py [GAMES] [SIMULATIONS]
 
-``import azul_rules.spiel`` registers the game; ``MCTSBot`` (random rollouts, a few
+``import azul_rules.ai.spiel`` registers the game; ``MCTSBot`` (random rollouts, a few
 simulations a move, to keep it quick) plays seat 0 and ``UniformRandomBot`` seat 1,
 then the seats are swapped; chance nodes (the first player, each factory dealt) are
 sampled from ``state.chance_outcomes()``.  Prints each game's scores and the tally.
@@ -19,7 +19,7 @@ import pyspiel
 from open_spiel.python.algorithms import mcts
 from open_spiel.python.bots import uniform_random
 
-import azul_rules.spiel  # noqa: F401  (registers python_azul)
+import azul_rules.ai.spiel  # noqa: F401  (registers python_azul)
 
 
 def play(game: pyspiel.Game, bots: list[pyspiel.Bot], rng: np.random.RandomState) -> pyspiel.State:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 
-from azul_rules.pettingzoo import env
+from azul_rules.ai.pettingzoo import env
 
 
 def main(players: int = 3, variant: str = "colored", seed: int = 1) -> None:

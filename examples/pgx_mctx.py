@@ -26,7 +26,7 @@ import jax
 import jax.numpy as jnp
 import mctx
 
-from azul_rules.pgx import AzulState, make
+from azul_rules.ai.pgx import AzulState, make
 
 PLAYERS = 2
 

@@ -8,7 +8,7 @@ Run it (from the project's root, with the ``pgx`` extra installed)::
 to their ends, each player drawing a legal action from the mask (replace the uniform
 logits by a network's, or the loop by ``mctx``'s search, to train); the rewards summed
 over the batch and the mean final score are printed.  For a learner's endless stream of
-games, step with ``azul_rules.pgx.auto_reset(env)`` instead: each game that ends is dealt
+games, step with ``azul_rules.ai.pgx.auto_reset(env)`` instead: each game that ends is dealt
 afresh.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 import jax
 import jax.numpy as jnp
 
-from azul_rules.pgx import make
+from azul_rules.ai.pgx import make
 
 
 def random_policy(key: jax.Array, masks: jax.Array) -> jax.Array:

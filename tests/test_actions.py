@@ -1,4 +1,4 @@
-"""The action codec and the observation vector (azul_rules.actions): core, no extra."""
+"""The action codec and the observation vector (azul_rules.ai.actions): core, no extra."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import actions
 from azul_rules import testing as azt
+from azul_rules.ai import actions
 
 BOTH_WALLS = [az.Variant.COLORED, az.Variant.GREY]
 

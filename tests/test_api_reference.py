@@ -21,7 +21,7 @@ import attrs
 import pytest
 
 import azul_rules as az
-from azul_rules import actions
+from azul_rules.ai import actions
 from azul_rules.core.rulebook import Rule
 from azul_rules.svg import board
 
@@ -29,8 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
 DOCUMENTED = set(re.findall(r"^\.\. auto\w+:: ([\w.]+)\b", API_PAGE, re.MULTILINE))
 MODULES = [
-    "svg", "actions", "spiel", "pettingzoo", "pgx", "ai.vector", "testing", "tournament", "web",
-    "engine",
+    "svg", "ai.actions", "ai.spiel", "ai.pettingzoo", "ai.pgx", "ai.vector", "testing",
+    "testing.batched", "tournament", "web", "engine",
 ]  # fmt: skip
 RAISES = re.compile(r":raises (\w+):")
 
@@ -102,7 +102,7 @@ def _entry_points() -> dict[str, object]:
     return found
 
 
-# The functions of azul_rules.actions held to the same standard.
+# The functions of azul_rules.ai.actions held to the same standard.
 ACTIONS = ("factory_count", "num_take_actions", "num_actions", "action_id",
            "move_from_action", "action_to_string", "legal_actions", "legal_action_mask",
            "utilities", "observation", "observation_string", "observation_size",

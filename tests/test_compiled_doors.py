@@ -1,7 +1,7 @@
 """The compiled twins of the AI doors against their Python references.
 
-``azul_rules.actions.legal_actions``, ``azul_rules.actions.observe_into`` and
-``azul_rules.core.deals.deal_outcomes`` have compiled twins (``azul_rules/core/_engine/doors.c``
+``azul_rules.ai.actions.legal_actions``, ``azul_rules.ai.actions.observe_into`` and
+``azul_rules.ai.deals.deal_outcomes`` have compiled twins (``azul_rules/core/_engine/doors.c``
 over the engine; see ``azul_rules.core._accelerate``).  Each call here is made through the twin
 and through the Python reference (``REFERENCES``) and the results compared: the same
 value, the same bytes written, or the same exception, on reachable, mutated and tampered
@@ -26,8 +26,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules import actions, testing
-from azul_rules.core import deals
+from azul_rules import testing
+from azul_rules.ai import actions, deals
 from tests.extras import needs
 from tests.test_compiled_core import _tampered, _tampered_board, python_core
 from tests.test_possible_successors import mutated_position
@@ -294,7 +294,7 @@ def test_odd_counts_get_the_same_answer_from_both() -> None:
 def test_the_switch_gives_the_references_to_the_python_core() -> None:
     """``AZUL_RULES_PURE_PYTHON=1``: the doors' functions are the Python references."""
     code = (
-        "from azul_rules import actions\nfrom azul_rules.core import deals\n"
+        "from azul_rules.ai import actions\nfrom azul_rules.ai import deals\n"
         "print(actions.legal_actions is actions.REFERENCES['legal_actions'],"
         " actions.observe_into is actions.REFERENCES['observe_into'],"
         " deals.deal_outcomes is deals.REFERENCES['deal_outcomes'])"

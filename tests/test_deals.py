@@ -1,4 +1,4 @@
-"""A factory's fill as one chance outcome (azul_rules.core.deals, R2): the deal table, and
+"""A factory's fill as one chance outcome (azul_rules.ai.deals, R2): the deal table, and
 probabilities that are the exact ones, checked against an enumeration of every tile
 drawn one at a time (the bag, then the lid poured into it, as the referee draws)."""
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import azul_rules as az
-from azul_rules.core import deals
+from azul_rules.ai import deals
 
 COLORS = tuple(az.Color)
 

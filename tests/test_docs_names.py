@@ -23,9 +23,9 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 DOTTED = re.compile(r"\b(azul_rules(?:\.[A-Za-z_]\w*)+)")
 SHORT = re.compile(r"`az\.([A-Za-z_]\w*)")
 OPTIONAL = {
-    "azul_rules.spiel": "pyspiel",
-    "azul_rules.pettingzoo": "pettingzoo",
-    "azul_rules.pgx": "pgx",
+    "azul_rules.ai.spiel": "pyspiel",
+    "azul_rules.ai.pettingzoo": "pettingzoo",
+    "azul_rules.ai.pgx": "pgx",
 }
 
 

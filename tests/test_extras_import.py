@@ -30,20 +30,20 @@ def _import_without(module: str, missing: str) -> subprocess.CompletedProcess[st
 @pytest.mark.parametrize(
     ("module", "extra", "missing"),
     [
-        ("azul_rules.pettingzoo", "pettingzoo", "numpy"),
-        ("azul_rules.pettingzoo", "pettingzoo", "gymnasium"),
-        ("azul_rules.pettingzoo", "pettingzoo", "pettingzoo"),
-        ("azul_rules.spiel", "openspiel", "numpy"),
-        ("azul_rules.spiel", "openspiel", "pyspiel"),
-        ("azul_rules.spiel", "openspiel", "open_spiel"),
-        ("azul_rules.pgx", "pgx", "jax"),
-        ("azul_rules.pgx", "pgx", "pgx"),
+        ("azul_rules.ai.pettingzoo", "pettingzoo", "numpy"),
+        ("azul_rules.ai.pettingzoo", "pettingzoo", "gymnasium"),
+        ("azul_rules.ai.pettingzoo", "pettingzoo", "pettingzoo"),
+        ("azul_rules.ai.spiel", "openspiel", "numpy"),
+        ("azul_rules.ai.spiel", "openspiel", "pyspiel"),
+        ("azul_rules.ai.spiel", "openspiel", "open_spiel"),
+        ("azul_rules.ai.pgx", "pgx", "jax"),
+        ("azul_rules.ai.pgx", "pgx", "pgx"),
     ],
 )
 def test_pettingzoo_and_spiel_without_their_extra_name_it(
     module: str, extra: str, missing: str
 ) -> None:
-    """``import azul_rules.pettingzoo`` without numpy used to end on ``No module named
+    """``import azul_rules.ai.pettingzoo`` without numpy used to end on ``No module named
     'numpy'``, which says nothing of the extra to install."""
     modules = {"openspiel": "pyspiel", "pettingzoo": "pettingzoo", "pgx": "pgx"}
     needs(modules[extra])  # all but `missing`
@@ -69,7 +69,7 @@ def test_a_missing_module_of_azul_rules_itself_is_not_blamed_on_an_extra() -> No
     ours = ModuleNotFoundError("No module named 'azul_rules.nothing'", name="azul_rules.nothing")
     anonymous = ImportError("something else")
     for error in (ours, anonymous):
-        with pytest.raises(ImportError) as raised, extra("pettingzoo", "azul_rules.pettingzoo"):
+        with pytest.raises(ImportError) as raised, extra("pettingzoo", "azul_rules.ai.pettingzoo"):
             raise error
         assert raised.value is error
 
@@ -82,7 +82,7 @@ def test_pettingzoo_rgb_array_without_its_rasteriser_names_the_extra(missing: st
     source = f"""
 import sys
 sys.modules[{missing!r}] = None
-from azul_rules.pettingzoo import env
+from azul_rules.ai.pettingzoo import env
 game = env(render_mode="human")
 game.reset(seed=1)
 print(env(render_mode="svg").unwrapped.render_mode, flush=True)
@@ -95,7 +95,7 @@ env(render_mode="rgb_array")
     assert done.stdout.startswith("round 1, factory offer") and done.stdout.endswith("\nsvg\n")
     last = done.stderr.rstrip("\n").splitlines()[-1]
     assert last == (
-        f"ModuleNotFoundError: azul_rules.pettingzoo needs the pettingzoo extra, and "
+        f"ModuleNotFoundError: azul_rules.ai.pettingzoo needs the pettingzoo extra, and "
         f"{missing} cannot be imported (import of {missing} halted; None in sys.modules): "
         f"{INSTALL['pettingzoo']}"
     )
@@ -107,7 +107,7 @@ def test_pettingzoo_imports_no_rasteriser_unless_asked() -> None:
     needs("PIL")
     source = """
 import sys
-from azul_rules.pettingzoo import env
+from azul_rules.ai.pettingzoo import env
 env(render_mode="svg").reset(seed=1)
 print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
 env(render_mode="rgb_array")

@@ -1,4 +1,4 @@
-"""The PettingZoo AEC environment (azul_rules.pettingzoo), with PettingZoo's own tests."""
+"""The PettingZoo AEC environment (azul_rules.ai.pettingzoo), with PettingZoo's own tests."""
 
 from __future__ import annotations
 
@@ -18,8 +18,8 @@ pettingzoo_test = needs("pettingzoo.test")
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import actions  # noqa: E402
-from azul_rules.pettingzoo import env, raw_env  # noqa: E402
+from azul_rules.ai import actions  # noqa: E402
+from azul_rules.ai.pettingzoo import env, raw_env  # noqa: E402
 
 COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
 
@@ -507,7 +507,7 @@ def test_rewards_stay_floats_through_a_game() -> None:
 
 
 def test_numpy_arguments_and_seeds() -> None:
-    """numpy integers are ints here as in azul_rules.actions: players, max_rounds, seeds
+    """numpy integers are ints here as in azul_rules.ai.actions: players, max_rounds, seeds
     (reset(seed=np.int64(3)) raised random's TypeError); a numpy reward is a number."""
     game = env(players=np.int64(3), max_rounds=np.int64(5), illegal_reward=np.float32(-2))
     game.reset(seed=np.int64(3))

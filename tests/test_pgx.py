@@ -1,4 +1,4 @@
-"""The batched JAX engine behind pgx's API (azul_rules.pgx, issue 28), held to the referee
+"""The batched JAX engine behind pgx's API (azul_rules.ai.pgx, issue 28), held to the referee
 step by step: random games in small batches on the CPU."""
 
 from __future__ import annotations
@@ -20,18 +20,20 @@ needs("pgx")
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402
-import azul_rules.pgx as engine  # noqa: E402  (after the extras are known to be there)
-from azul_rules import actions  # noqa: E402
+import azul_rules.ai.pgx as engine  # noqa: E402  (after the extras are known to be there)
+from azul_rules.ai import actions  # noqa: E402
+from azul_rules.ai.pgx import batching, game  # noqa: E402
 from azul_rules.core.board import PlayerBoard  # noqa: E402
 from azul_rules.core.colors import COLORS, Color  # noqa: E402
 from azul_rules.core.grey import walls_can_end  # noqa: E402
+from azul_rules.testing.batched import pgx_differential, pgx_follow  # noqa: E402
 
 
 @pytest.mark.parametrize("variant", ["colored", "grey"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_random_games_agree_with_the_referee_step_by_step(players: int, variant: str) -> None:
     """Every step of 16 games: the mask, the position, the observation, the rewards."""
-    steps = engine.differential(players, 16, variant=variant, batch=8, seed=players)
+    steps = pgx_differential(players, 16, variant=variant, batch=8, seed=players)
     assert steps > 16 * 40  # whole games: dozens of takes each
 
 
@@ -45,7 +47,7 @@ def test_random_games_agree_with_the_referee_step_by_step(players: int, variant:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_thousand_random_games_agree_with_the_referee(players: int, variant: str) -> None:
     """Issue 28's count: 1,000 random games per player count and wall."""
-    steps = engine.differential(players, 1000, variant=variant, batch=100, seed=100 + players)
+    steps = pgx_differential(players, 1000, variant=variant, batch=100, seed=100 + players)
     assert steps > 1000 * 40
 
 
@@ -66,7 +68,7 @@ def test_r7_agrees_with_the_referee_on_random_grey_walls() -> None:
     the referee's ``walls_can_end`` on random walls of one and two boards, both answers
     seen many times (the engine checks Hall's condition on each row's missing colours)."""
     choose = random.Random(28)
-    check = jax.jit(engine._walls_can_end)
+    check = jax.jit(game._walls_can_end)
     answers = {True: 0, False: 0}
     for boards in [2] * 300 + [1] * 1500:
         walls = [_random_wall(choose) for _ in range(boards)]
@@ -80,7 +82,7 @@ def test_r7_agrees_with_the_referee_on_random_grey_walls() -> None:
 
 def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     """The check has teeth: a full floor costing 13 instead of 14 (F1) is a disagreement."""
-    settle = engine._settle_floors
+    settle = game._settle_floors
 
     def lenient(state: engine.AzulState) -> engine.AzulState:
         full = (state.floor != -1).sum(axis=1) == 7
@@ -88,9 +90,9 @@ def test_a_wrong_floor_penalty_is_caught(monkeypatch: pytest.MonkeyPatch) -> Non
         lenient_state: engine.AzulState = settled.replace(score=settled.score + full)
         return lenient_state
 
-    monkeypatch.setattr(engine, "_settle_floors", lenient)
-    with pytest.raises(engine.Disagreement, match="players"):
-        engine.differential(4, 32, batch=16, seed=3)
+    monkeypatch.setattr(game, "_settle_floors", lenient)
+    with pytest.raises(actions.Disagreement, match="players"):
+        pgx_differential(4, 32, batch=16, seed=3)
 
 
 @pytest.mark.parametrize("variant", ["colored", "grey"])
@@ -99,9 +101,9 @@ def test_the_round_end_taken_a_few_games_at_a_time_agrees(
 ) -> None:
     """The batched round's end (and the grey wall's tiling) gathers the games due; with
     one game a pass, many passes a step, every step still agrees with the referee."""
-    monkeypatch.setattr(engine, "_FEWEST", 1)
-    monkeypatch.setattr(engine, "_SHARE", 64)
-    steps = engine.differential(2, 12, variant=variant, batch=12, seed=11)
+    monkeypatch.setattr(batching, "_FEWEST", 1)
+    monkeypatch.setattr(batching, "_SHARE", 64)
+    steps = pgx_differential(2, 12, variant=variant, batch=12, seed=11)
     assert steps > 12 * 40
 
 
@@ -416,7 +418,7 @@ def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
         marker_on_full_floor |= takes_marker and taker_floor == 7
         key, draw = jax.random.split(key)
         state = step(state, np.asarray([action], np.int32), draw[None])
-        referee = engine._follow(referee, action, state, 0, 0)
+        referee = pgx_follow(referee, action, jax.device_get(state), 0, 0)
     assert marker_on_full_floor
 
 
@@ -432,7 +434,7 @@ def test_nothing_to_deal_ends_the_game_as_the_referee_does() -> None:
     step = jax.jit(jax.vmap(engine.AzulEnv(4).step))
     action = 9 * 30 + 2 * 6 + 3  # the centre, red, pattern line 4: kept there
     state = step(state, np.asarray([action], np.int32), jax.random.PRNGKey(0)[None])
-    referee = engine._follow(referee, action, state, 0, 0)
+    referee = pgx_follow(referee, action, jax.device_get(state), 0, 0)
     assert referee.is_over and bool(state.terminated[0])
     assert not any(board.has_complete_row() for board in referee.players)
 

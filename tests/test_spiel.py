@@ -1,4 +1,4 @@
-"""The OpenSpiel game python_azul (azul_rules.spiel), with OpenSpiel's own tests."""
+"""The OpenSpiel game python_azul (azul_rules.ai.spiel), with OpenSpiel's own tests."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ pyspiel = needs("pyspiel")
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import actions, testing  # noqa: E402
-from azul_rules import spiel as azs  # noqa: E402
-from azul_rules.core import deals  # noqa: E402
+from azul_rules import testing  # noqa: E402
+from azul_rules.ai import actions, deals  # noqa: E402
+from azul_rules.ai import spiel as azs  # noqa: E402
 
 COMBINATIONS = [(p, v) for p in (2, 3, 4) for v in ("colored", "grey")]
 

@@ -14,9 +14,9 @@ from tests.extras import needs
 pyspiel = needs("pyspiel")
 
 import azul_rules as az  # noqa: E402
-from azul_rules import spiel as azs  # noqa: E402
 from azul_rules import testing as azt  # noqa: E402
-from azul_rules.core import deals  # noqa: E402
+from azul_rules.ai import deals  # noqa: E402
+from azul_rules.ai import spiel as azs  # noqa: E402
 
 QUICK = settings(
     max_examples=6,
@@ -185,7 +185,7 @@ def test_variants_are_taken_by_name() -> None:
          "one, not (True,)"),
         ({"player_counts": 2}, "player_counts is a list such as (2, 3), not 2"),
         ({"game": "python_azull"}, "OpenSpiel knows no game 'python_azull': register it "
-         "(import its module) first; python_azul is registered by importing azul_rules.spiel"),
+         "(import its module) first; python_azul is registered by importing azul_rules.ai.spiel"),
     ],
 )  # fmt: skip
 def test_bad_arguments_are_refused_at_once(arguments: dict[str, object], message: str) -> None:

@@ -14,8 +14,8 @@ from tests.extras import needs, required
 np = needs("numpy")
 
 import azul_rules as az  # noqa: E402  (after numpy is known to be there)
-from azul_rules import actions  # noqa: E402
-from azul_rules.ai import vector  # noqa: E402
+from azul_rules.ai import actions, vector  # noqa: E402
+from azul_rules.testing.batched import vector_differential  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
     vector._vector is None and not required(),
@@ -39,7 +39,7 @@ def _outputs(env: vector.VectorEnv) -> tuple[Any, ...]:
 def test_random_games_agree_with_the_referee_step_by_step(players: int, variant: str) -> None:
     """Every step of 24 random games, auto-resets included: the mask, the position
     (T1-T4, P1-P7, F1-F4, W1-W5, V1-V4, R1-R7, E1-E4), the observation, the rewards."""
-    moves = vector.differential(players, 24, variant=variant, batch=8, seed=players)
+    moves = vector_differential(players, 24, variant=variant, batch=8, seed=players)
     assert moves > 24 * 40  # whole games: dozens of takes each
 
 
@@ -48,7 +48,7 @@ def test_random_games_agree_with_the_referee_step_by_step(players: int, variant:
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_thousand_random_games_agree_with_the_referee(players: int, variant: str) -> None:
     """Issue 35's count: 1,000 random games per player count and wall, every step."""
-    moves = vector.differential(players, 1000, variant=variant, batch=100, seed=100 + players)
+    moves = vector_differential(players, 1000, variant=variant, batch=100, seed=100 + players)
     assert moves > 1000 * 40
 
 
@@ -61,7 +61,7 @@ def test_a_wrong_move_is_caught_by_the_differential(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(actions, "move_from_action", shifted)
     with pytest.raises(actions.Disagreement, match="game"):
-        vector.differential(2, 4, batch=4, seed=1)
+        vector_differential(2, 4, batch=4, seed=1)
 
 
 # -- pgx's conventions ---------------------------------------------------------------------

@@ -154,7 +154,7 @@ def test_position_refuses_a_bad_notation_where_it_goes_wrong(client: TestClient)
 
 
 def test_legal_moves_lists_the_referees_moves_with_their_action_ids(client: TestClient) -> None:
-    from azul_rules.actions import action_id
+    from azul_rules.ai.actions import action_id
 
     state = az.from_dict(ROUND_TWO, az.GameState)
     doc = post(client, "legal-moves", {"state": ROUND_TWO}).json()

@@ -4,7 +4,7 @@
 referee's objects) and steps them all at once, an action id a game, in pgx's
 conventions: ``legal_action_mask``, ``current_player``, ``rewards``, ``terminated`` and
 ``truncated`` are numpy arrays, the ``observation`` is the observation vector of
-:mod:`azul_rules.actions` from the seat of the player to move, made when it is read.  An
+:mod:`azul_rules.ai.actions` from the seat of the player to move, made when it is read.  An
 illegal action ends its game, the mover losing as pgx penalises it (``-1``, the others
 ``players - 1``), the position kept; a game that ends is dealt afresh at its next step
 (the step that ended it keeps its flags and rewards; the action given to the fresh game
@@ -24,7 +24,8 @@ is not played).  :meth:`VectorEnv.to_state` gives any game as the referee's posi
 It needs numpy (``pip install 'azul_rules[vector]'``) and the compiled engine, built at
 install with a C compiler; without one, :func:`make` and :func:`playouts` raise
 ``RuntimeError``.  The Python referee is the reference it is held to:
-``tests/test_vector.py`` plays thousands of random games on both, step by step.
+``azul_rules.testing.batched.vector_differential`` holds random games to it step by
+step (``tests/test_vector.py``: 1,000 a player count and wall).
 """
 
 from __future__ import annotations
@@ -37,16 +38,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from azul_rules.actions import (
-    DEFAULT_MAX_ROUNDS,
-    Disagreement,
-    legal_actions,
-    num_actions,
-    observation_size,
-    referee_outputs,
-    referee_start,
-    referee_step,
-)
+from azul_rules.ai.actions import DEFAULT_MAX_ROUNDS, num_actions, observation_size
 from azul_rules.core._accelerate import load_compiled
 from azul_rules.core.board import PlayerBoard, pattern_line
 from azul_rules.core.colors import COLORS, FLOOR_TOTALS, MARKER, Color, FloorItem, wall_color
@@ -57,8 +49,7 @@ from azul_rules.core.scoring import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, decide
 from azul_rules.core.shown import shown
 from azul_rules.core.state import GameState
 
-__all__ = ["MAX_GAMES", "Disagreement", "Playouts", "VectorEnv", "differential", "make",
-           "playouts"]  # fmt: skip
+__all__ = ["MAX_GAMES", "Playouts", "VectorEnv", "make", "playouts"]
 
 MAX_GAMES: Final = 1 << 26
 """The most games one batch holds."""
@@ -169,7 +160,7 @@ class VectorEnv:
 
     def step(self, actions: npt.ArrayLike) -> None:
         """One action id a game (``num_games`` integers, the ids of
-        :mod:`azul_rules.actions`); the arrays then tell what it did.
+        :mod:`azul_rules.ai.actions`); the arrays then tell what it did.
 
         :raises FormatError: for actions that are not integers.
         :raises ValueError: for another number of actions than games.
@@ -277,54 +268,3 @@ def playouts(games: int, players: int = 2, variant: Variant | str = Variant.COLO
                                                           workers)  # fmt: skip
     return Playouts(done, moves, capped, score, wins)
 
-
-def differential(players: int = 2, games: int = 16, *, variant: Variant | str = "colored",
-                 batch: int = 16, seed: int = 0) -> int:  # fmt: skip
-    """Play ``games`` random games on a batch of ``batch`` and hold every step to the
-    referee: the legal mask equals ``actions.legal_actions`` of the referee's position,
-    the referee's ``apply`` of the action chosen (then the ``Refill`` of the factories
-    the engine drew) equals :meth:`VectorEnv.to_state`, and the observation, the rewards
-    and the flags are the referee's.  A slot whose game ends deals the next game at its
-    next step (the auto-reset, checked too: the referee's first position, no reward, no
-    flag).  Returns the number of moves checked; the same arguments check the same games.
-
-    :raises Disagreement: (:class:`azul_rules.actions.Disagreement`) at the first
-        difference, naming the game, the step and what differs.
-    """
-    env = make(batch, players, variant, seed)
-    choose = np.random.default_rng(seed)
-    refs = [referee_start(env.to_state(i), game=i) for i in range(batch)]
-    number = list(range(batch))  # the game each slot plays
-    live = [n < games for n in number]
-    ended = [False] * batch  # the slot's game ended at the last step
-    started, checked = batch, 0
-    while any(live):
-        chosen = choose.integers(-1, env.num_actions + 1, batch)  # ignored after an end
-        for i in np.flatnonzero(live).tolist():
-            if not ended[i]:
-                legal = np.flatnonzero(env.legal_action_mask[i])
-                if legal.tolist() != legal_actions(refs[i]):
-                    raise Disagreement(f"game {number[i]}, step {checked}: the legal mask "
-                                       "differs from the referee's")  # fmt: skip
-                chosen[i] = choose.choice(legal)
-        env.step(chosen)
-        observed = env.observation
-        for i in np.flatnonzero(live).tolist():
-            seen = env.to_state(i)
-            if ended[i]:
-                refs[i] = referee_start(seen, game=number[i])
-                ended[i] = False
-            else:
-                refs[i] = referee_step(refs[i], int(chosen[i]), seen, game=number[i],
-                                       step=checked)  # fmt: skip
-                checked += 1
-            referee_outputs(refs[i], int(env.current_player[i]), observed[i].tolist(),
-                            env.rewards[i].tolist(), bool(env.terminated[i]), game=number[i])
-            cut = refs[i].round > env.max_rounds and not refs[i].is_over
-            if bool(env.truncated[i]) != cut:
-                raise Disagreement(f"game {number[i]}: truncation differs from the round cap")
-            if refs[i].is_over or cut:
-                ended[i] = True
-                number[i], started = started, started + 1
-                live[i] = number[i] < games
-    return checked

@@ -1,6 +1,6 @@
 """The optional extras: an import that fails for want of one says which to install.
 
-``import azul_rules.pettingzoo`` without numpy would otherwise end on ``No module named
+``import azul_rules.ai.pettingzoo`` without numpy would otherwise end on ``No module named
 'numpy'``, which does not say that the ``pettingzoo`` extra brings it, nor how to
 install an extra from a checkout.
 """

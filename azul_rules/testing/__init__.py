@@ -23,7 +23,7 @@ and ``azul_rules`` are imported: the ``hypothesis`` entry point registers functi
 neither import is slowed by the other.
 
 Layer: engine testing (this package also holds the engine protocol, the engine process
-and ``differential``).  May import the AI doors (``azul_rules.spiel``, lazily),
+and ``differential``).  May import the AI doors (``azul_rules.ai.spiel``, lazily),
 ``actions``, ``svg``, ``adjudication``, ``formats`` and ``core``; only the command
 line, the reference engine and the web judge sit above it.
 """
@@ -597,11 +597,11 @@ def spiel_differential_machine(
     scores: Callable[[Any], Sequence[int]] | None = None,
 ) -> type[GameMachine]:
     """:func:`differential_machine` for an OpenSpiel Azul game loaded by name (needs the
-    ``[openspiel]`` extra; ``import azul_rules.spiel`` registers ``python_azul``).
+    ``[openspiel]`` extra; ``import azul_rules.ai.spiel`` registers ``python_azul``).
 
     Besides the scores after every move, each step checks the player to move, the legal
-    action ids (:mod:`azul_rules.actions`), the end of the game and its winners; see
-    :class:`azul_rules.spiel.SpielImplementation` for ``parameters``, ``deal`` and
+    action ids (:mod:`azul_rules.ai.actions`), the end of the game and its winners; see
+    :class:`azul_rules.ai.spiel.SpielImplementation` for ``parameters``, ``deal`` and
     ``scores``, needed by a game whose parameters, chance outcomes or observation
     differ from ``python_azul``'s.
 
@@ -614,12 +614,12 @@ def spiel_differential_machine(
     """
     import pyspiel
 
-    from azul_rules.spiel import SpielImplementation
+    from azul_rules.ai.spiel import SpielImplementation
 
     if not isinstance(game, str) or game not in pyspiel.registered_names():
         raise ValueError(
             f"OpenSpiel knows no game {shown(game)}: register it (import its module) first; "
-            "python_azul is registered by importing azul_rules.spiel"
+            "python_azul is registered by importing azul_rules.ai.spiel"
         )
     counts = _player_counts(player_counts)
     walls = _variants(variants)

@@ -24,12 +24,12 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any, Final, TypeVar
 
-from azul_rules.actions import action_id
 from azul_rules.adjudication.auditing import audit as audit_claim
 from azul_rules.adjudication.auditing import position_from_json
 from azul_rules.adjudication.claims import claim_from_dict
 from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
 from azul_rules.adjudication.scoresheet import scoresheet_from_dict
+from azul_rules.ai.actions import action_id
 from azul_rules.core.bots import BUILT_IN_BOTS
 from azul_rules.core.colors import CENTER, FLOOR, FLOOR_SIZE, FLOOR_TOTALS, Color, Marker
 from azul_rules.core.errors import FormatError, InvalidStateError, Problem, Result, Violation
@@ -401,7 +401,7 @@ def move_effect(state: GameState, move: Move) -> Document | None:
 
 def legal_moves(raw: bytes, lang: str = "en") -> Document:
     """``POST /api/v1/legal-moves``: every legal compact move of ``state``, with its
-    action id (``azul_rules.actions``)."""
+    action id (``azul_rules.ai.actions``)."""
     doc, gathered = read_request(raw, {"state": True}, lang)
     state = gathered.read(doc, "state", lambda: _state(doc, gathered.lang))
     gathered.done()

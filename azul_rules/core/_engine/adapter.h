@@ -195,7 +195,8 @@ PyObject *az_new_game_call(az_module *m, PyObject *const *args, Py_ssize_t nargs
 /* doors.c */
 PyObject *az_legal_actions_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
 PyObject *az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
-PyObject *az_deal_outcomes_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
+PyObject *az_deal_outcomes_call(az_module *m, PyObject *reference, PyObject *const *args,
+                                Py_ssize_t nargs);
 
 /* twin.c */
 extern PyType_Spec az_twin_spec, az_twin_property_spec;

@@ -1,5 +1,5 @@
 /*
- * The AI doors' twins (azul_rules.actions, azul_rules.core.deals): the ids of the
+ * The AI doors' twins (azul_rules.ai.actions, azul_rules.ai.deals): the ids of the
  * legal moves and the observation vector from the engine's position, and the chance
  * outcomes of a factory's fill.  Each answers what it can and gives the rest to the
  * Python reference (adapter.c's Twin), which raises the documented errors.
@@ -95,19 +95,19 @@ az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs)
 #define DEALS 125
 #define MOST_TILES 1000  /* deals._MOST */
 
-/* deals.DEAL_COUNTS, read on the first call: the deal of each id by colour. */
+/* DEAL_COUNTS of the module that defines the twin's reference (deals.py, of the AI
+ * adapters: the core imports nothing above it), read on the first call: the deal of
+ * each id by colour. */
 static int
-read_deals(az_module *m)
+read_deals(az_module *m, PyObject *reference)
 {
-    PyObject *table = NULL;
-    PyObject *deals = PyImport_ImportModule("azul_rules.core.deals");
-    if (deals != NULL) {
-        table = PyObject_GetAttrString(deals, "DEAL_COUNTS");
-        Py_DECREF(deals);
-    }
+    PyObject *globals = PyFunction_Check(reference) ? PyFunction_GetGlobals(reference) : NULL;
+    PyObject *table = globals != NULL ? PyDict_GetItemString(globals, "DEAL_COUNTS") : NULL;
     if (table == NULL) {
+        PyErr_SetString(PyExc_TypeError, "deal_outcomes' reference has no DEAL_COUNTS beside it");
         return -1;
     }
+    Py_INCREF(table);
     int ok = PyTuple_CheckExact(table) && PyTuple_GET_SIZE(table) == DEALS;
     for (int size = 0; size < AZ_LINES; size++) {
         m->deal_first[size] = m->deal_span[size] = 0;
@@ -201,16 +201,17 @@ draws(const az_module *m, const long long supply[AZ_COLORS], const long long kep
     }
 }
 
-/* deals.deal_outcomes(bag, lid): the deals the next factory can get, with their
+/* deals.deal_outcomes(bag, lid) (``reference``: its Python function): the deals the next factory can get, with their
  * probabilities, by id (R2). */
 PyObject *
-az_deal_outcomes_call(az_module *m, PyObject *const *args, Py_ssize_t nargs)
+az_deal_outcomes_call(az_module *m, PyObject *reference, PyObject *const *args,
+                      Py_ssize_t nargs)
 {
     long long bag[AZ_COLORS], lid[AZ_COLORS];
     if (nargs != 2 || five_counts(args[0], bag) < 0 || five_counts(args[1], lid) < 0) {
         return NOT_MINE;
     }
-    if (!m->deals_ready && read_deals(m) < 0) {
+    if (!m->deals_ready && read_deals(m, reference) < 0) {
         return NULL;
     }
     double chance[DEALS];

@@ -1,5 +1,5 @@
 /*
- * The action ids and the observation vector of azul_rules.actions: a take is
+ * The action ids and the observation vector of azul_rules.ai.actions: a take is
  * ``source * 30 + colour * 6 + destination`` (the centre after the factories, the
  * floor destination 5), a grey placement ``(factories + 1) * 30 + line * 5 + column``;
  * the observation is ``actions.observation(state, player)``, float for float.

@@ -62,7 +62,7 @@ twin_vectorcall(PyObject *callable, PyObject *const *args, size_t nargsf, PyObje
             out = az_observe_into_call(m, args, nargs);
             break;
         case TWIN_DEAL_OUTCOMES:
-            out = az_deal_outcomes_call(m, args, nargs);
+            out = az_deal_outcomes_call(m, twin->reference, args, nargs);
             break;
         default:
             break;
