@@ -53,8 +53,9 @@ if TYPE_CHECKING:
         to_dict,
         to_json,
     )
-    from azul_rules.formats.notation import from_notation, to_notation
+    from azul_rules.formats.notation import to_notation
     from azul_rules.formats.record import GameRecord, Replay
+    from azul_rules.formats.serialization import from_notation
 
 # The names below come from modules built on cattrs (JSON, records, audits): they are
 # imported on first use (PEP 562), so that ``import azul_rules`` stays fast for programs
@@ -65,7 +66,7 @@ _ON_FIRST_USE = {
     "GameRecord": "azul_rules.formats.record",
     "Replay": "azul_rules.formats.record",
     "audit_game": "azul_rules.adjudication.scoresheet",
-    "from_notation": "azul_rules.formats.notation",
+    "from_notation": "azul_rules.formats.serialization",
     "to_notation": "azul_rules.formats.notation",
     **dict.fromkeys(
         ("from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"),

@@ -29,6 +29,7 @@ from azul_rules.core.errors import FormatError, InvalidStateError
 from azul_rules.core.shown import listed, name, number
 
 __all__ = [
+    "FORMAT_VERSION",
     "MAX_DIGITS",
     "MAX_INPUT_BYTES",
     "MAX_ITEMS",
@@ -43,6 +44,10 @@ __all__ = [
     "paths_under",
     "repeated_keys",
 ]
+
+FORMAT_VERSION: Final = 1
+"""The version of the JSON documents (``docs/json-format.md``): a position's
+``format_version``, written by the writers and checked by the readers."""
 
 MAX_INPUT_BYTES: Final = 1 << 20
 """The largest JSON text read, in bytes (1 MiB); a whole recorded game takes a few KB."""

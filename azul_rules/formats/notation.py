@@ -13,7 +13,8 @@ centre), the bag, the generator (``x`` for a table's own draws), then one sectio
 player (score, pattern lines, wall, floor).  The lid is not written: it holds the tiles
 that are nowhere else (20 a colour, S3).
 
-:func:`from_notation` is as strict as :func:`~azul_rules.from_json`: a malformed text
+``azul_rules.from_notation`` (``serialization.from_notation``, which reads the document
+that :func:`document` makes) is as strict as :func:`~azul_rules.from_json`: a malformed text
 is a :class:`~azul_rules.FormatError` naming the character where it goes wrong and what
 was expected; a position that cannot exist is an :class:`~azul_rules.InvalidStateError`
 listing every problem.  Bounded in time and memory on any input.
@@ -31,9 +32,9 @@ from azul_rules.core.errors import FormatError
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.shown import shown
 from azul_rules.core.state import GameState
-from azul_rules.formats import serialization
+from azul_rules.formats.jsontext import FORMAT_VERSION
 
-__all__ = ["MAX_LENGTH", "MAX_NOTATION", "document", "from_notation", "to_notation"]
+__all__ = ["MAX_LENGTH", "MAX_NOTATION", "document", "to_notation"]
 
 MAX_LENGTH: Final = 240
 """The longest notation of a position of a real game (2-4 players, both walls, every
@@ -186,26 +187,14 @@ class _Reader:
         self.take(char, expected)
 
 
-def from_notation(text: str) -> GameState:
-    """The position written ``text`` (``docs/notation.md``); the lid holds what is
-    nowhere else, ``last_scoring`` is ``None``.  Wherever a position is read from JSON
-    (``from_json``, ``from_dict``, the web judge's ``"state"``), a string is read as a
-    notation too.
-
-    :raises FormatError: for a text that is not a notation, naming the character (from 1)
-        and what was expected there; for a text over 1,000 characters or not a ``str``.
-    :raises InvalidStateError: for a well-written position that cannot exist, with every
-        problem.
-    """
-    if not isinstance(text, str):
-        raise FormatError(f"a notation is a str, not {shown(text)}")
-    state: GameState = serialization.from_dict(text, GameState)
-    return state
-
-
 def document(text: str) -> dict[str, Any]:
     """The position document (``docs/json-format.md``) that ``text`` writes, the lid
-    filled with what is nowhere else; ``FormatError`` as :func:`from_notation`."""
+    filled with what is nowhere else (``serialization.from_notation`` reads it into a
+    position).
+
+    :raises FormatError: as ``from_notation``: for a text that is not a notation, naming
+        the character (from 1) and what was expected there, or one over 1,000 characters.
+    """
     if len(text) > MAX_NOTATION:
         raise FormatError(f"a notation has at most {MAX_NOTATION} characters, "
                           f"not {len(text)}")  # fmt: skip
@@ -246,7 +235,7 @@ def _read(reader: _Reader) -> dict[str, Any]:
         reader.separator("_", f"'_' before player {seat + 1}'s board")
         boards.append(_read_board(reader, variant, seat))
     return {
-        "format_version": serialization.FORMAT_VERSION, "variant": variant.value,
+        "format_version": FORMAT_VERSION, "variant": variant.value,
         "phase": phase.value, "round": round, "current_player": current,
         "start_player": start, "marker_holder": holder - 1 if holder else None,
         "factories": [[c.name.lower() for c in f] for f in factories],

@@ -29,7 +29,16 @@ from cattrs.cols import (
 from cattrs.gen import make_dict_structure_fn
 
 from azul_rules.core.board import PatternLine, PlayerBoard, pattern_line
-from azul_rules.core.colors import CENTER, COLORS, FLOOR, MARKER, Color, FloorItem, Marker
+from azul_rules.core.colors import (
+    CENTER,
+    COLORS,
+    FLOOR,
+    FLOOR_TOTALS,
+    MARKER,
+    Color,
+    FloorItem,
+    Marker,
+)
 from azul_rules.core.errors import FormatError, InvalidStateError
 from azul_rules.core.moves import TAKES, Move, Placements, PlaceTile, Refill, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
@@ -49,6 +58,7 @@ from azul_rules.core.shown import number as _number
 from azul_rules.core.shown import shown as _shown
 from azul_rules.core.state import GameState
 from azul_rules.formats.jsontext import (
+    FORMAT_VERSION,
     MAX_DIGITS,
     MAX_INPUT_BYTES,
     MAX_ITEMS,
@@ -58,23 +68,21 @@ from azul_rules.formats.jsontext import (
     member_path,
     repeated_keys,
 )
+from azul_rules.formats.notation import document as _notation_document
 
 __all__ = [
     "FORMAT_VERSION",
     "NOT_WRITTEN",
     "from_dict",
-    "from_json",
+    "from_notation",
     "json_text",
     "long_integers",
     "move_from_dict",
-    "move_from_json",
     "to_dict",
     "to_json",
     "unwritable",
     "written_text",
 ]
-
-FORMAT_VERSION: Final = 1
 
 NOT_WRITTEN: Final = " (not written: from_json would refuse it)"
 """The end of each problem the writers refuse (see :func:`unwritable`)."""
@@ -623,9 +631,7 @@ def _read_state(data: object, offer_ended: bool) -> tuple[Any, list[Problem], bo
     the document's (not when a board could only be approximated: a line over its
     spaces or of two colours)."""
     if isinstance(data, str):  # a position's notation (docs/notation.md)
-        from azul_rules.formats.notation import document
-
-        data = document(data)
+        data = _notation_document(data)
     check_shape(data)
     doc = _structure(data, _StateDoc, "$")
     errors: list[tuple[str, str]] = []
@@ -705,8 +711,9 @@ def _tiling_errors(
     if tiling.score_after != board.score:
         errors.append((f"{path}.score_after", f"the board's score is {_number(board.score)}, "
                        f"not {_number(tiling.score_after)}"))  # fmt: skip
-    if not 0 <= tiling.floor_penalty <= 14 or tiling.score_before < 0:
-        errors.append((path, "a floor penalty is 0 to 14 (F1) and a score never below 0 (W4)"))
+    if not 0 <= tiling.floor_penalty <= FLOOR_TOTALS[-1] or tiling.score_before < 0:
+        errors.append((path, f"a floor penalty is 0 to {FLOOR_TOTALS[-1]} (F1) and a score "
+                             "never below 0 (W4)"))  # fmt: skip
     for number, placed in enumerate(tiling.placements):
         on_wall = 0 <= placed.row < 5 and 0 <= placed.column < 5
         if not on_wall or board.wall[placed.row][placed.column] != placed.color:
@@ -889,6 +896,24 @@ def to_dict(obj: object) -> dict[str, Any]:
     raise TypeError(f"cannot serialise {type(obj).__name__}: a GameState, a move or a GameRecord")
 
 
+def from_notation(text: str) -> GameState:
+    """The position written ``text`` (``docs/notation.md``); the lid holds what is
+    nowhere else, ``last_scoring`` is ``None``.  Wherever a position is read from JSON
+    (``from_json``, ``from_dict``, the web judge's ``"state"``), a string is read as a
+    notation too.
+
+    :raises FormatError: for a text that is not a notation, naming the character (from 1)
+        and what was expected there; for a text over 1,000 characters or not a ``str``.
+    :raises InvalidStateError: for a well-written position that cannot exist, with every
+        problem.
+    """
+    if not isinstance(text, str):
+        raise FormatError(f"a notation is a str, not {_shown(text)}")
+    state: GameState = from_dict(text, GameState)
+    return state
+
+
+
 def from_dict(data: object, cls: type[T]) -> T:
     """Read ``cls`` (``GameState``, a move class, or ``Move`` for any move) from plain
     data.  Raises ``FormatError`` or ``InvalidStateError`` for bad data, ``TypeError``
@@ -935,11 +960,6 @@ def written_text(data: dict[str, Any], dump: Callable[[dict[str, Any]], str]) ->
     return text
 
 
-def from_json(text: str | bytes, cls: type[T]) -> T:
-    """Read ``cls`` from JSON text; ``from_json(to_json(x), type(x)) == x``."""
-    return from_dict(load(text), cls)
-
-
 def position_at_offer_end(text: str | bytes) -> Any:
     """A state from JSON text that may sit at the end of a factory offer (for audits)."""
     return _state_from_dict(load(text), offer_ended=True)
@@ -955,14 +975,6 @@ def move_from_dict(data: object) -> Move:
     return _move_from_dict(data)
 
 
-def move_from_json(text: str | bytes) -> Move:
-    """A move of any kind from JSON text."""
-    return _move_from_dict(load(text))
-
-
-_load: Final = load  # the name audit.claim_from_json reads
-
-
 def _dumps(value: object, indent: int, level: int) -> str:
     pad = " " * (indent * (level + 1))
     end = " " * (indent * level)
@@ -974,7 +986,3 @@ def _dumps(value: object, indent: int, level: int) -> str:
         return "[\n" + ",\n".join(items) + "\n" + end + "]"
     return json.dumps(value, ensure_ascii=False)
 
-
-# RoundScoring and its parts are plain attrs classes; cattrs (un)structures them as they
-# are, with the colour hooks above.
-_ = (Bonuses, PlayerTiling, WallPlacement)
