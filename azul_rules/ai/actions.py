@@ -47,6 +47,7 @@ from azul_rules.core.colors import CENTER, FLOOR, Color
 from azul_rules.core.errors import FormatError
 from azul_rules.core.moves import Move, PlaceTile, Refill, TableTake, Take
 from azul_rules.core.phases import Phase, Variant
+from azul_rules.core.scoring import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS
 from azul_rules.core.shown import fill, number, shown
 from azul_rules.core.state import GameState, _compiled, new_game
 
@@ -85,9 +86,10 @@ DEFAULT_MAX_ROUNDS: Final = 50
 still going after this many rounds stops there (a draw in OpenSpiel, a truncation in
 PettingZoo).  Random games end within 12 rounds on the coloured wall."""
 
-MAX_SCORE: Final = 25 * 10 + 5 * 2 + 5 * 7 + 5 * 10
-"""An upper bound of any score: 25 wall tiles of at most 10 points each (W3), and every
-end bonus (E2).  The observation's ``score`` fields lie in ``[0, MAX_SCORE]``."""
+MAX_SCORE: Final = 25 * (5 + 5) + 5 * (ROW_BONUS + COLUMN_BONUS + COLOR_BONUS)
+"""An upper bound of any score: 25 wall tiles of at most 10 points each (a row and a
+column of 5, W3), and every end bonus (E2, ``azul_rules.core.scoring``'s).  The
+observation's ``score`` fields lie in ``[0, MAX_SCORE]``."""
 
 
 # Arguments of the wrong type raise FormatError (a TypeError and a ValueError, as

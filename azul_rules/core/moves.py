@@ -30,12 +30,14 @@ from azul_rules.core.shown import number as _number
 from azul_rules.core.shown import shown as _shown
 
 __all__ = [
+    "DESTINATIONS",
     "Move",
     "PlaceTile",
     "Placements",
     "Refill",
     "TableTake",
     "Take",
+    "destinations",
     "items_of",
     "parse_move",
     "tile_multiset",
@@ -368,25 +370,35 @@ def parse_move(text: str) -> Take:
     )
 
 
+def destinations(mask: int) -> tuple[int, ...]:
+    """P2-P4, F1: where a lot may go, ``mask`` saying which pattern lines accept its
+    colour (bit ``i``: line ``i``, as ``PlayerBoard.accepting`` holds them five bits a
+    colour): those lines in order, then the floor, which takes any lot.  The one place
+    this rule is written: ``rules.take_is_legal`` and :data:`TAKE_OPTIONS` (the legal
+    takes ``legal_moves`` lists) are built on it, and the compiled engine's
+    ``az_destinations`` is its twin."""
+    return (*(line for line in range(5) if mask >> line & 1), FLOOR)
+
+
+DESTINATIONS: Final = tuple(frozenset(destinations(mask)) for mask in range(32))
+"""``DESTINATIONS[mask]``: :func:`destinations` as a set, by mask."""
+
 # Every compact take is built once: _TAKES[source][color][line] (the floor last), and
 # TAKE_OPTIONS[source][color][mask]: the legal takes for a mask of accepting lines.
 _MAX_FACTORIES: Final = 9
 _SOURCES: Final = (*range(_MAX_FACTORIES), CENTER)
 _TAKES: Final = {
-    s: tuple(tuple(Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)) for c in COLORS)
+    s: {c: {line: Take(s, c, line) for line in (0, 1, 2, 3, 4, FLOOR)} for c in COLORS}
     for s in _SOURCES
 }
 TAKES: Final = {
     (take.source, take.color, take.line): take for by_color in _TAKES.values()
-    for by_line in by_color for take in by_line
+    for by_line in by_color.values() for take in by_line.values()
 }  # fmt: skip
 """Every compact take with no player named, by ``(source, color, line)``."""
 TAKE_OPTIONS: Final = {
     s: tuple(
-        tuple(
-            tuple(_TAKES[s][c][i] for i in range(5) if mask >> i & 1) + (_TAKES[s][c][5],)
-            for mask in range(32)
-        )
+        tuple(tuple(_TAKES[s][c][line] for line in destinations(mask)) for mask in range(32))
         for c in COLORS
     )
     for s in _SOURCES

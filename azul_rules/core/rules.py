@@ -11,7 +11,15 @@ from azul_rules.core.board import PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, Color, Marker, color_counts
 from azul_rules.core.errors import OK, ErrorCode, FormatError, Result, Violation
 from azul_rules.core.grey import check_placement
-from azul_rules.core.moves import Move, Placements, PlaceTile, Refill, TableTake, Take
+from azul_rules.core.moves import (
+    DESTINATIONS,
+    Move,
+    Placements,
+    PlaceTile,
+    Refill,
+    TableTake,
+    Take,
+)
 from azul_rules.core.phases import FACTORY_OFFER, Phase
 from azul_rules.core.position import Position
 from azul_rules.core.shown import shown
@@ -123,15 +131,12 @@ def _check_line(board: PlayerBoard, line: int, color: Color, found: list[Violati
 
 
 def take_is_legal(state: Position, move: Take) -> bool:
-    """The quick answer for a compact take: True exactly when ``check_take`` finds
-    nothing.  Legal moves, the common case, are confirmed without building anything.
-
-    The same legality is decided a second time, on the way, by ``GameState._take``
-    (``apply``'s hot path), which needs the source's tiles and the board's accepting
-    lines anyway and would pay to look them up twice.  The two are written apart on
-    purpose, for speed; ``tests/test_invariants.py::
-    test_apply_accepts_exactly_the_moves_validate_accepts`` holds them together over
-    the whole space of compact moves (off-table numbers and the marker included)."""
+    """Whether a compact take is legal (E1, G1, T1-T4, S2, S4, P2-P4, F1): True exactly
+    when ``check_take`` finds nothing.  The one place a take's legality is decided:
+    ``validate`` (through ``check_take``), ``apply`` (``GameState._take`` asks it first)
+    and ``legal_moves`` (its takes are ``moves.TAKE_OPTIONS``, built on the same
+    ``moves.destinations``); ``tests/test_invariants.py`` holds the three together over
+    the whole space of compact moves, off-table numbers and the marker included."""
     if state.context.phase is not FACTORY_OFFER:
         return False
     player = move.player
@@ -147,13 +152,8 @@ def take_is_legal(state: Position, move: Take) -> bool:
     color = move.color
     if color not in tiles:  # also rules out the marker, which is never a tile
         return False
-    line = move.line
-    if line == FLOOR:
-        return True
-    if not 0 <= line < 5:
-        return False
     packed = state.players[state.current_player].accepting
-    return bool(packed >> (5 * color + line) & 1)
+    return move.line in DESTINATIONS[packed >> 5 * color & 31]
 
 
 def check_take(state: Position, move: Take) -> list[Violation]:

@@ -59,6 +59,7 @@ from azul_rules.core.rounds import (
     settle_floor,
     tile_colored,
 )
+from azul_rules.core.rules import take_is_legal
 from azul_rules.core.scoring import (
     PlayerTiling,
     new_scoring,
@@ -267,49 +268,33 @@ class GameState(Position):
     # -- mechanics -------------------------------------------------------------------
 
     def _take(self, move: Take) -> GameState | None:
-        """T2, T3, P1, P5, F1-F4: move the lot, then end the offer if nothing is left.
-
-        ``None`` when the take is illegal: the checks of ``rules.take_is_legal`` (E1, G1,
-        T1-T4, S2, S4, P2-P4), made on the way with the values the take needs anyway.
-        This is the second place the legality of a compact take is written (the first,
-        ``rules.take_is_legal``, answers ``validate``); a property test holds the two
-        together (see ``take_is_legal``).
-        """
+        """T2, T3, P1, P5, F1-F4: move the lot, then end the offer if nothing is left;
+        ``None`` when the take is illegal (``rules.take_is_legal``, asked first)."""
+        if not take_is_legal(self, move):
+            return None
         context = self.context
         player = self.current_player
-        if context.phase is not FACTORY_OFFER or (
-            move.player is not None and move.player != player
-        ):
-            return None
-        # The colour is checked on the way: one found in a source is a Color, never the
-        # marker (T4), which no source holds.
         source, line = move.source, move.line
-        color: Color = move.color  # type: ignore[assignment]
+        color: Color = move.color  # type: ignore[assignment]  # a tile: take_is_legal
         factories = self.factories
         marker_holder = self.marker_holder
         takes_marker = False
         if source == CENTER:  # centres vary too much for SPLITS' memo to pay
             center = self.center
             taken = center.count(color)
-            if not taken:
-                return None
             first = center.index(color)  # a sorted multiset: the lot lies in one run
             center = center[:first] + center[first + taken :]
             if marker_holder is None:
                 takes_marker = True
                 marker_holder = player
-        elif 0 <= source < len(factories) and move.color is not MARKER:  # never a tile (T4)
+        else:
             taken, rest = SPLITS[factories[source]][color]
-            if not taken:
-                return None
             center = self.center
             if rest:  # colors.merge, inlined
                 center = tuple(sorted(center + rest)) if center else rest
             emptied = list(factories)  # faster than slicing and concatenating
             emptied[source] = ()
             factories = tuple(emptied)
-        else:
-            return None
         board = self.players[player]
         packed = board.accepting
         floor = board.floor
@@ -317,7 +302,7 @@ class GameState(Position):
         if line == FLOOR:
             floor, to_lid = _fill_floor(floor, color, taken, takes_marker)
             lines = board.pattern_lines
-        elif 0 <= line < 5 and packed >> (5 * color + line) & 1:
+        else:
             # PlayerBoard.with_tiles, inlined: line ``line`` accepts ``color`` while it
             # has room, and nothing else (P2, P4).
             current = board.pattern_lines[line]
@@ -334,8 +319,6 @@ class GameState(Position):
             changed[line] = LINES[line][color][count]
             lines = tuple(changed)
             packed = packed & NOT_LINE[line] | ROOM_BIT[line][color][count]
-        else:
-            return None
         moved = _new(PlayerBoard)  # board.new_board, inlined
         _set_score(moved, board.score)
         _set_lines(moved, lines)

@@ -25,6 +25,8 @@ from azul_rules.ai.pgx.state import (
     AzulState,
     _colour_ids,
 )
+from azul_rules.core.colors import COLORS, FLOOR_PENALTIES, wall_column
+from azul_rules.core.scoring import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS
 
 Array = jax.Array
 
@@ -185,6 +187,20 @@ def _close_round(
     return _where(ends | ~dealt, over, refilled)
 
 
+_WALL_COLUMN: Final = tuple(tuple(wall_column(row, c) for c in COLORS) for row in range(5))
+"""``_WALL_COLUMN[row][colour]``: the coloured wall (S5), read from ``colors``."""
+
+
+def _wall_columns(color: Array, rows: Array) -> Array:
+    """The column of ``color`` in each row ``rows`` of the coloured wall (S5), from the
+    table (Python ints only: a ``custom_vmap`` function closes over no array)."""
+    column = jnp.zeros_like(color)
+    for row in range(5):
+        for c in range(5):
+            column = jnp.where((rows == row) & (color == c), _WALL_COLUMN[row][c], column)
+    return column
+
+
 def _tile_colored(state: AzulState) -> AzulState:
     """W1-W3 on the coloured wall for every player at once: each complete line's tile to
     its row's space of that colour (W2), scored as if placed top to bottom (W3), the
@@ -192,7 +208,7 @@ def _tile_colored(state: AzulState) -> AzulState:
     rows = jnp.arange(5, dtype=jnp.int8)
     full = state.line_count == rows + 1  # [player, row]
     color = state.line_color
-    placed = full[:, :, None] & (((color + rows) % 5)[:, :, None] == _colour_ids())
+    placed = full[:, :, None] & (_wall_columns(color, rows)[:, :, None] == _colour_ids())
     points = _placement_points(state.wall != _EMPTY, placed)
     to_lid = (jnp.where(full, rows, 0)[:, :, None] * (color[:, :, None] == _colour_ids())).sum(
         axis=(0, 1), dtype=jnp.int8
@@ -241,8 +257,8 @@ def _settle_floors(state: AzulState) -> AzulState:
     clamped at 0 once; the floor's tiles to the lid."""
     floor = state.floor
     used = (floor != _EMPTY).sum(axis=1, dtype=jnp.int16)
-    # F1: -1, -1, -2, -2, -2, -3, -3 for the spaces left to right
-    penalty = used + (used >= 3) + (used >= 4) + (used >= 5) + 2 * (used >= 6) + 2 * (used >= 7)
+    # F1: the penalty of each occupied space, left to right (colors.FLOOR_PENALTIES)
+    penalty = sum(cost * (used > space) for space, cost in enumerate(FLOOR_PENALTIES))
     score = jnp.maximum(state.score - penalty, 0).astype(jnp.int16)
     lid = state.lid + (floor[:, :, None] == _colour_ids()).sum(axis=(0, 1), dtype=jnp.int8)
     return state.replace(  # type: ignore[no-any-return]
@@ -264,7 +280,8 @@ def _game_over(state: AzulState) -> AzulState:
     rows = on_wall.all(axis=2).sum(axis=1)
     columns = on_wall.all(axis=1).sum(axis=1)
     colors = ((state.wall[:, :, :, None] == _colour_ids()).sum(axis=(1, 2)) == 5).sum(axis=1)
-    score = (state.score + 2 * rows + 7 * columns + 10 * colors).astype(jnp.int16)
+    score = state.score + ROW_BONUS * rows + COLUMN_BONUS * columns + COLOR_BONUS * colors
+    score = score.astype(jnp.int16)
     tied = score == score.max()
     winners = tied & (rows == jnp.where(tied, rows, -1).max())
     count = winners.sum()
