@@ -5,11 +5,11 @@ every failure; exit 1 when something failed.
 
     .venv/bin/python benchmarks/door_fuzz.py [--requests 5000] [--renders 1000] [--seed 0]
 
-The web cases are ``tests/test_web_fuzz.py``'s ``query_case``: ``?lang=`` must be
+The web cases are ``tests/web/test_web_fuzz.py``'s ``query_case``: ``?lang=`` must be
 honoured by every route (a 400 naming ``?lang`` for anything but one ``en`` or ``fr``),
 and nothing may be a 500 or log an error.  The renders: each position of random games
 (2-4 players, both walls, masked random actions, now and then an illegal one, a round
-cap now and then) in a random mode, checked by ``tests/test_pettingzoo.py``'s ``check_render``.
+cap now and then) in a random mode, checked by ``tests/ai/test_pettingzoo.py``'s ``check_render``.
 """
 
 from __future__ import annotations
@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 from starlette.testclient import TestClient
+from tests.test_pettingzoo import check_render
+from tests.test_web_fuzz import query_case
 
 import azul_rules as az
 from azul_rules.ai.pettingzoo import RENDER_MODES, env
 from azul_rules.web import create_app
 from tests.fuzz_inputs import dumps, mutate, read, seed_document
-from tests.test_pettingzoo import check_render
-from tests.test_web_fuzz import query_case
 
 
 class _Errors(logging.Handler):

@@ -1,4 +1,4 @@
-"""Fuzz what the readers accept (minutes, not in CI; ``tests/test_impossible_fuzz.py``
+"""Fuzz what the readers accept (minutes, not in CI; ``tests/core/test_impossible_fuzz.py``
 runs the same for seconds):
 
 * positions of random games, every one read back from JSON and from its notation with

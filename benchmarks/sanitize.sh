@@ -8,9 +8,9 @@
 # hatch_build.py, AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then
 # runs, with the sanitizers' runtimes preloaded into Python, the suites that drive them
 # hardest: both cores compared on generated, mutated and tampered positions
-# (tests/test_compiled_core.py, and the AI doors' twins in tests/test_compiled_doors.py,
+# (tests/core/test_compiled_core.py, and the AI doors' twins in tests/core/test_compiled_doors.py,
 # test_spiel.py, test_pettingzoo.py), the batch engine held to the referee step by step
-# (tests/test_vector.py), the fuzzing of every reader (tests/test_fuzz.py), the robustness
+# (tests/ai/test_vector.py), the fuzzing of every reader (tests/formats/test_fuzz.py), the robustness
 # and invariant suites.  Any memory error or undefined behaviour aborts the run
 # with the sanitizer's report.  Bounded by SECONDS (default 1200).  Needs gcc, and an
 # environment with the test extras: .venv (the README's test command) or $PYTHON.
@@ -54,8 +54,8 @@ from azul_rules.ai import vector; assert vector._vector is not None, "no batch e
 print("core:", az.__file__, vector._vector.__file__)' | grep -q "$work" \
   || { echo "sanitize.sh: not the sanitized copy" >&2; exit 1; }
 timeout "$limit" "$python" -m pytest -q -p no:cacheprovider \
-  tests/test_compiled_core.py tests/test_fuzz.py tests/test_robustness.py \
-  tests/test_invariants.py tests/test_takes.py tests/test_rounds.py tests/test_grey.py \
-  tests/test_compiled_doors.py tests/test_deals.py tests/test_spiel.py tests/test_pettingzoo.py \
-  tests/test_vector.py
+  tests/core/test_compiled_core.py tests/formats/test_fuzz.py tests/core/test_robustness.py \
+  tests/core/test_invariants.py tests/core/test_takes.py tests/core/test_rounds.py tests/core/test_grey.py \
+  tests/core/test_compiled_doors.py tests/ai/test_deals.py tests/ai/test_spiel.py tests/ai/test_pettingzoo.py \
+  tests/ai/test_vector.py
 echo "sanitize.sh: no memory error or undefined behaviour found"

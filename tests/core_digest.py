@@ -5,7 +5,7 @@
 ``random.Random(seed)`` among ``legal_moves()``.  Every successor's parts (factories,
 centre, bag, lid, generator state, whose turn, the marker, phase, round, each board's
 score, lines, wall, floor and accepting lines) and every round's tiling record go into
-the digest.  ``tests/test_compiled_core.py`` compares the compiled core's digest with
+the digest.  ``tests/core/test_compiled_core.py`` compares the compiled core's digest with
 the Python core's (``AZUL_RULES_PURE_PYTHON=1``, in a process of its own).
 """
 

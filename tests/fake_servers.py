@@ -1,5 +1,5 @@
 """Stand-ins for the wrong things a Ray address can point at, shared by
-``tests/test_tournament_ray_address.py`` and ``benchmarks/ray_address.py``: a port where
+``tests/tournament/test_tournament_ray_address.py`` and ``benchmarks/ray_address.py``: a port where
 nothing listens, a web server, and a port that never completes a connection."""
 
 from __future__ import annotations

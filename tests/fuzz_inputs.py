@@ -1,4 +1,4 @@
-"""Hostile and careless inputs for the fuzz tests (``tests/test_fuzz.py``) and the long
+"""Hostile and careless inputs for the fuzz tests (``tests/formats/test_fuzz.py``) and the long
 fuzz run (``benchmarks/fuzz.py``): valid documents of every kind, mutated at random,
 and the checks every accepted input must pass."""
 

@@ -1,4 +1,4 @@
-"""Bots that misbehave in every way a bot can, for ``tests/test_tournament_hostile.py``;
+"""Bots that misbehave in every way a bot can, for ``tests/tournament/test_tournament_hostile.py``;
 importable as ``tests.hostile_bots:Name`` (so that worker processes can build them)."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Impossible positions, tampered states and hostile catalogues, made at random in the
-shapes the readers once accepted: for ``tests/test_impossible_fuzz.py`` (seconds, in
+shapes the readers once accepted: for ``tests/core/test_impossible_fuzz.py`` (seconds, in
 CI) and ``benchmarks/impossible_fuzz.py`` (minutes).
 
 * :func:`impossible` changes a position of a random game into one no game reaches, in

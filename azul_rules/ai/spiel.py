@@ -720,7 +720,7 @@ def refilled(
     the position ``GameState._refill`` builds (R2), built through the slots as the
     referee builds its own successors, without checking again what the deals
     guarantee.  A fill that deals nothing (R6: the game ends) goes to the referee.
-    ``tests/test_spiel.py`` holds it to ``referee.apply(Refill(seen))``."""
+    ``tests/ai/test_spiel.py`` holds it to ``referee.apply(Refill(seen))``."""
     if not any(seen):
         return referee.apply(_refill(seen))
     context = referee.context

@@ -25,7 +25,7 @@ It needs numpy (``pip install 'azul_rules[vector]'``) and the compiled engine, b
 install with a C compiler; without one, :func:`make` and :func:`playouts` raise
 ``RuntimeError``.  The Python referee is the reference it is held to:
 ``azul_rules.testing.batched.vector_differential`` holds random games to it step by
-step (``tests/test_vector.py``: 1,000 a player count and wall).
+step (``tests/ai/test_vector.py``: 1,000 a player count and wall).
 """
 
 from __future__ import annotations

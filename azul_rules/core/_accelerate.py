@@ -41,7 +41,7 @@ loaded; it never retypes them.
 
 **A rule change** is made in the Python function first (it is the reference: its tests
 must pass with ``AZUL_RULES_PURE_PYTHON=1``), then in the engine's file of the same
-name; ``tests/test_compiled_core.py`` holds the two together (Hypothesis comparing them
+name; ``tests/core/test_compiled_core.py`` holds the two together (Hypothesis comparing them
 call for call, and digests of seeded games), and CI runs the whole suite on both cores.
 
 ``AZUL_RULES_PURE_PYTHON=1`` in the environment, when ``azul_rules`` is imported, forces

@@ -135,7 +135,7 @@ def take_is_legal(state: Position, move: Take) -> bool:
     when ``check_take`` finds nothing.  The one place a take's legality is decided:
     ``validate`` (through ``check_take``), ``apply`` (``GameState._take`` asks it first)
     and ``legal_moves`` (its takes are ``moves.TAKE_OPTIONS``, built on the same
-    ``moves.destinations``); ``tests/test_invariants.py`` holds the three together over
+    ``moves.destinations``); ``tests/core/test_invariants.py`` holds the three together over
     the whole space of compact moves, off-table numbers and the marker included."""
     if state.context.phase is not FACTORY_OFFER:
         return False

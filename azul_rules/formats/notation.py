@@ -38,7 +38,7 @@ __all__ = ["MAX_LENGTH", "MAX_NOTATION", "document", "to_notation"]
 
 MAX_LENGTH: Final = 240
 """The longest notation of a position of a real game (2-4 players, both walls, every
-phase): ``tests/test_notation.py`` holds every position of thousands of games to it."""
+phase): ``tests/formats/test_notation.py`` holds every position of thousands of games to it."""
 
 MAX_NOTATION: Final = 1000
 """The longest text :func:`from_notation` reads: a hand-made position (a score of

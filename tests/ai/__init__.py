@@ -1,0 +1,1 @@
+"""Tests of azul_rules: ai."""
