@@ -18,6 +18,7 @@ __all__ = [
     "JSON_HELP",
     "LANG_HELP",
     "PLAYERS_HELP",
+    "POSITION",
     "POSITION_HELP",
     "STDIN",
     "VARIANT_HELP",
@@ -104,16 +105,20 @@ def count(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
-# The help of the options several commands share.
+# The help of the options several commands share.  Every help text of the command line
+# starts with a lower-case word and ends without a full stop; a value is named by the
+# same metavar wherever it is taken (POSITION, FILE, N, S...): tests/test_cli_usage.py.
 
 LANG_HELP: Final = (  # one language per catalogue of azul_rules.text: "en (default) or fr"
     f"the language of the output: {', '.join(['en (default)', *LANGUAGES[1:-1]])} or "
     f"{LANGUAGES[-1]}"
 )
-JSON_HELP: Final = "a JSON verdict on standard output"
+JSON_HELP: Final = "print the result as JSON on standard output"
 EXPLAIN_HELP: Final = "print the broken rule's text under each violation"
-PLAYERS_HELP: Final = "2, 3 or 4 (default 2)"
+PLAYERS_HELP: Final = "the number of players: 2, 3 or 4 (default 2)"
 VARIANT_HELP: Final = "the wall: colored (default) or grey (the back of the boards)"
+POSITION: Final = "POSITION"
+"""The metavar of every position argument (a notation or a JSON file)."""
 POSITION_HELP: Final = (
     "a position: its notation (docs/notation.md) or a JSON file (docs/json-format.md; "
     "- reads standard input)"
@@ -125,9 +130,10 @@ def add_lang(parser: argparse.ArgumentParser, help: str = LANG_HELP) -> None:
     parser.add_argument("--lang", choices=LANGUAGES, default="en", help=help)
 
 
-def add_json(parser: argparse.ArgumentParser, help: str = JSON_HELP) -> None:
-    """``--json``: the command's result as a JSON document on standard output."""
-    parser.add_argument("--json", action="store_true", help=help)
+def add_json(parser: argparse.ArgumentParser) -> None:
+    """``--json``: the command's result as a JSON document on standard output, worded
+    the same for every command."""
+    parser.add_argument("--json", action="store_true", help=JSON_HELP)
 
 
 def add_explain(parser: argparse.ArgumentParser) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from azul_rules.adjudication.auditing import audit, claim_from_dict, position_from_dict
-from azul_rules.cli._common import Commands, add_explain, add_json, add_lang
+from azul_rules.cli._common import POSITION, Commands, add_explain, add_json, add_lang
 from azul_rules.cli._inputs import from_file, is_notation, judged, one_stdin, reading
 from azul_rules.cli._outputs import print_json, print_violations, violation_doc
 from azul_rules.core.messages import phrase
@@ -22,8 +22,9 @@ NAME = "audit"
 def register(commands: Commands) -> None:
     """Add ``audit`` and its options to ``commands``."""
     parser = commands.add_parser(NAME, help="check claimed scores after a wall tiling")
-    parser.add_argument("state", metavar="STATE.json",
-                        help="the position at the offer's end (- reads standard input)")
+    parser.add_argument("state", metavar=POSITION,
+                        help="the position at the offer's end: its notation or a JSON file "
+                        "(- reads standard input)")
     parser.add_argument("claim", metavar="CLAIM.json",
                         help="the scores (and boards, lid) the players claim (docs/audit.md)")
     add_lang(parser)

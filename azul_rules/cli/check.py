@@ -9,7 +9,14 @@ from __future__ import annotations
 
 import argparse
 
-from azul_rules.cli._common import POSITION_HELP, Commands, add_explain, add_json, add_lang
+from azul_rules.cli._common import (
+    POSITION,
+    POSITION_HELP,
+    Commands,
+    add_explain,
+    add_json,
+    add_lang,
+)
 from azul_rules.cli._inputs import load_move, load_state, one_stdin
 from azul_rules.cli._outputs import draw, print_json, print_violations, violation_doc
 from azul_rules.core.messages import phrase
@@ -24,7 +31,7 @@ NAME = "check"
 def register(commands: Commands) -> None:
     """Add ``check`` and its options to ``commands``."""
     check = commands.add_parser(NAME, help="the verdict on one move in one position")
-    check.add_argument("state", metavar="STATE.json", help=POSITION_HELP)
+    check.add_argument("state", metavar=POSITION, help=POSITION_HELP)
     check.add_argument(
         "move", metavar="MOVE",
         help="notation such as 3B2, a JSON move, or a JSON file (- reads standard input)",

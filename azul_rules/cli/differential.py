@@ -24,16 +24,22 @@ def register(commands: Commands) -> None:
         NAME, help="test an engine speaking the engine protocol against the referee"
     )
     diff.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line")
-    diff.add_argument("--players", default="2,3,4", help="player counts, e.g. 2,3,4 (default)")
-    diff.add_argument("--variant", help="colored, grey or colored,grey (default: the engine's)")
+    diff.add_argument("--players", default="2,3,4", metavar="P[,P…]",
+                      help="the player counts, e.g. 2,3 (default 2,3,4)")
+    diff.add_argument("--variant", metavar="V[,V]",
+                      help="the walls: colored, grey or colored,grey (default: the engine's)")
     budget = diff.add_mutually_exclusive_group()
-    budget.add_argument("--games", type=integer, help="games to play (default 100)")
-    budget.add_argument("--time", help="play for this long instead, e.g. 60s or 5m")
-    diff.add_argument("--seed", type=integer, help="the run's seed (printed in every report)")
-    diff.add_argument("--timeout", type=seconds, default=10.0, help="seconds per reply (10)")
-    diff.add_argument("--shrink-time", default="60s", help="time for shrinking (60s)")
+    budget.add_argument("--games", type=integer, metavar="N", help="games to play (default 100)")
+    budget.add_argument("--time", metavar="DURATION",
+                        help="play for this long instead, e.g. 60s or 5m")
+    diff.add_argument("--seed", type=integer, metavar="S",
+                      help="the run's seed (printed in every report)")
+    diff.add_argument("--timeout", type=seconds, default=10.0, metavar="SECONDS",
+                      help="how long to wait for each reply (default 10)")
+    diff.add_argument("--shrink-time", default="60s", metavar="DURATION",
+                      help="the longest time spent shortening a disagreeing game (default 60s)")
     diff.add_argument("--record", metavar="FILE", help="also save the disagreeing game record")
-    add_json(diff, "a JSON report on standard output")
+    add_json(diff)
     add_lang(diff, "the report's sentences, the rule's title, the referee's verdicts")
 
 

@@ -49,12 +49,14 @@ def register(commands: Commands) -> None:
     """Add ``play`` and its options to ``commands``."""
     play = commands.add_parser(NAME, help="referee a whole game between bots")
     play.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=PLAYERS_HELP)
-    play.add_argument("--seed", type=integer, default=0, help="the seed of the draws (default 0)")
+    play.add_argument("--seed", type=integer, default=0, metavar="S",
+                      help="the seed of the draws (default 0)")
     play.add_argument("--variant", choices=("colored", "grey"), default="colored",
                       help=VARIANT_HELP)  # fmt: skip
     play.add_argument(
         "--bots",
         default=None,
+        metavar="A,B[,…]",
         help="comma-separated bots per seat: random, greedy or package.module:Factory "
         "(default: greedy,random,...)",
     )

@@ -39,7 +39,7 @@ def register(commands: Commands) -> None:
     )  # fmt: skip
     replay.add_argument("--game", type=integer, metavar="N", help="the game of a tournament file")
     add_lang(replay)
-    add_json(replay, "a JSON report on standard output")
+    add_json(replay)
     replay.add_argument(
         "--svg-dir", metavar="DIR", help="also draw each round's start and tiling (SVG files)"
     )

@@ -17,9 +17,10 @@ NAME = "serve"
 def register(commands: Commands) -> None:
     """Add ``serve`` and its options to ``commands``."""
     serve = commands.add_parser(NAME, help="the web judge: a page and a JSON API")
-    serve.add_argument("--host", default="127.0.0.1",
+    serve.add_argument("--host", default="127.0.0.1", metavar="HOST",
                        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for all)")
-    serve.add_argument("--port", type=integer, default=8000, help="default 8000; 0 for a free one")
+    serve.add_argument("--port", type=integer, default=8000, metavar="PORT",
+                       help="the port to listen on (default 8000; 0 for a free one)")
     serve.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
                        help="let pages of ORIGIN call the API (CORS; repeatable; * for any)")
     serve.add_argument("--log-level", default="info",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from azul_rules.cli._common import POSITION_HELP, Commands, add_lang
+from azul_rules.cli._common import POSITION, POSITION_HELP, Commands, add_lang
 from azul_rules.cli._inputs import load_state
 from azul_rules.cli._outputs import draw
 from azul_rules.core.render import render_state
@@ -17,7 +17,7 @@ NAME = "show"
 def register(commands: Commands) -> None:
     """Add ``show`` and its options to ``commands``."""
     show = commands.add_parser(NAME, help="a position as readable text")
-    show.add_argument("state", metavar="STATE.json", help=POSITION_HELP)
+    show.add_argument("state", metavar=POSITION, help=POSITION_HELP)
     add_lang(show)
     show.add_argument("--svg", metavar="OUT.svg", help="also draw the position (SVG)")
 

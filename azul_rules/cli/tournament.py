@@ -26,19 +26,24 @@ def register(commands: Commands) -> None:
     add.add_argument("--players", type=integer, default=2, choices=(2, 3, 4), help=PLAYERS_HELP)
     add.add_argument("--variant", choices=("colored", "grey"), default="colored",
                      help=VARIANT_HELP)  # fmt: skip
-    add.add_argument("--seed", type=integer, default=0, help="the tournament's seed (the deals)")
+    add.add_argument("--seed", type=integer, default=0, metavar="S",
+                     help="the tournament's seed (the deals; default 0)")
     add.add_argument("--backend", choices=("local", "process", "ray"), default="local",
                      help="where the games run (default local: this process)")
-    add.add_argument("--workers", type=integer, metavar="W", help="processes, or Ray tasks at once")
-    add.add_argument("--batch", type=integer, metavar="B", help="games a task")
-    add.add_argument("--time-limit", type=seconds, metavar="SECONDS", help="per move")
+    add.add_argument("--workers", type=integer, metavar="W",
+                     help="the processes, or Ray tasks, at once (default: one a core)")
+    add.add_argument("--batch", type=integer, metavar="B",
+                     help="games a task (default: eight batches a worker, at most 100)")
+    add.add_argument("--time-limit", type=seconds, metavar="SECONDS",
+                     help="the time a bot has for each move (default: no limit)")
     add.add_argument("--max-rounds", type=integer, default=100, metavar="R",
                      help="a longer game ends unfinished (default 100)")
     add.add_argument("--out", metavar="FILE.jsonl", help="append one JSON line a game")
     add.add_argument("--resume", action="store_true", help="continue FILE.jsonl")
     add.add_argument("--ray-address", metavar="ADDR", help="a Ray cluster, e.g. auto")
-    add.add_argument("--retries", type=integer, default=2, help="for a batch whose worker died")
-    add_json(add, "the results as JSON")
+    add.add_argument("--retries", type=integer, default=2, metavar="K",
+                     help="times to run again a batch whose worker died (default 2)")
+    add_json(add)
     add_lang(add, "the language of the referee's messages in recorded forfeits")
     add.add_argument("--no-progress", action="store_true", help="no progress bar")
 
