@@ -1,6 +1,5 @@
 """``azul-rules tournament``: the command-line face of :func:`azul_rules.tournament.run`
-(its options are declared in ``azul_rules.cli``, so that other commands do not import
-this package).
+(its options are declared in ``azul_rules.cli.tournament``, with the other commands').
 
 Exit status: 0 every game played, 1 some games lost by the backend (listed; ``--resume``
 plays them again), 2 bad arguments, an unknown bot or a file that cannot be continued

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 
 import azul_rules as az
-from azul_rules.cli import _parser, main
+from azul_rules.cli import COMMANDS, _parser, main, parser
+from azul_rules.cli._common import EXPLAIN_HELP, JSON_HELP, PLAYERS_HELP
+from azul_rules.cli._common import POSITION as POSITION_METAVAR
 from azul_rules.core.render import move_text
 
 EXAMPLES = Path("examples")
@@ -298,6 +300,68 @@ def test_every_option_and_argument_has_help_and_every_command_a_description() ->
         assert command.description, name
         for action in command._actions:
             assert action.help, f"azul-rules {name} {action.dest}"
+
+
+def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(commands.choices)
+
+
+def test_every_command_has_a_one_line_help_in_azul_rules_help(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``azul-rules --help`` lists every command with one line saying what it does, in the
+    style of every other help text: a lower-case start, no full stop."""
+    commands = next(a for a in parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {entry.dest: entry.help for entry in commands._choices_actions}
+    assert set(helps) == set(commands.choices) == {command.NAME for command in COMMANDS}
+    monkeypatch.setenv("COLUMNS", "200")  # each command's line unwrapped
+    assert main(["--help"]) == 0
+    listing = capsys.readouterr().out
+    for name, help in helps.items():
+        assert help and "\n" not in help and _in_style(help), (name, help)
+        assert re.search(rf"^    {re.escape(name)} +{re.escape(help)}$", listing, re.M), name
+
+
+def _in_style(help: str) -> bool:
+    """A help text as the command line words them: a lower-case first word (or one
+    naming a value, such as ``- reads``), no full stop at the end."""
+    return (help[0].islower() or help[0] == "-") and not help.rstrip().endswith(".")
+
+
+def test_every_option_s_help_follows_one_style_and_json_reads_the_same_everywhere() -> None:
+    """Each option's help starts with a lower-case word and ends without a full stop,
+    ``--json`` is described in the same words by every command that takes it, and so
+    are ``--explain`` and ``--players`` (where it is one count)."""
+    same = {"--json": JSON_HELP, "--explain": EXPLAIN_HELP}
+    for name, command in _subcommands().items():
+        for action in command._actions:
+            assert action.help and _in_style(action.help), (name, action.dest, action.help)
+            for option in action.option_strings:
+                assert action.help == same.get(option, action.help), (name, option)
+            if "--players" in action.option_strings and action.choices:
+                assert action.help == PLAYERS_HELP, name
+
+
+def test_every_value_is_named_the_same_way_wherever_it_is_taken() -> None:
+    """An option taking a value names it (a metavar, or its choices), the same name for
+    the same option in every command (``--seed S``, ``--games N``, ``--record FILE``), and
+    every position argument is ``POSITION`` (a notation or a JSON file)."""
+    metavars: dict[str, set[object]] = {}
+    for name, command in _subcommands().items():
+        for action in command._actions:
+            if action.nargs == 0:  # a flag: no value to name
+                continue
+            if not action.option_strings:
+                assert action.metavar, (name, action.dest)
+                if action.dest == "state":
+                    assert action.metavar == POSITION_METAVAR, name
+                continue
+            assert action.metavar or action.choices, (name, action.option_strings)
+            if action.choices is None:
+                metavars.setdefault(action.option_strings[-1], set()).add(action.metavar)
+    assert {option: names for option, names in metavars.items() if len(names) > 1} == {}
+    assert metavars["--seed"] == {"S"} and metavars["--games"] == {"N"}
 
 
 def test_play_refuses_an_unwritable_record_before_the_game(

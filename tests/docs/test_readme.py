@@ -5,6 +5,9 @@ Markdown links, each link landing on a file and a heading that exist."""
 from __future__ import annotations
 
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -110,3 +113,22 @@ def test_ci_runs_the_readme_s_commands_word_for_word() -> None:
     assert test in ci
     game = play.rsplit(" && ", 1)[1]
     assert any(line.startswith(game + " ") or line == game for line in ci)
+
+
+def test_the_tournament_command_runs_twice_in_a_row(tmp_path: Path) -> None:
+    """The README's tournament command, run again, reads its file back instead of
+    refusing a file that already holds games; the file it writes in the project's root
+    is in .gitignore.  (Two games on this process stand for its thousand on a pool.)"""
+    line = next(c for c in _commands() if "azul-rules tournament" in c)
+    words = shlex.split(line)
+    out = words[words.index("--out") + 1]
+    assert f"/{out}" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    words[words.index("--games") + 1] = "2"
+    words[words.index("--backend") + 1] = "local"
+    command = [sys.executable, "-m", "azul_rules", *words[1:], "--no-progress"]
+    for played in ("2 games played", "0 games played"):
+        done = subprocess.run(command, cwd=tmp_path, capture_output=True, text=True,
+                              timeout=120, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert played in done.stdout
+    assert len((tmp_path / out).read_text(encoding="utf-8").splitlines()) == 2
