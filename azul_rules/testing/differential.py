@@ -30,9 +30,13 @@ from collections.abc import Sequence
 from typing import Any, Final, TextIO
 
 import attrs
-from hypothesis import HealthCheck, Phase, Verbosity, given, settings
-from hypothesis import seed as hypothesis_seed
-from hypothesis import strategies as st
+
+from azul_rules.core._extras import extra
+
+with extra("testing", "azul_rules.testing"):
+    from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+    from hypothesis import seed as hypothesis_seed
+    from hypothesis import strategies as st
 
 from azul_rules.core.colors import CENTER, Color
 from azul_rules.core.messages import LANGUAGES, says
@@ -46,7 +50,6 @@ from azul_rules.formats._arguments import MAX_SECONDS, integer_value
 from azul_rules.formats._files import open_output, write_all
 from azul_rules.formats.jsonio import to_dict
 from azul_rules.formats.record import GameRecord
-from azul_rules.testing import fill_factories
 from azul_rules.testing.conformance import (
     RULE_TITLES,
     Difference,
@@ -57,6 +60,7 @@ from azul_rules.testing.conformance import (
 )
 from azul_rules.testing.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.testing.protocol import EngineInfo, ProtocolError
+from azul_rules.testing.tiles import fill_factories
 from azul_rules.text import table, template
 
 __all__ = [

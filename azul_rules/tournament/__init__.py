@@ -10,7 +10,7 @@ cluster.  See ``docs/tournament.md``.
 {'finished': 4, 'forfeit': 0, 'unfinished': 0}
 
 Layer: beside the web judge and the reference engine, under the command line.  May
-import ``testing``, the AI doors, ``svg``, ``adjudication``, ``formats`` and ``core``.
+import ``testing``, the AI adapters, ``svg``, ``adjudication``, ``formats`` and ``core``.
 """
 
 from azul_rules.core.bots import Bot, BotFactory, BotSpecError, bot_factory, build_bot, seat_seed

@@ -241,6 +241,19 @@ def import_ray() -> Any:
     return ray
 
 
+def _token_hint(address: str | None, error: Exception) -> str:
+    """What to set when Ray could not connect to an address given explicitly: Ray sends
+    its token (token authentication, on by default for ``ray start --head`` since Ray
+    2.5x) to such an address only with ``RAY_AUTH_MODE=token``, and says only "Failed
+    to connect" when the cluster refuses it."""
+    if address in (None, "auto", "local") or not isinstance(error, ConnectionError):
+        return ""
+    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
+        return ""
+    return (" (if the cluster uses token authentication, set RAY_AUTH_MODE=token, with its "
+            "token in RAY_AUTH_TOKEN or ~/.ray/auth_token)")  # fmt: skip
+
+
 def _ray(
     settings: Settings, batches: Iterator[Batch], workers: int | None, retries: int,
     address: str | None,
@@ -257,7 +270,7 @@ def _ray(
             where = "a new local one" if address is None else repr(address)
             raise RayClusterError(
                 f"cannot start or reach a Ray cluster at {where}: "
-                f"{type(error).__name__}: {error}".splitlines()[0],
+                f"{type(error).__name__}: {error}".splitlines()[0] + _token_hint(address, error),
                 address=address, reason="ray-failed",
             ) from None
     pending: dict[Any, Batch] = {}

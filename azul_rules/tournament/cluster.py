@@ -2,29 +2,29 @@
 
 ``ray.init(address=...)`` waits a long time for an address where no cluster answers:
 about 41 s an attempt (a 5 s connect, a 30 s wait for the cluster's id) and 20 attempts
-(822 s for ``127.0.0.1:1`` with Ray 2.60), with three warnings each on standard error.
-Before the ray backend connects, :func:`check_ray_address` asks the address itself, in
-a few seconds at most:
+(822 s for ``127.0.0.1:1`` with Ray 2.60), with three warnings each on standard error;
+it waits as long on a port that answers, but not in HTTP/2 (a web server, a silent
+service).  Before the ray backend connects, :func:`check_ray_address` asks the address
+itself, in a few seconds at most:
 
 1. its form: ``HOST:PORT`` (``[IPV6]:PORT``), ``ray://HOST:PORT`` (Ray Client), ``auto``
    or ``local``; ``None`` and ``auto`` mean what they mean to Ray (``RAY_ADDRESS``, or
    the cluster ``ray start`` last started on this machine);
 2. its host's name (resolved within the time limit);
 3. a TCP connection to its port (within the time limit);
-4. the first words of Ray's protocol, gRPC over HTTP/2 (within the time limit): the
-   call Ray makes first on a cluster (``GetClusterId``), whose answer must come from a
-   gRPC server (HTTP status 200) that knows the call (any gRPC status but
-   "unimplemented": a cluster with token authentication answers "unauthenticated").  A
-   web server (the dashboard's port, say), a proxy, another of Ray's gRPC ports (a
-   raylet's, the Ray Client's) or another service fails here; so does a cluster that
-   wants a token Ray will not send (an explicit address without
-   ``RAY_AUTH_MODE=token``).  A ``ray://`` address gets the standard gRPC health
-   check instead; the step is skipped when ``RAY_USE_TLS`` is set (the cluster then
+4. HTTP/2's opening, the transport of Ray's gRPC (within the time limit): the client's
+   preface, to which every HTTP/2 server answers with a SETTINGS frame.  A web server
+   (the dashboard's port, say), a TLS server, a service that stays silent or closes
+   fails here.  The step is skipped when ``RAY_USE_TLS`` is set (the cluster then
    speaks TLS first).
 
+A port that speaks HTTP/2 but is not the cluster's GCS (another of Ray's gRPC ports, an
+HTTP/2 proxy), or a cluster that wants a token Ray does not send, passes the check: it
+is left to ``ray.init``, which refuses such a port by itself (Ray 2.60: about 21 s).
+
 Any failure raises :class:`RayClusterError`, one line naming the address and what to
-check.  The check changes nothing on the cluster: one read-only call, without
-credentials, on a connection closed with GOAWAY (see ``_grpc_probe``).
+check.  The check changes nothing on the cluster: it sends no call, only HTTP/2's
+opening, and closes the connection.
 """
 
 from __future__ import annotations
@@ -40,7 +40,6 @@ from typing import Any, Final
 import attrs
 
 from azul_rules.core.shown import shown
-from azul_rules.tournament import _grpc_probe
 from azul_rules.tournament.settings import TournamentError
 
 __all__ = [
@@ -62,7 +61,6 @@ REASONS: Final = (
     "unreachable",
     "no-answer",
     "not-ray",
-    "unauthenticated",
     "no-cluster",
     "ray-failed",
 )
@@ -74,11 +72,10 @@ class RayClusterError(TournamentError):
     ``malformed`` (not an address), ``unknown-host``, ``refused`` (nothing listens on the
     port: a stopped head node, a wrong port), ``unreachable`` (no route to the host),
     ``no-answer`` (nothing answered within the time limit: a firewall, a wrong host),
-    ``not-ray`` (something answers, but not Ray's GCS: a web server, a proxy, another
-    of Ray's ports), ``unauthenticated`` (the cluster wants a token that Ray will not
-    send: ``RAY_AUTH_MODE=token`` is missing), ``no-cluster`` (``auto`` and no cluster
-    started on this machine) or ``ray-failed`` (``ray.init`` itself failed after the
-    checks).  A :class:`TournamentError`, so a
+    ``not-ray`` (something answers, but not in HTTP/2 as Ray's GCS would: a web server,
+    a TLS server, a silent service), ``no-cluster`` (``auto`` and no cluster started on
+    this machine) or ``ray-failed`` (``ray.init`` itself failed after the checks: an
+    HTTP/2 port that is not the GCS, a missing token).  A :class:`TournamentError`, so a
     ``ValueError``; the command line prints its one line and exits 2."""
 
     def __init__(self, message: str, *, address: str | None, reason: str) -> None:
@@ -212,7 +209,7 @@ def check_ray_address(address: str | None, *, timeout: float = DEFAULT_TIMEOUT) 
     addresses = _resolve(target, timeout)
     with _connect(target, addresses, timeout) as connection:
         if os.environ.get("RAY_USE_TLS", "0").lower() not in ("1", "true"):
-            _speaks_grpc(target, connection, timeout)
+            _answers_http2(target, connection, timeout)
 
 
 def _port_hint(target: Target) -> str:
@@ -313,86 +310,49 @@ def _connect_failure(target: Target, errors: list[OSError], timeout: float) -> R
     )
 
 
-# -- who answers: Ray's GCS, another gRPC server, or something else ---------------------
+# -- who answers: a server speaking HTTP/2 (as Ray's gRPC does), or something else -----
 
-_HEALTH_CHECK: Final = "/grpc.health.v1.Health/Check"
-_UNIMPLEMENTED: Final = 12
-_UNAUTHENTICATED: Final = 16
-_ANSWERS: Final = {
-    "http1": "it answers like a web server (HTTP/1, the dashboard?), not in gRPC",
-    "tls": "it answers TLS (if the cluster uses TLS, set RAY_USE_TLS=1)",
-    "other": "it answers, but not in gRPC (HTTP/2)",
-    "closed": "the connection opens, then closes without a word of gRPC (HTTP/2)",
-}
+_OPENING: Final = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes((0, 0, 0, 4, 0, 0, 0, 0, 0))
+"""HTTP/2's client preface and an empty SETTINGS frame (RFC 9113, section 3.4)."""
 
 
-def _gcs_method() -> str | None:
-    """The path of the call Ray makes first on its GCS (``GetClusterId``), as this Ray
-    version names it; ``None`` without Ray or where it has no such call."""
+def _answers_http2(target: Target, sock: socket.socket, timeout: float) -> None:
+    """Raise ``not-ray`` unless the peer answers HTTP/2's opening with the SETTINGS frame
+    every HTTP/2 server sends first (a 9-byte header: type 4, no ACK flag, stream 0)."""
+    deadline = time.monotonic() + timeout
+    first = b""
     try:
-        from ray.core.generated import gcs_service_pb2
-
-        service = gcs_service_pb2.DESCRIPTOR.services_by_name["NodeInfoGcsService"]
-        method = service.methods_by_name["GetClusterId"]
-    except (ImportError, KeyError, AttributeError):
-        return None
-    return f"/{service.full_name}/{method.name}"
-
-
-def _speaks_grpc(target: Target, sock: socket.socket, timeout: float) -> None:
-    """Raise unless the peer answers a gRPC call as Ray's GCS would: the call Ray makes
-    first (on a Ray Client server, the standard health check), which a GCS answers with
-    any gRPC status but "unimplemented" (``not-ray``); "unauthenticated" only where Ray
-    will present a token (``unauthenticated``).  Only a clear sign counts against the
-    peer; anything unclear is left to Ray."""
-    path = None if target.address.startswith("ray://") else _gcs_method()
-    host = f"[{target.host}]" if ":" in target.host else target.host
-    answer = _grpc_probe.call(sock, f"{host}:{target.port}", path or _HEALTH_CHECK, timeout)
-    verdict = _not_grpc(answer, timeout)
-    if verdict:
-        raise _fail(
-            target,
-            "not-ray",
-            f"{verdict}, so no Ray cluster is there: check the host, and that {target.port} "
-            f"is the head node's {_port_hint(target)}, not the dashboard's or another's",
-        )
-    if path is None:
+        sock.sendall(_OPENING)
+        while len(first) < 9 and (left := deadline - time.monotonic()) > 0:
+            sock.settimeout(left)
+            chunk = sock.recv(9 - len(first))
+            if not chunk:
+                break
+            first += chunk
+    except TimeoutError:
+        pass
+    except OSError as error:
+        why = f"the connection opens, then fails ({error.strerror or error})"
+        raise _not_ray(target, why) from None
+    if len(first) == 9 and first[3] == 4 and not first[4] & 1 and first[5:] == bytes(4):
         return
-    if answer.grpc_status == _UNIMPLEMENTED:
-        raise _fail(
-            target,
-            "not-ray",
-            "a gRPC server answers, but not Ray's GCS (it does not know GetClusterId): "
-            f"if {target.port} is the Ray Client port, write ray://{target.address}; "
-            f"otherwise give the head node's {_port_hint(target)}",
-        )
-    if answer.grpc_status == _UNAUTHENTICATED and not _sends_token(target):
-        raise RayClusterError(
-            f"cannot join the Ray cluster at {target.named()}: it asks for a token (Ray's "
-            "token authentication), and Ray sends none to an address given explicitly "
-            "unless RAY_AUTH_MODE=token: set it, with the cluster's token in "
-            "RAY_AUTH_TOKEN, in the file RAY_AUTH_TOKEN_PATH names, or in "
-            "~/.ray/auth_token (on the head node, the address auto finds both)",
-            address=target.address,
-            reason="unauthenticated",
-        )
+    if first.startswith(b"HTTP/") or first.lstrip().startswith(b"<"):  # a status, or a page
+        what = "it answers like a web server (HTTP/1, the dashboard?), not in gRPC"
+    elif first[:1] in (b"\x15", b"\x16"):
+        what = "it answers TLS (if the cluster uses TLS, set RAY_USE_TLS=1)"
+    elif first:
+        what = "it answers, but not in gRPC (HTTP/2)"
+    elif time.monotonic() >= deadline:
+        what = f"the connection opens but nothing answers within {timeout:g} s"
+    else:
+        what = "the connection opens, then closes without a word of gRPC (HTTP/2)"
+    raise _not_ray(target, what)
 
 
-def _not_grpc(answer: _grpc_probe.Answer, timeout: float) -> str | None:
-    """What the answer shows is not gRPC, or ``None``."""
-    if answer.kind == "silent":
-        return f"the connection opens but nothing answers within {timeout:g} s"
-    if answer.kind == "failed":
-        return f"the connection opens, then fails ({answer.error})"
-    if answer.kind == "http2":
-        return f"it answers HTTP/2 with status {answer.status}, not gRPC (a proxy?)"
-    return _ANSWERS.get(answer.kind)
-
-
-def _sends_token(target: Target) -> bool:
-    """Whether ``ray.init`` will present a token to ``target``: when ``RAY_AUTH_MODE``
-    is ``token``, or (when a token is found) for the cluster ``ray start`` left on this
-    machine; never otherwise (Ray's rule: an explicit address never turns it on)."""
-    if os.environ.get("RAY_AUTH_MODE", "").lower() == "token":
-        return True
-    return target.source is not None and target.source != "RAY_ADDRESS"
+def _not_ray(target: Target, what: str) -> RayClusterError:
+    return _fail(
+        target,
+        "not-ray",
+        f"{what}, so no Ray cluster is there: check the host, and that {target.port} "
+        f"is the head node's {_port_hint(target)}, not the dashboard's or another's",
+    )

@@ -27,7 +27,8 @@ class TournamentError(ValueError):
     A message naming a setting names it as ``run``'s parameter (``resume=True``);
     :attr:`command_line` is the same message naming the command's option instead
     (``--resume``).  Such a message is a ``str.format`` template whose :class:`Option`
-    fields are named per door and other fields are shown as given."""
+    fields are named as each entry point (``run`` or the command line) names them and other
+    fields are shown as given."""
 
     def __init__(self, message: str, **fields: object) -> None:
         self.template = message if fields else None
@@ -39,16 +40,16 @@ class TournamentError(ValueError):
         """The message as ``azul-rules tournament`` says it (its options)."""
         return self._said("command") if self.template is not None else str(self)
 
-    def _said(self, door: str) -> str:
+    def _said(self, entry: str) -> str:
         assert self.template is not None
-        words = {name: getattr(value, door) if isinstance(value, Option) else value
+        words = {name: getattr(value, entry) if isinstance(value, Option) else value
                  for name, value in self.fields.items()}  # fmt: skip
         return self.template.format(**words)
 
 
 @attrs.frozen
 class Option:
-    """A setting as each door names it: ``python`` (``run``'s parameter, ``resume=True``)
+    """A setting as each entry point names it: ``python`` (``run``'s parameter, ``resume=True``)
     and ``command`` (the option of ``azul-rules tournament``, ``--resume``)."""
 
     python: str

@@ -24,17 +24,20 @@ from importlib.resources import files
 from math import inf
 from typing import Any, Final
 
-import anyio
-import uvicorn
-from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
-from starlette.exceptions import HTTPException
-from starlette.middleware import Middleware
-from starlette.middleware.cors import CORSMiddleware
-from starlette.requests import ClientDisconnect, Request
-from starlette.responses import Response
-from starlette.routing import Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from azul_rules.core._extras import extra
+
+with extra("web", "azul_rules.web"):
+    import anyio
+    import uvicorn
+    from starlette.applications import Starlette
+    from starlette.concurrency import run_in_threadpool
+    from starlette.exceptions import HTTPException
+    from starlette.middleware import Middleware
+    from starlette.middleware.cors import CORSMiddleware
+    from starlette.requests import ClientDisconnect, Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+    from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from azul_rules import __version__
 from azul_rules.core.messages import LANGUAGES

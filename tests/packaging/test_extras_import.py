@@ -17,6 +17,8 @@ INSTALL = {
     "pettingzoo": "pip install -e '.[pettingzoo]' in the project's checkout",
     "openspiel": "pip install -e '.[openspiel]' in the project's checkout",
     "pgx": "pip install -e '.[pgx]' in the project's checkout",
+    "testing": "pip install -e '.[testing]' in the project's checkout",
+    "web": "pip install -e '.[web]' in the project's checkout",
 }
 
 
@@ -117,3 +119,31 @@ print(sorted(m for m in ("resvg_py", "PIL") if m in sys.modules))
         [sys.executable, "-c", source], capture_output=True, text=True, timeout=120
     )
     assert done.stdout == "[]\n['PIL', 'resvg_py']\n", done.stderr
+
+
+@pytest.mark.parametrize(
+    ("module", "extra", "missing"),
+    [
+        ("azul_rules.testing", "testing", "hypothesis"),
+        ("azul_rules.testing.protocol", "testing", "hypothesis"),  # the package comes first
+        ("azul_rules.testing.differential", "testing", "hypothesis"),
+        ("azul_rules.web", "web", "starlette"),
+        ("azul_rules.web", "web", "uvicorn"),
+        ("azul_rules.web", "web", "anyio"),  # Starlette's own dependency
+    ],
+)
+def test_testing_and_web_without_their_extra_name_it(
+    module: str, extra: str, missing: str
+) -> None:
+    """The engine-testing kit without Hypothesis, the web judge without Starlette or
+    uvicorn: one ``ImportError`` naming the package's extra and how to install it."""
+    needs({"testing": "hypothesis", "web": "starlette"}[extra])
+    needs({"testing": "hypothesis", "web": "uvicorn"}[extra])
+    done = _import_without(module, missing)
+    assert done.returncode == 1, done.stderr
+    last = done.stderr.rstrip("\n").splitlines()[-1]
+    package = ".".join(module.split(".")[:2])
+    assert last.startswith(
+        f"ModuleNotFoundError: {package} needs the {extra} extra, and {missing}"
+    ), last
+    assert last.endswith(f"): {INSTALL[extra]}"), last

@@ -99,3 +99,25 @@ def test_the_differential_example_catches_a_cross_counted_once() -> None:
         case.runTest()
     cross = [[None, "x", None, None, None], ["x", "x", "x", None, None]] + [[None] * 5] * 3
     assert module.buggy_points(cross, 1, 1) == 4  # the referee says 3 + 2 = 5
+
+
+PUBLIC = [
+    "GameMachine", "Implementation", "ProtocolEngine", "RefereeMachine", "Stage", "colors",
+    "differential_machine", "game_records", "game_states", "illegal_moves", "legal_moves",
+    "protocol_engine", "refills", "spiel_differential_machine", "table_takes", "tile_counts",
+]  # fmt: skip
+
+
+def test_the_package_exports_the_same_names_from_its_modules() -> None:
+    """The kit lives in several modules (strategies, machines, engines, tiles); the
+    package still exports every public name, from where it is defined, and
+    ``fill_factories`` (a building block ``azul-rules differential`` shares)."""
+    from azul_rules.testing import engines, machines, strategies, tiles
+
+    assert sorted(azt.__all__) == sorted(PUBLIC)
+    homes = (strategies, machines, engines, tiles)
+    for name in [*PUBLIC, "fill_factories"]:
+        value = getattr(azt, name)
+        assert any(getattr(home, name, None) is value for home in homes), name
+    for home in homes:
+        assert set(home.__all__) <= {*PUBLIC, "fill_factories", "ProtocolImplementation"}
