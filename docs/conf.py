@@ -9,6 +9,7 @@ Build it offline, with warnings as errors (``pip install -e '.[docs]'``)::
 from __future__ import annotations
 
 import os
+import re
 
 # The reference documents the Python core, the specification: the compiled twins of a
 # few methods (``GameState.legal_moves``) carry only a one-line docstring.
@@ -51,23 +52,43 @@ html_copy_source = False
 html_show_copyright = False
 
 
+INCLUDE = re.compile(r"^```\{include\}\s+(\S+)\s*$", re.MULTILINE)
+
+
+def _included_pages(docs: Path) -> dict[Path, str]:
+    """The files of the repository outside ``docs/`` that a page shows whole through
+    MyST's ``{include}`` (``docs/examples.md`` shows ``examples/README.md``): file -> the
+    page's name."""
+    return {
+        (page.parent / target).resolve(): page.stem
+        for page in sorted(docs.glob("*.md"))
+        for target in INCLUDE.findall(page.read_text(encoding="utf-8"))
+    }
+
+
 class FilesBesideTheDocs(SphinxTransform):
     """A link of a page to a file of the repository outside ``docs/``
-    (``[benchmarks](../benchmarks/README.md)``) becomes a download of that file, so that the
-    Markdown keeps working on disk and in a code forge while the site copies the file
-    (as it does a linked picture).  A link to a file that does not exist stays a broken
-    link, and a warning."""
+    (``[benchmarks](../benchmarks/README.md#in-short)``), so that the Markdown keeps
+    working on disk and in a code forge: in the site it leads to the page that includes
+    that file (``benchmarks.md``), at the same heading, or, for a file no page includes,
+    it becomes a download of the file (as a linked picture is copied).  A link to a file
+    that does not exist stays a broken link, and a warning."""
 
     default_priority = 500
 
     def apply(self, **kwargs: object) -> None:
         page = Path(self.env.doc2path(self.env.docname))
         repository = Path(self.env.srcdir).parent
+        included = _included_pages(Path(self.env.srcdir))
         for ref in list(self.document.findall(addnodes.pending_xref)):
             if ref.get("refdomain") != "doc" or ref["reftarget"] in self.env.found_docs:
                 continue
             target = Path(ref["reftarget"] + ".md")
-            if target.is_absolute() and target.is_file() and target.is_relative_to(repository):
+            if not (target.is_absolute() and target.is_file()):
+                continue
+            if target.resolve() in included:
+                ref["reftarget"] = included[target.resolve()]
+            elif target.is_relative_to(repository):
                 ref.replace_self(_download(ref, os.path.relpath(target, page.parent)))
 
 

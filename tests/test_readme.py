@@ -34,8 +34,22 @@ def reached_from(start: Path) -> set[Path]:
     return seen
 
 
+INCLUDE = re.compile(r"^```\{include\} (\S+)$", re.MULTILINE)
+
+
+def included(page: Path) -> set[Path]:
+    """The files a page of the site shows whole through MyST's ``{include}``
+    (``docs/examples.md`` shows ``examples/README.md``)."""
+    text = page.read_text(encoding="utf-8")
+    return {(page.parent / target).resolve() for target in INCLUDE.findall(text)}
+
+
 def test_every_page_of_docs_is_reachable_from_the_readme() -> None:
+    """Through links; a page of the site that only includes a file of the repository
+    (``docs/examples.md``) is reached where that file is: the docs link the file itself,
+    which the site's links lead to the page (docs/conf.py)."""
     reached = reached_from(README)
+    reached |= {p.resolve() for p in (ROOT / "docs").glob("*.md") if included(p) & reached}
     missing = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.resolve() not in reached)
     assert not missing, f"docs/ pages no link leads to from README.md: {missing}"
 
@@ -81,6 +95,16 @@ def test_slugs_are_the_forge_s() -> None:
         "boardstate--playernone-highlightnone-langen-sizenone"
     )
     assert slug("How long games last, and what to cap") == "how-long-games-last-and-what-to-cap"
+
+
+def test_the_pages_that_include_a_file_include_one_that_exists() -> None:
+    """docs/examples.md and docs/benchmarks.md show the READMEs of examples/ and
+    benchmarks/ in the site."""
+    pages = {p.name: included(p) for p in (ROOT / "docs").glob("*.md") if included(p)}
+    assert pages == {
+        "examples.md": {ROOT / "examples" / "README.md"},
+        "benchmarks.md": {ROOT / "benchmarks" / "README.md"},
+    }
 
 
 def test_the_readme_is_at_most_200_lines() -> None:
