@@ -126,6 +126,14 @@ def test_the_two_commands_come_first() -> None:
     assert test.startswith("python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && ")
 
 
+def test_the_install_page_gives_the_readme_s_two_commands() -> None:
+    """docs/install.md, the site's first page, starts with the README's two commands,
+    word for word."""
+    install = ROOT / "docs" / "install.md"
+    blocks = [b.strip() for b in SH_BLOCK.findall(install.read_text(encoding="utf-8"))]
+    assert blocks[:2] == _commands()[:2]
+
+
 def test_ci_runs_the_readme_s_commands_word_for_word() -> None:
     """``.ci/run`` runs the README's test command as written, and the game of its first
     command, so that neither can stop being true unnoticed."""
