@@ -40,7 +40,8 @@ language = "en"
 myst_heading_anchors = 4
 
 # autodoc: every public member (a module's __all__), in the order of the source.  A constant
-# a module re-exports has no docstring there: docs/api.md names it (autodata).
+# a module re-exports has no docstring there: its page of the API reference
+# (docs/api-*.md) names it (autodata).
 autodoc_default_options = {"members": True, "undoc-members": True}
 autodoc_member_order = "bysource"
 autodoc_typehints = "signature"
