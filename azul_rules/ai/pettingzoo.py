@@ -436,7 +436,7 @@ def _rasteriser() -> Callable[[str], np.ndarray]:
     ``resvg-py``, a Rust library in a self-contained wheel) rasterises the document of
     :func:`azul_rules.svg.board` at its own size on white, and Pillow decodes the PNG into
     an ``H×W×3`` ``uint8`` array.  Both are imported only when ``rgb_array`` is asked for
-    (docs/ai.md says why these libraries)."""
+    (docs/ai-pettingzoo.md says why these libraries)."""
     with extra("pettingzoo", __name__):
         import resvg_py
         from PIL import Image

@@ -107,7 +107,7 @@ def count(n: int, noun: str) -> str:
 
 # The help of the options several commands share.  Every help text of the command line
 # starts with a lower-case word and ends without a full stop; a value is named by the
-# same metavar wherever it is taken (POSITION, FILE, N, S...): tests/test_cli_usage.py.
+# same metavar wherever it is taken (POSITION, FILE, N, S...): tests/cli/test_cli_usage.py.
 
 LANG_HELP: Final = (  # one language per catalogue of azul_rules.text: "en (default) or fr"
     f"the language of the output: {', '.join(['en (default)', *LANGUAGES[1:-1]])} or "

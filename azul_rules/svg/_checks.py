@@ -1,7 +1,7 @@
 """The checks :func:`azul_rules.svg.board` makes of the records it is asked to mark.
 
 ``Result``, ``Violation``, ``RoundScoring`` and their parts are records the referee
-builds and never checks when built (their docstrings, in docs/api.md): whoever
+builds and never checks when built (their docstrings, in docs/api-core.md): whoever
 reads one checks it.  A picture reads a verdict's codes, rule ids and the params its
 messages are worded from, and a tiling's ints; one built by hand with other values is a
 ``FormatError`` here, named, rather than a ``KeyError`` or ``AttributeError`` from deep

@@ -1,8 +1,9 @@
-"""The API reference (``docs/api.md``, built by Sphinx's autodoc) documents every public
-name, and each entry point says in its docstring what it raises, once, as ``:raises X:``
-fields ("Raises nothing" where it raises nothing): the README's table of exceptions moved
-into the docstrings.  Each raise a docstring promises is checked against the code here,
-on one bad call per exception."""
+"""The API reference (``docs/api.md`` and its pages by topic, ``docs/api-*.md``, built by
+Sphinx's autodoc) documents every public name, each on one page only, and each entry
+point says in its docstring what it raises, once, as ``:raises X:`` fields ("Raises
+nothing" where it raises nothing): the README's table of exceptions moved into the
+docstrings.  Each raise a docstring promises is checked against the code here, on one
+bad call per exception."""
 
 from __future__ import annotations
 
@@ -26,8 +27,11 @@ from azul_rules.core.rulebook import Rule
 from azul_rules.svg import board
 
 ROOT = Path(__file__).resolve().parents[2]
-API_PAGE = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
-DOCUMENTED = set(re.findall(r"^\.\. auto\w+:: ([\w.]+)\b", API_PAGE, re.MULTILINE))
+API_PAGES = sorted((ROOT / "docs").glob("api*.md"))
+DIRECTIVE = re.compile(r"^\.\. auto\w+:: ([\w.]+)\b", re.MULTILINE)
+ENTRIES = [(page.name, name) for page in API_PAGES
+           for name in DIRECTIVE.findall(page.read_text(encoding="utf-8"))]  # fmt: skip
+DOCUMENTED = {name for _, name in ENTRIES}
 MODULES = [
     "svg", "ai.actions", "ai.spiel", "ai.pettingzoo", "ai.pgx", "ai.vector", "testing",
     "testing.batched", "tournament", "web", "engine",
@@ -39,8 +43,22 @@ def test_the_reference_documents_every_public_name_and_module() -> None:
     """Every name of ``azul_rules.__all__`` has its autodoc directive, and so has each
     public module (their members come with them)."""
     missing = sorted(set(az.__all__) - {n.removeprefix("azul_rules.") for n in DOCUMENTED})
-    assert not missing, f"not in docs/api.md: {missing}"
+    assert not missing, f"not in docs/api-*.md: {missing}"
     assert {f"azul_rules.{m}" for m in MODULES} <= DOCUMENTED
+
+
+def test_each_name_has_one_entry_in_the_reference() -> None:
+    """The reference is split by topic (``api-core.md``, ``api-ai.md``...): each name has
+    its directive on one page only, once, and every topic page is in the index's list."""
+    pages: dict[str, list[str]] = {}
+    for page, name in ENTRIES:
+        pages.setdefault(name, []).append(page)
+    twice = {name: where for name, where in pages.items() if len(where) > 1}
+    assert not twice, f"documented more than once: {twice}"
+    index = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    topics = [p.name for p in API_PAGES if p.name != "api.md"]
+    assert len(topics) >= 8 and all(f"]({name})" in index for name in topics)
+    assert not DIRECTIVE.findall(index), "api.md is the index: the entries are on the topics"
 
 
 def _attribute_docs(module: ModuleType) -> set[str]:
@@ -68,7 +86,7 @@ def test_each_constant_a_module_exports_reaches_the_reference(name: str) -> None
     documented = _attribute_docs(module)
     missing = [n for n in constants if n not in documented
                and f"azul_rules.{name}.{n}" not in DOCUMENTED]  # fmt: skip
-    assert not missing, f"add to docs/api.md: .. autodata:: azul_rules.{name}.{missing[0]}"
+    assert not missing, f"add to docs/api-*.md: .. autodata:: azul_rules.{name}.{missing[0]}"
 
 
 def _docstring(entry: object) -> str:

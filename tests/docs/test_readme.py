@@ -37,8 +37,22 @@ def reached_from(start: Path) -> set[Path]:
     return seen
 
 
+INCLUDE = re.compile(r"^```\{include\} (\S+)$", re.MULTILINE)
+
+
+def included(page: Path) -> set[Path]:
+    """The files a page of the site shows whole through MyST's ``{include}``
+    (``docs/examples.md`` shows ``examples/README.md``)."""
+    text = page.read_text(encoding="utf-8")
+    return {(page.parent / target).resolve() for target in INCLUDE.findall(text)}
+
+
 def test_every_page_of_docs_is_reachable_from_the_readme() -> None:
+    """Through links; a page of the site that only includes a file of the repository
+    (``docs/examples.md``) is reached where that file is: the docs link the file itself,
+    which the site's links lead to the page (docs/conf.py)."""
     reached = reached_from(README)
+    reached |= {p.resolve() for p in (ROOT / "docs").glob("*.md") if included(p) & reached}
     missing = sorted(p.name for p in (ROOT / "docs").glob("*.md") if p.resolve() not in reached)
     assert not missing, f"docs/ pages no link leads to from README.md: {missing}"
 
@@ -86,6 +100,16 @@ def test_slugs_are_the_forge_s() -> None:
     assert slug("How long games last, and what to cap") == "how-long-games-last-and-what-to-cap"
 
 
+def test_the_pages_that_include_a_file_include_one_that_exists() -> None:
+    """docs/examples.md and docs/benchmarks.md show the READMEs of examples/ and
+    benchmarks/ in the site."""
+    pages = {p.name: included(p) for p in (ROOT / "docs").glob("*.md") if included(p)}
+    assert pages == {
+        "examples.md": {ROOT / "examples" / "README.md"},
+        "benchmarks.md": {ROOT / "benchmarks" / "README.md"},
+    }
+
+
 def test_the_readme_is_at_most_200_lines() -> None:
     assert len(README.read_text(encoding="utf-8").splitlines()) <= 200
 
@@ -103,6 +127,14 @@ def test_the_two_commands_come_first() -> None:
     assert play.startswith("python3 -m venv .venv && .venv/bin/pip install -q -e . && ")
     assert play.endswith(" && .venv/bin/azul-rules play --players 2 --seed 1")
     assert test.startswith("python3 -m venv .venv && .venv/bin/pip install -q -e '.[test]' && ")
+
+
+def test_the_install_page_gives_the_readme_s_two_commands() -> None:
+    """docs/install.md, the site's first page, starts with the README's two commands,
+    word for word."""
+    install = ROOT / "docs" / "install.md"
+    blocks = [b.strip() for b in SH_BLOCK.findall(install.read_text(encoding="utf-8"))]
+    assert blocks[:2] == _commands()[:2]
 
 
 def test_ci_runs_the_readme_s_commands_word_for_word() -> None:
