@@ -19,7 +19,7 @@ new seeds each time):
 Then cProfile splits each adapter's time by where it is spent: the referee, the codec
 and observations, the adapter module itself, the framework (pyspiel's C++ side,
 PettingZoo's wrappers), numpy, and the loop.  No timing is asserted anywhere.
-``benchmarks/door_floors.py`` measures each entry point against a zero-work game pushed
+``benchmarks/framework_floors.py`` measures each entry point against a zero-work game pushed
 through the same framework machinery instead.
 """
 

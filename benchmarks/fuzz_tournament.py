@@ -1,4 +1,4 @@
-"""Fuzzing the tournament's doors (minutes, not in CI): ``azul-rules play --bots`` with
+"""Fuzzing the tournament's adapters (minutes, not in CI): ``azul-rules play --bots`` with
 hostile bots in every seat, and ``tournament --resume`` on mutated files.
 
 * ``play``: 2-4 seats, each a bot of ``tests/hostile_bots.py`` or

@@ -8,7 +8,7 @@
 # hatch_build.py, AZUL_RULES_CFLAGS) into a copy of the package in a temporary folder, then
 # runs, with the sanitizers' runtimes preloaded into Python, the suites that drive them
 # hardest: both cores compared on generated, mutated and tampered positions
-# (tests/core/test_compiled_core.py, and the AI doors' twins in tests/core/test_compiled_doors.py,
+# (tests/core/test_compiled_core.py, and the AI adapters' compiled functions in tests/core/test_compiled_frameworks.py,
 # test_spiel.py, test_pettingzoo.py), the batch engine held to the referee step by step
 # (tests/ai/test_vector.py), the fuzzing of every reader (tests/formats/test_fuzz.py), the robustness
 # and invariant suites.  Any memory error or undefined behaviour aborts the run
@@ -56,6 +56,6 @@ print("core:", az.__file__, vector._vector.__file__)' | grep -q "$work" \
 timeout "$limit" "$python" -m pytest -q -p no:cacheprovider \
   tests/core/test_compiled_core.py tests/formats/test_fuzz.py tests/core/test_robustness.py \
   tests/core/test_invariants.py tests/core/test_takes.py tests/core/test_rounds.py tests/core/test_grey.py \
-  tests/core/test_compiled_doors.py tests/ai/test_deals.py tests/ai/test_spiel.py tests/ai/test_pettingzoo.py \
+  tests/core/test_compiled_frameworks.py tests/ai/test_deals.py tests/ai/test_spiel.py tests/ai/test_pettingzoo.py \
   tests/ai/test_vector.py
 echo "sanitize.sh: no memory error or undefined behaviour found"

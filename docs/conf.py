@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 
-# The reference documents the Python core, the specification: the compiled twins of a
+# The reference documents the Python core, the specification: the compiled functions of a
 # few methods (``GameState.legal_moves``) carry only a one-line docstring.
 os.environ["AZUL_RULES_PURE_PYTHON"] = "1"
 import sys

@@ -41,7 +41,7 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.core._accelerate import twin
+from azul_rules.core._accelerate import prefer_compiled
 from azul_rules.core.board import PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, Color
 from azul_rules.core.errors import FormatError
@@ -311,7 +311,7 @@ def _legal_actions_reference(state: GameState) -> list[int]:
     return ids
 
 
-legal_actions = twin(_compiled, _legal_actions_reference, "legal_actions")
+legal_actions = prefer_compiled(_compiled, _legal_actions_reference, "legal_actions")
 
 
 # The referee lists legal moves from objects it builds once, so their ids are looked up
@@ -584,7 +584,7 @@ def _observe_into_reference(state: GameState, player: int, vector: Any, mask: An
     float32s (a numpy ``float32`` array, an ``array.array("f")``); ``mask`` one of
     ``num_actions(players, state.variant)`` bytes (a numpy ``int8`` or ``uint8`` array, a
     ``bytearray``).  When it raises, nothing is written.  With the compiled core this
-    is its C twin.
+    is its C version.
 
     :raises ValueError: as :func:`observation`, and for a ``vector`` or ``mask`` of
         another length.
@@ -606,7 +606,7 @@ def _observe_into_reference(state: GameState, player: int, vector: Any, mask: An
     holes[:] = flags
 
 
-observe_into = twin(_compiled, _observe_into_reference, "observe_into")
+observe_into = prefer_compiled(_compiled, _observe_into_reference, "observe_into")
 
 
 def _buffer(obj: object, name: str, formats: tuple[str, ...], kind: str, count: int) -> Any:
@@ -648,13 +648,14 @@ def _tally(tiles: Sequence[Color]) -> str:
 def observation_string(state: GameState, player: int) -> str:
     """The same position as text, seen from ``player``'s seat: the table, then the boards
     from the observer's on.  Letters: ``B`` blue, ``Y`` yellow, ``R`` red, ``K`` black,
-    ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 1.
+    ``W`` white, ``M`` the marker, ``.`` an empty space; players numbered from 0, as the
+    adapters' player ids and PettingZoo's agents (``player_0``) are.
 
     :raises ValueError: as :func:`observation`.
     :raises FormatError: as :func:`observation`.
     """
     player = _check_player(state, player, "observation_string")
-    return _text(state, player, f"player {player + 1}'s view; ")
+    return _text(state, player, f"player {player}'s view; ")
 
 
 def table_string(state: GameState) -> str:
@@ -672,10 +673,10 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
         status = "game over"
     else:
         phase = state.phase.value.replace("_", " ")
-        status = f"{phase}, player {state.current_player + 1} to move"
+        status = f"{phase}, player {state.current_player} to move"
     marker = "M" if state.marker_holder is None and state.phase is Phase.FACTORY_OFFER else ""
     lines = [
-        f"{heading}round {state.round}, {status}; round started by player {state.start_player + 1}",
+        f"{heading}round {state.round}, {status}; round started by player {state.start_player}",
         "factories: " + " ".join(_letters(tiles) for tiles in state.factories),
         "centre: " + (marker + "".join(t.letter for t in state.center) or "-"),
         f"bag: {_tally(state.bag)}",
@@ -686,7 +687,7 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
         index = (first + seat) % players
         board = state.players[index]
         you = " (you)" if player is not None and seat == 0 else ""
-        lines.append(f"player {index + 1}{you}: score {board.score}")
+        lines.append(f"player {index}{you}: score {board.score}")
         for row in range(5):
             line = board.pattern_lines[row]
             filled = line.color.letter * line.count if line.color is not None else ""
@@ -694,7 +695,7 @@ def _text(state: GameState, player: int | None, heading: str) -> str:
             lines.append(f"  {'.' * (line.capacity - line.count) + filled:>5} | {wall}")
         lines.append(f"  floor: {_letters(board.floor)}")
     if state.outcome is not None:
-        lines.append("winners: " + ", ".join(f"player {w + 1}" for w in state.outcome.winners))
+        lines.append("winners: " + ", ".join(f"player {w}" for w in state.outcome.winners))
     return "\n".join(lines)
 
 
@@ -776,10 +777,10 @@ def _expect(ok: bool, game: int, what: str) -> None:
         raise Disagreement(f"game {game}: {what} differ from the referee's")
 
 
-# -- the compiled twins (azul_rules.core._accelerate) ------------------------------------------
+# -- the compiled functions (azul_rules.core._accelerate) ------------------------------------------
 
 REFERENCES: Final[dict[str, Callable[..., Any]]] = {
     "legal_actions": _legal_actions_reference,
     "observe_into": _observe_into_reference,
 }
-"""The Python reference of each function of this module that has a compiled twin."""
+"""The Python reference of each function of this module that has a compiled version."""

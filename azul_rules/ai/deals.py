@@ -25,7 +25,7 @@ the lid holds no more than that the factory takes everything left, a single deal
 probability 1 (short when fewer than four tiles were left).  This is the referee's R2
 exactly: ``rounds.draw_factories`` and ``GameState._refill`` pour the lid at the same
 point.  Pure Python, no dependency beyond the core; with the compiled core,
-``deal_outcomes`` is its C twin (see ``azul_rules.core._accelerate``).
+``deal_outcomes`` is its C version (see ``azul_rules.core._accelerate``).
 
 >>> from azul_rules.ai import deals
 >>> deals.deal_tiles(2)
@@ -46,7 +46,7 @@ import operator
 from collections.abc import Callable, Sequence
 from typing import Any, Final
 
-from azul_rules.core._accelerate import twin
+from azul_rules.core._accelerate import prefer_compiled
 from azul_rules.core.colors import Color
 from azul_rules.core.errors import FormatError
 from azul_rules.core.shown import shown
@@ -127,7 +127,7 @@ def _deal_outcomes_reference(bag: Sequence[int], lid: Sequence[int]) -> list[tup
     id (R2; see the module's documentation).  Empty when bag and lid are both empty.
     The probabilities are the exact ratios, correctly rounded; they sum to 1 within
     float rounding.  ``FormatError`` for counts that are not five ints, ``ValueError``
-    for a negative count or one past 1,000.  With the compiled core this is its C twin."""
+    for a negative count or one past 1,000.  With the compiled core this is its C version."""
     in_bag = _check_counts(bag, "bag")
     in_lid = _check_counts(lid, "lid")
     tiles = sum(in_bag)
@@ -148,7 +148,7 @@ def _deal_outcomes_reference(bag: Sequence[int], lid: Sequence[int]) -> list[tup
     )
 
 
-deal_outcomes = twin(_compiled, _deal_outcomes_reference, "deal_outcomes")
+deal_outcomes = prefer_compiled(_compiled, _deal_outcomes_reference, "deal_outcomes")
 
 
 def _draws(supply: tuple[int, ...], size: int, total: int) -> list[tuple[int, float]]:
@@ -289,7 +289,7 @@ def _check_counts(counts: object, name: str) -> tuple[int, ...]:
     return values
 
 
-# -- the compiled twin (azul_rules.core._accelerate) --------------------------------------------
+# -- the compiled version (azul_rules.core._accelerate) --------------------------------------------
 
 REFERENCES: Final[dict[str, Callable[..., Any]]] = {"deal_outcomes": _deal_outcomes_reference}
-"""The Python reference of each function of this module that has a compiled twin."""
+"""The Python reference of each function of this module that has a compiled version."""

@@ -420,7 +420,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
             except IllegalMoveError as error:
                 failure = pyspiel.SpielError(
                     f"illegal action {action} ({move}) for player "
-                    f"{position.referee.current_player + 1}: {error.result}"
+                    f"{position.referee.current_player}: {error.result}"
                 )
                 failure.result = error.result
                 raise failure from None
@@ -446,7 +446,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
         settings = self._settings
         if player == _CHANCE:
             if 0 <= action - _FIRST_PLAYER_OUTCOME < settings.players:
-                return f"player {action - _FIRST_PLAYER_OUTCOME + 1} starts"
+                return f"player {action - _FIRST_PLAYER_OUTCOME} starts"
             if 0 <= action < _FIRST_PLAYER_OUTCOME:
                 return f"deal {deals.outcome_text(action)}"
             return f"chance outcome {action}"
@@ -561,7 +561,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
             return f"chance: factory {len(position.dealt) + 1} of {factories} is dealt (R2)"
         if position.referee.is_over:
             return "game over"
-        return f"player {position.referee.current_player + 1} to move"
+        return f"player {position.referee.current_player} to move"
 
     def _choose_first_player(self, action: int) -> _Position:
         kit = self._position.kit
@@ -570,7 +570,7 @@ class AzulState(pyspiel.State):  # type: ignore[misc]
             last = _FIRST_PLAYER_OUTCOME + kit.players - 1
             node = (
                 f"this chance node chooses the first player (S7) and takes outcomes "
-                f"{_FIRST_PLAYER_OUTCOME}-{last} (player 1-{kit.players} starts)"
+                f"{_FIRST_PLAYER_OUTCOME}-{last} (player 0-{kit.players - 1} starts)"
             )
             if 0 <= action < _FIRST_PLAYER_OUTCOME:
                 node += (
@@ -661,7 +661,7 @@ def _step(position: _Position, action: int) -> _Position | None:
     :meth:`AzulState._apply_action` (which raises for what cannot be played): a legal
     move by the referee's own ``_take`` or ``_place_tile`` (what ``GameState.apply``
     calls), and a deal the bag (or the lid poured into it) can give, R2.  The Python
-    reference of its compiled twin (``azul_rules.core._accelerate``)."""
+    reference of its compiled version (``azul_rules.core._accelerate``)."""
     player = position.player
     if type(action) is not int:
         return None

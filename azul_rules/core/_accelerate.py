@@ -6,11 +6,11 @@ are split) and the CPython face that puts it behind the referee's objects
 (``adapter.h`` and the files of :data:`FACE`).  The build hook (``hatch_build.py``) compiles them at
 install into ``azul_rules.core._compiled``; the batch engine's face
 (``azul_rules/ai/_vector.c``) into ``azul_rules.ai._vector``.  The Python code is the
-reference: ``state.py`` defines each compiled method as a twin of its Python function,
-and the twin gives the function every call it does not make itself:
+reference: ``state.py`` defines each compiled method in front of its Python function,
+and the compiled version gives the function every call it does not make itself:
 
 ========================================  ==============================================
-compiled twin (``twin(reference, name)``)  Python reference (and fallback)
+compiled version (``prefer_compiled(reference, name)``)  Python reference (and fallback)
 ========================================  ==============================================
 ``GameState.legal_moves``                 the takes, and the grey wall's placements
 ``GameState.apply``                       a ``Take`` or a ``PlaceTile``, with the round's
@@ -29,7 +29,7 @@ compiled twin (``twin(reference, name)``)  Python reference (and fallback)
 ========================================  ==============================================
 
 Everything else -- ``validate`` and every check and message, ``Refill``, ``TableTake``,
-JSON, the views -- is Python only.  A twin reads the position into the
+JSON, the views -- is Python only.  A compiled version reads the position into the
 engine's struct and builds the very same frozen attrs objects the reference builds
 (through their slots, as ``azul_rules.core._slots`` does), sharing every unchanged part;
 any part it does not expect (a slot replaced through ``object.__setattr__``, a score past
@@ -59,8 +59,15 @@ from types import ModuleType
 from typing import Any, Final, TypeVar
 
 __all__ = [
-    "ENGINE", "FACE", "HEADERS", "PURE_PYTHON_VARIABLE", "SOURCES", "load_compiled",
-    "source_digest", "twin", "twin_property",
+    "ENGINE",
+    "FACE",
+    "HEADERS",
+    "PURE_PYTHON_VARIABLE",
+    "SOURCES",
+    "load_compiled",
+    "prefer_compiled",
+    "prefer_compiled_property",
+    "source_digest",
 ]  # fmt: skip
 
 PURE_PYTHON_VARIABLE: Final = "AZUL_RULES_PURE_PYTHON"
@@ -69,7 +76,8 @@ ENGINE: Final = ("tables.c", "takes.c", "draws.c", "wall.c", "grey.c", "rounds.c
 """The engine's files (``azul_rules/core/_engine/``), in the order they are compiled."""
 
 FACE: Final = (
-    "module.c", "read.c", "known.c", "build.c", "records.c", "moves.c", "twin.c", "doors.c",
+    "module.c", "read.c", "known.c", "build.c", "records.c", "moves.c", "accelerated.c",
+    "frameworks.c",
 )
 """The files of its CPython face behind the referee's objects (``adapter.h``)."""
 
@@ -116,7 +124,7 @@ def load_compiled(
 ) -> ModuleType | None:
     """The compiled module, or ``None`` for the Python core: when
     ``AZUL_RULES_PURE_PYTHON`` is set (to anything but ``0`` or nothing; ``switch=False``
-    ignores it, for the batch engine, which has no Python twin), when the module was not
+    ignores it, for the batch engine, which has no Python version), when the module was not
     built (no C compiler at install), or when it was built from other sources."""
     if switch and os.environ.get(PURE_PYTHON_VARIABLE, "") not in ("", "0"):
         return None
@@ -141,19 +149,21 @@ def load_compiled(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-def twin(compiled: ModuleType | None, reference: F, name: str) -> F:
-    """``reference`` with the compiled engine in front of it (``compiled.Twin``), or
-    ``reference`` itself for the Python core.  In a class body, a method: the twin
+def prefer_compiled(compiled: ModuleType | None, reference: F, name: str) -> F:
+    """``reference`` with the compiled engine in front of it (``compiled.Accelerated``), or
+    ``reference`` itself for the Python core.  In a class body, a method: the compiled version
     learns its class there."""
     if compiled is None:
         return reference
-    found: F = compiled.Twin(name, reference)
+    found: F = compiled.Accelerated(name, reference)
     return found
 
 
-def twin_property(compiled: ModuleType | None, reference: property, name: str) -> property:
-    """A property's twin (``compiled.TwinProperty``), or the property itself."""
+def prefer_compiled_property(
+    compiled: ModuleType | None, reference: property, name: str
+) -> property:
+    """A property's compiled version (``compiled.AcceleratedProperty``), or the property itself."""
     if compiled is None or reference.fget is None:
         return reference
-    found: property = compiled.TwinProperty(name, reference.fget)
+    found: property = compiled.AcceleratedProperty(name, reference.fget)
     return found

@@ -6,7 +6,7 @@ from typing import Any
 
 SOURCE_DIGEST: str
 
-class Twin:
+class Accelerated:
     """A Python function with the compiled engine in front of it."""
 
     __wrapped__: Callable[..., Any]
@@ -14,7 +14,7 @@ class Twin:
     def __call__(self, *args: Any, **kwargs: Any) -> Any: ...
     def __get__(self, obj: object, owner: type | None = None) -> Any: ...
 
-class TwinProperty:
+class AcceleratedProperty:
     """A property's getter with the compiled engine in front of it."""
 
     __wrapped__: Callable[..., Any]

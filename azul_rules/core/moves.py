@@ -376,7 +376,7 @@ def destinations(mask: int) -> tuple[int, ...]:
     colour): those lines in order, then the floor, which takes any lot.  The one place
     this rule is written: ``rules.take_is_legal`` and :data:`TAKE_OPTIONS` (the legal
     takes ``legal_moves`` lists) are built on it, and the compiled engine's
-    ``az_destinations`` is its twin."""
+    ``az_destinations`` is its compiled version."""
     return (*(line for line in range(5) if mask >> line & 1), FLOOR)
 
 

@@ -12,7 +12,7 @@ from typing import Final, cast
 import attrs
 
 from azul_rules.core import rules
-from azul_rules.core._accelerate import load_compiled, twin, twin_property
+from azul_rules.core._accelerate import load_compiled, prefer_compiled, prefer_compiled_property
 from azul_rules.core._slots import new_instance
 from azul_rules.core.board import BOARD_SETTERS, LINES, NOT_LINE, ROOM_BIT, PlayerBoard
 from azul_rules.core.codes import StateProblem
@@ -190,9 +190,9 @@ class GameState(Position):
                 moves += by_mask[packed >> shift & 31]
         return tuple(moves)
 
-    legal_moves = twin(_compiled, _legal_moves_reference, "legal_moves")
+    legal_moves = prefer_compiled(_compiled, _legal_moves_reference, "legal_moves")
 
-    is_over = twin_property(_compiled, Position.__dict__["is_over"], "is_over")
+    is_over = prefer_compiled_property(_compiled, Position.__dict__["is_over"], "is_over")
 
     def problems(self) -> tuple[Problem, ...]:
         """Every reason this position could not arise in a game (empty when it can):
@@ -253,7 +253,7 @@ class GameState(Position):
             return self._place(move)
         raise IllegalMoveError(self.validate(move))
 
-    apply = twin(_compiled, _apply_reference, "apply")
+    apply = prefer_compiled(_compiled, _apply_reference, "apply")
 
     def _successor_reference(self, move: Take | PlaceTile) -> GameState | None:
         """:meth:`apply`'s hot path without its verdict: the state after a legal ``Take``
@@ -263,7 +263,7 @@ class GameState(Position):
             return self._take(move)
         return self._place_tile(cast(PlaceTile, move))
 
-    _successor = twin(_compiled, _successor_reference, "successor")
+    _successor = prefer_compiled(_compiled, _successor_reference, "successor")
 
     # -- mechanics -------------------------------------------------------------------
 
@@ -685,10 +685,10 @@ def _new_game_reference(
     return build(GameState, boards, factories, (), first_player, None, context)
 
 
-new_game = twin(_compiled, _new_game_reference, "new_game")
+new_game = prefer_compiled(_compiled, _new_game_reference, "new_game")
 
 
-# -- the compiled twins (azul_rules.core._accelerate) ----------------------------------
+# -- the compiled functions (azul_rules.core._accelerate) ----------------------------------
 
 REFERENCES: Final = {
     "legal_moves": GameState._legal_moves_reference,
@@ -697,4 +697,4 @@ REFERENCES: Final = {
     "is_over": Position.__dict__["is_over"].fget,
     "new_game": _new_game_reference,
 }
-"""The Python reference of each compiled twin of :class:`GameState`, by name."""
+"""The Python reference of each compiled version of :class:`GameState`, by name."""

@@ -16,7 +16,7 @@ every class and what ``highlight`` marks.
 True
 
 Layer: pictures.  May import ``azul_rules.formats`` and ``azul_rules.core`` (and the
-standard library); the AI doors, the web judge and the command line draw with it.
+standard library); the AI adapters, the web judge and the command line draw with it.
 """
 
 from __future__ import annotations

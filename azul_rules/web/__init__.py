@@ -14,7 +14,7 @@ program can call, in every language of the catalogues (``azul_rules/text/*.po``)
 Everything is documented in ``docs/web.md``.
 
 Layer: beside ``tournament`` and the reference engine, under the command line.  May
-import ``testing``, the AI doors and ``actions``, ``svg``, ``adjudication``, ``formats``
+import ``testing``, the AI adapters and ``actions``, ``svg``, ``adjudication``, ``formats``
 and ``core``; Starlette only here (the ``web`` extra).
 """
 

@@ -215,14 +215,14 @@ def test_observation_refuses_a_player_out_of_range() -> None:
 def test_observation_string_puts_the_observer_first() -> None:
     state = az.new_game(3, seed=1, first_player=2)
     text = actions.observation_string(state, 1)
-    assert text.startswith("player 2's view; round 1, factory offer, player 3 to move")
+    assert text.startswith("player 1's view; round 1, factory offer, player 2 to move")
     assert (
-        text.index("player 2 (you)") < text.index("player 3: score") < text.index("player 1: score")
+        text.index("player 1 (you)") < text.index("player 2: score") < text.index("player 0: score")
     )
     assert "centre: M" in text
     table = actions.table_string(state)
     assert "(you)" not in table
-    assert table.index("player 1: score") < table.index("player 2: score")
+    assert table.index("player 0: score") < table.index("player 1: score")
 
 
 def test_utilities_are_zero_sum_e4() -> None:
@@ -386,7 +386,7 @@ def test_player_counts_and_players_take_integer_scalars_as_documented() -> None:
     assert actions.observation_size(_Scalar(3)) == 533  # type: ignore[arg-type]
     assert actions.observation_layout(_Scalar(2)) is actions.observation_layout(2)  # type: ignore[arg-type]
     assert actions.observation(state, _Scalar(1)) == actions.observation(state, 1)  # type: ignore[arg-type]
-    assert actions.observation_string(state, _Scalar(2)).startswith("player 3's view")  # type: ignore[arg-type]
+    assert actions.observation_string(state, _Scalar(2)).startswith("player 2's view")  # type: ignore[arg-type]
     assert actions.move_from_action(61, _Scalar(2)) == az.parse_move("3B2")  # type: ignore[arg-type]
     returns = actions.utilities([_Scalar(0)], _Scalar(3))  # type: ignore[list-item, arg-type]
     assert returns == [1.0, -0.5, -0.5]

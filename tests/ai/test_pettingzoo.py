@@ -234,7 +234,7 @@ def test_render_ansi() -> None:
     game.reset(seed=4)
     text = game.render()
     assert text.startswith("round 1, factory offer")
-    assert "player 1: score 0" in text
+    assert "player 0: score 0" in text  # numbered as the agents are
     assert raw_env().render() is None
 
 
@@ -297,7 +297,7 @@ def test_pettingzoo_render_human_prints_the_text_board(capsys: pytest.CaptureFix
     game.step(int(np.flatnonzero(observation["action_mask"])[0]))
     printed = capsys.readouterr().out
     assert printed == actions.table_string(game.unwrapped.game) + "\n"
-    assert "player 2" in printed
+    assert "player 1" in printed and "player 2" not in printed
 
 
 # The picture's paper and the faces of the tiles (azul_rules/svg/_parts.py).
@@ -337,7 +337,7 @@ def test_pettingzoo_render_rgb_array_is_the_svg_picture(players: int) -> None:
 def check_render(game: Any, mode: str) -> None:
     """One ``render()`` in ``mode``, checked: ``human`` prints the ``ansi`` text and
     returns ``None``; ``svg`` is an SVG document; ``rgb_array`` an H×W×3 uint8 array of
-    at least 200×200, its paper in the corner.  (``benchmarks/door_fuzz.py`` calls it on
+    at least 200×200, its paper in the corner.  (``benchmarks/framework_fuzz.py`` calls it on
     thousands of positions.)"""
     text = actions.table_string(game.unwrapped.game)
     printed = io.StringIO()

@@ -304,7 +304,7 @@ def test_the_env_speaks_pgx_with_the_ids_and_features_of_actions() -> None:
 
 
 def test_a_game_past_the_round_cap_is_truncated() -> None:
-    """As the other AI doors: after ``max_rounds`` rounds the game is truncated, not ended."""
+    """As the other AI adapters: after ``max_rounds`` rounds the game is truncated, not ended."""
     env = engine.AzulEnv(2, max_rounds=1)
     state = env.init(jax.random.PRNGKey(0))
     key = jax.random.PRNGKey(1)

@@ -102,7 +102,8 @@ def test_first_chance_node_chooses_the_first_player_s7() -> None:
     state = load(3).new_initial_state()
     assert state.is_chance_node()
     assert state.chance_outcomes() == [(125, 1 / 3), (126, 1 / 3), (127, 1 / 3)]
-    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 127) == "player 3 starts"
+    # numbered from 0, as the player ids are
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 127) == "player 2 starts"
     state.apply_action(127)
     assert state.is_chance_node()
     outcomes = state.chance_outcomes()
@@ -261,12 +262,12 @@ def test_the_first_chance_node_names_the_outcomes_it_takes_s7() -> None:
     state = load(3).new_initial_state()
     assert _refused(state, 2) == (
         "chance outcome 2 is not a first player: this chance node chooses the first player "
-        "(S7) and takes outcomes 125-127 (player 1-3 starts); the deals 0-124 (a factory's "
+        "(S7) and takes outcomes 125-127 (player 0-2 starts); the deals 0-124 (a factory's "
         "tiles) are the outcomes of the chance nodes after it (R2)"
     )
     assert _refused(state, 128) == (
         "chance outcome 128 is not a first player: this chance node chooses the first player "
-        "(S7) and takes outcomes 125-127 (player 1-3 starts)"
+        "(S7) and takes outcomes 125-127 (player 0-2 starts)"
     )
 
 
@@ -432,7 +433,7 @@ def test_action_to_string_names_only_the_games_own_actions() -> None:
     coloured game was "place line 1 at column 1"."""
     colored = load(2).new_initial_state()
     chance = int(pyspiel.PlayerId.CHANCE)
-    assert colored.action_to_string(chance, 126) == "player 2 starts"
+    assert colored.action_to_string(chance, 126) == "player 1 starts"
     assert colored.action_to_string(chance, 127) == "chance outcome 127"
     assert colored.action_to_string(chance, 1000) == "chance outcome 1000"
     assert colored.action_to_string(chance, 4) == "deal BBBW"

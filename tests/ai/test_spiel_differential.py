@@ -114,7 +114,7 @@ def test_chance_sequence_deals_each_factory_r2() -> None:
     assert waiting.referee.factories == after.factories
     assert (waiting.referee.bag, waiting.referee.lid) == ((red, red), ())  # the lid was poured
     first = azs.chance_sequence(az.new_game(2, seed=1, first_player=1), None)
-    assert first[0] == 126  # player 2 starts (S7)
+    assert first[0] == 126  # player 1 starts (S7)
     assert len(first) == 6
 
 

@@ -269,7 +269,7 @@ def test_without_the_compiled_engine_make_and_playouts_say_so(
 
 
 def test_the_batch_engine_ignores_the_pure_python_switch() -> None:
-    """It has no Python twin: AZUL_RULES_PURE_PYTHON chooses the referee's core only."""
+    """It has no Python version: AZUL_RULES_PURE_PYTHON chooses the referee's core only."""
     assert vector._vector is not None
 
 

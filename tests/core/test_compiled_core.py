@@ -2,7 +2,7 @@
 
 Both cores give the same games, verdicts and records.  With the compiled engine in use,
 each call here is made through both cores in one process (the Python one by putting the
-Python references of ``GameState``'s twins back for the call, :func:`python_core`) and
+Python references of ``GameState``'s compiled functions back for the call, :func:`python_core`) and
 the results compared part by part: legal moves, successors (``last_scoring`` and the
 boards' accepting lines included), verdicts and exceptions, on reachable, mutated,
 hand-built and tampered positions, with legal and illegal moves of every kind, on both
@@ -43,7 +43,7 @@ _REFERENCES = state_module.REFERENCES
 
 @contextlib.contextmanager
 def python_core() -> Iterator[None]:
-    """The Python reference in place of every compiled twin of ``GameState``, for the
+    """The Python reference in place of every compiled version of ``GameState``, for the
     time of a call (a test's own patching: the library never patches a class)."""
     methods = {name: f for name, f in _REFERENCES.items() if name in az.GameState.__dict__}
     saved = {name: az.GameState.__dict__[name] for name in methods}
@@ -161,7 +161,7 @@ def test_new_game_agrees_with_its_reference_s1_s7(args: tuple[Any, ...],
     reference = _REFERENCES["new_game"]
     try:
         expected = reference(*args, **kwargs)
-    except Exception as error:  # the reference's refusal: the twin gives the same
+    except Exception as error:  # the reference's refusal: the compiled version gives the same
         with pytest.raises(type(error)) as raised:
             az.new_game(*args, **kwargs)
         assert str(raised.value) == str(error)
@@ -196,7 +196,7 @@ def test_both_cores_play_the_same_seeded_games() -> None:
     assert moves > 90_000
 
 
-# -- the engine's parts through the twins --------------------------------------------
+# -- the engine's parts through the compiled functions --------------------------------------------
 
 
 def _last_take(bag: list[az.Color], lid: list[az.Color], rng: int, players: int) -> az.GameState:
@@ -344,8 +344,8 @@ def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> Non
 
 
 def test_the_switch_forces_the_python_core() -> None:
-    """``AZUL_RULES_PURE_PYTHON=1`` at import: ``accelerated`` is False and every twin is
-    the Python function; a value of ``0`` forces nothing."""
+    """``AZUL_RULES_PURE_PYTHON=1`` at import: ``accelerated`` is False and every compiled
+    function is the Python one; a value of ``0`` forces nothing."""
     code = (
         "import azul_rules as az, azul_rules.core.state as s\n"
         "print(az.accelerated, az.GameState.apply is s.REFERENCES['apply'],"
@@ -374,7 +374,7 @@ def test_ci_uses_the_compiled_core() -> None:
 
 
 @compiled
-def test_the_compiled_twins_hold_no_reference_too_many() -> None:
+def test_the_compiled_functions_hold_no_reference_too_many() -> None:
     """The same games played again leave the memory as it was: a reference the C code
     forgot to release (a leaked successor, board or tile tuple) would grow it by tens of
     kilobytes a game."""

@@ -90,10 +90,10 @@ def test_each_constant_a_module_exports_reaches_the_reference(name: str) -> None
 
 
 def _docstring(entry: object) -> str:
-    """The docstring of an entry point, the Python reference's where a compiled twin
+    """The docstring of an entry point, the Python reference's where a compiled version
     stands in front of it (``GameState.legal_moves``, ``actions.legal_actions``), as the
     site shows it."""
-    entry = getattr(entry, "__wrapped__", entry)  # a compiled twin: its reference
+    entry = getattr(entry, "__wrapped__", entry)  # a compiled version: its reference
     return " ".join((inspect.getdoc(entry) or "").split())
 
 

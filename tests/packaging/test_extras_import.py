@@ -1,4 +1,4 @@
-"""Importing a door whose optional extra is missing (issue 24, item 12): one
+"""Importing a adapter whose optional extra is missing (issue 24, item 12): one
 ``ImportError`` naming the extra and how to install it, not numpy's ``No module named``.
 
 Each case is a real interpreter in which one dependency cannot be imported

@@ -3,8 +3,8 @@
  * module.c (the module and its state: the Python objects and tables it reads, once,
  * from the Python definitions), read.c and known.c (the referee's frozen attrs objects
  * into the engine's struct), build.c and records.c (the struct back into the same
- * objects), moves.c (GameState's twins), twin.c (the Twin types) and doors.c (the AI
- * doors' twins).
+ * objects), moves.c (GameState's compiled functions), accelerated.c (the Accelerated types) and frameworks.c (the AI
+ * adapters' compiled functions).
  */
 #ifndef AZUL_ADAPTER_H
 #define AZUL_ADAPTER_H
@@ -78,10 +78,10 @@ typedef struct {
     PyObject *lines[AZ_LINES][AZ_COLORS][AZ_LINES + 1];  /* board.LINES */
     PyObject *take_options[AZ_MAX_FACTORIES + 1][AZ_COLORS][32];  /* moves.TAKE_OPTIONS */
     PyObject *place_tiles[AZ_LINES][5];  /* grey.PLACE_TILES */
-    PyObject *twin_type;
-    PyTypeObject *state_type;         /* GameState: the class of the twins' class bodies */
+    PyObject *accel_type;
+    PyTypeObject *state_type;         /* GameState: the class of the compiled functions' class bodies */
     az_slots s;
-    /* deals.DEAL_COUNTS, read on the first deal_outcomes (doors.c) */
+    /* deals.DEAL_COUNTS, read on the first deal_outcomes (frameworks.c) */
     int deals_ready;
     int deal_count[125][AZ_COLORS];
     int deal_first[AZ_LINES], deal_span[AZ_LINES], deal_number[125];
@@ -109,7 +109,7 @@ typedef struct {
 
 az_module *az_module_of(PyObject *module);
 
-/* A twin's answer for a call its engine side does not make: the reference decides. */
+/* A compiled version's answer for a call its engine side does not make: the reference decides. */
 #define NOT_MINE ((PyObject *)1)
 
 int az_int_slow(PyObject *obj, long long *out);
@@ -192,13 +192,13 @@ PyObject *az_is_over_call(az_module *m, PyObject *self);
 PyObject *az_new_game_call(az_module *m, PyObject *const *args, Py_ssize_t nargs,
                            PyObject *kwnames);
 
-/* doors.c */
+/* frameworks.c */
 PyObject *az_legal_actions_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
 PyObject *az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs);
 PyObject *az_deal_outcomes_call(az_module *m, PyObject *reference, PyObject *const *args,
                                 Py_ssize_t nargs);
 
-/* twin.c */
-extern PyType_Spec az_twin_spec, az_twin_property_spec;
+/* accelerated.c */
+extern PyType_Spec az_accel_spec, az_accel_property_spec;
 
 #endif

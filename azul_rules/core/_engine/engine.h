@@ -16,7 +16,7 @@
  *              R1-R7, E1-E4; core/state.py);
  *   observe.c  the action ids and the observation vector of azul_rules.actions.
  *
- * Two faces use it: the CPython adapter (adapter.c, doors.c: the referee's frozen
+ * Two faces use it: the CPython adapter (adapter.c, frameworks.c: the referee's frozen
  * objects in, the engine, the same objects out) and the batch engine
  * (azul_rules/ai/_vector.c: many games stepped with numpy arrays).  The Python code is
  * the reference: a rule changes there first, then here (azul_rules/core/_accelerate.py).

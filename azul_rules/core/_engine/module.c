@@ -2,15 +2,15 @@
  * azul_rules.core._compiled: the engine behind the referee's Python objects.
  *
  * ``state.py`` defines ``GameState.legal_moves``, ``apply``, ``is_over`` and
- * ``new_game`` as twins (``Twin(name, reference)``, twin.c): the Python function, the
- * reference, and the engine in front of it.  A twin reads the frozen attrs position
+ * ``new_game`` as compiled functions (``Accelerated(name, reference)``, accelerated.c): the Python function, the
+ * reference, and the engine in front of it.  A compiled version reads the frozen attrs position
  * into the engine's struct (read.c, known.c), runs the engine, and builds the very same
  * frozen objects the reference builds (build.c, records.c, moves.c), sharing every part
  * that does not change.  Anything it does not expect -- a part replaced through
  * object.__setattr__, a score past 60 bits, a bag past 65,535 tiles, an illegal move
  * (whose verdict Python words) -- goes to the reference with the call's own arguments,
- * so both give the same games, verdicts and exceptions.  doors.c adds the AI doors'
- * twins.  This file is the module: its state, read once from the Python definitions
+ * so both give the same games, verdicts and exceptions.  frameworks.c adds the AI adapters'
+ * compiled functions.  This file is the module: its state, read once from the Python definitions
  * (the classes, their slots, the tables, the shared lines and moves).
  */
 #include "adapter.h"
@@ -323,15 +323,15 @@ compiled_exec(PyObject *module)
             return -1;
         }
     }
-    PyObject *twin = PyType_FromModuleAndSpec(module, &az_twin_spec, NULL);
-    PyObject *property = PyType_FromModuleAndSpec(module, &az_twin_property_spec, NULL);
-    if (twin == NULL || property == NULL || PyModule_AddObjectRef(module, "Twin", twin) < 0
-        || PyModule_AddObjectRef(module, "TwinProperty", property) < 0) {
-        Py_XDECREF(twin);
+    PyObject *accelerated = PyType_FromModuleAndSpec(module, &az_accel_spec, NULL);
+    PyObject *property = PyType_FromModuleAndSpec(module, &az_accel_property_spec, NULL);
+    if (accelerated == NULL || property == NULL || PyModule_AddObjectRef(module, "Accelerated", accelerated) < 0
+        || PyModule_AddObjectRef(module, "AcceleratedProperty", property) < 0) {
+        Py_XDECREF(accelerated);
         Py_XDECREF(property);
         return -1;
     }
-    m->twin_type = twin;
+    m->accel_type = accelerated;
     Py_DECREF(property);
 #ifndef AZUL_SOURCE_DIGEST
 #define AZUL_SOURCE_DIGEST ""
@@ -346,7 +346,7 @@ compiled_traverse(PyObject *module, visitproc visit, void *arg)
     if (m == NULL) {
         return 0;
     }
-    Py_VISIT(m->twin_type);
+    Py_VISIT(m->accel_type);
     Py_VISIT(m->position_type);
     Py_VISIT(m->context_type);
     Py_VISIT(m->board_type);
@@ -422,7 +422,7 @@ compiled_clear(PyObject *module)
     for (int i = 0; i < AZ_MAX_ACTIONS; i++) {
         Py_CLEAR(m->small_int[i]);
     }
-    Py_CLEAR(m->twin_type);
+    Py_CLEAR(m->accel_type);
     Py_CLEAR(m->state_type);
     return 0;
 }

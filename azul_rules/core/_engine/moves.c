@@ -1,5 +1,5 @@
 /*
- * The CPython face, GameState's twins: legal_moves, apply (a take, a grey placement),
+ * The CPython face, GameState's compiled functions: legal_moves, apply (a take, a grey placement),
  * is_over, and state.new_game, each answering what the engine can and NOT_MINE for
  * the rest (the reference then decides).
  */
@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-/* -- the twins of GameState ------------------------------------------------------- */
+/* -- the compiled functions of GameState ------------------------------------------------------- */
 
 /* GameState.legal_moves: the takes (TAKE_OPTIONS by the accepting lines), or the grey
  * wall's placements (PLACE_TILES of the legal columns). */

@@ -1,7 +1,7 @@
 /*
  * The CPython face, reading: the referee's frozen attrs objects into the engine's
  * struct (a pool of tiles as counts, a board, a whole position), each part checked to
- * be as the constructors make it (-1 otherwise: the twin gives the call to its Python
+ * be as the constructors make it (-1 otherwise: the compiled version gives the call to its Python
  * reference).  The memos of recently read pools and walls make a shared part a copy.
  */
 #include "adapter.h"

@@ -1,8 +1,8 @@
 /*
- * The AI doors' twins (azul_rules.ai.actions, azul_rules.ai.deals): the ids of the
+ * The AI adapters' compiled functions (azul_rules.ai.actions, azul_rules.ai.deals): the ids of the
  * legal moves and the observation vector from the engine's position, and the chance
  * outcomes of a factory's fill.  Each answers what it can and gives the rest to the
- * Python reference (adapter.c's Twin), which raises the documented errors.
+ * Python reference (adapter.c's Accelerated), which raises the documented errors.
  */
 #include "adapter.h"
 
@@ -13,7 +13,7 @@ static const int FACTORY_COUNTS[5] = {0, 0, 5, 7, 9};
 /* The whole position of a GameState with the standard factories for its players (the
  * action ids count them so); -1 otherwise. */
 static const az_game *
-read_door_state(az_module *m, PyObject *state, az_game *scratch)
+read_framework_state(az_module *m, PyObject *state, az_game *scratch)
 {
     if (m->state_type == NULL || Py_TYPE(state) != m->state_type) {
         return NULL;
@@ -27,7 +27,7 @@ PyObject *
 az_legal_actions_call(az_module *m, PyObject *const *args, Py_ssize_t nargs)
 {
     az_game scratch;
-    const az_game *g = nargs == 1 ? read_door_state(m, args[0], &scratch) : NULL;
+    const az_game *g = nargs == 1 ? read_framework_state(m, args[0], &scratch) : NULL;
     if (g == NULL) {
         return NOT_MINE;
     }
@@ -64,7 +64,7 @@ PyObject *
 az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs)
 {
     az_game scratch, g;  /* a copy: a buffer's export may run code that reads another */
-    const az_game *found = nargs >= 3 && nargs <= 4 ? read_door_state(m, args[0], &scratch) : NULL;
+    const az_game *found = nargs >= 3 && nargs <= 4 ? read_framework_state(m, args[0], &scratch) : NULL;
     long long player;
     if (found == NULL || az_int_in(args[1], 0, found->players - 1, &player) < 0) {
         return NOT_MINE;
@@ -95,7 +95,7 @@ az_observe_into_call(az_module *m, PyObject *const *args, Py_ssize_t nargs)
 #define DEALS 125
 #define MOST_TILES 1000  /* deals._MOST */
 
-/* DEAL_COUNTS of the module that defines the twin's reference (deals.py, of the AI
+/* DEAL_COUNTS of the module that defines the compiled version's reference (deals.py, of the AI
  * adapters: the core imports nothing above it), read on the first call: the deal of
  * each id by colour. */
 static int

@@ -1,9 +1,9 @@
-"""The long fuzz run of two doors (minutes, not in CI): random addresses and headers
+"""The long fuzz run of two adapters (minutes, not in CI): random addresses and headers
 sent to every route of the web judge (through Starlette's test client), and PettingZoo's
 ``render`` in every mode on random positions.  Prints what was tried, by outcome, and
 every failure; exit 1 when something failed.
 
-    .venv/bin/python benchmarks/door_fuzz.py [--requests 5000] [--renders 1000] [--seed 0]
+    .venv/bin/python benchmarks/framework_fuzz.py [--requests 5000] [--renders 1000] [--seed 0]
 
 The web cases are ``tests/web/test_web_fuzz.py``'s ``query_case``: ``?lang=`` must be
 honoured by every route (a 400 naming ``?lang`` for anything but one ``en`` or ``fr``),

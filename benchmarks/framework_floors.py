@@ -1,16 +1,16 @@
-"""The AI doors against their zero-work floors (issue 25), side by side in one process.
+"""The AI adapters against their zero-work floors (issue 25), side by side in one process.
 
 Run from the project's root, with the ``openspiel`` and ``pettingzoo`` extras installed::
 
-    .venv/bin/python benchmarks/door_floors.py                 # both cores, one process each
-    .venv/bin/python benchmarks/door_floors.py --core this     # only the core of this process
-    .venv/bin/python benchmarks/door_floors.py --quick --players 2 4 --variants colored grey
+    .venv/bin/python benchmarks/framework_floors.py                 # both cores, one process each
+    .venv/bin/python benchmarks/framework_floors.py --core this     # only the core of this process
+    .venv/bin/python benchmarks/framework_floors.py --quick --players 2 4 --variants colored grey
 
-A door's **floor** is a game that does no work of its own, pushed through the same
-framework machinery as the door: its cost is what the framework and the benchmark loop
-cost, so a door's moves/s over its floor's says how much of the framework's pace the door
+A adapter's **floor** is a game that does no work of its own, pushed through the same
+framework machinery as the adapter: its cost is what the framework and the benchmark loop
+cost, so a adapter's moves/s over its floor's says how much of the framework's pace the adapter
 keeps.  Each floor plays a 70-move game (2 players alternating, 35 moves each) with 20
-legal actions at every move, the door's action space and observation space:
+legal actions at every move, the adapter's action space and observation space:
 
 * PettingZoo: :class:`ZeroWorkEnv`, an ``AECEnv`` with ``raw_env``'s spaces (the same
   ``Dict`` of a float32 ``Box`` and an int8 mask, the same ``Discrete``), whose
@@ -20,20 +20,20 @@ legal actions at every move, the door's action space and observation space:
   ``OrderEnforcingWrapper``), those ``env()`` was built with before issue 25;
 * OpenSpiel: ``python_zero_work``, a registered Python game (:class:`ZeroWorkGame`)
   whose state holds a move counter: its legal actions are one list built once, its
-  ``apply_action`` adds one to the counter.  Its moves/s are player moves; the door's
+  ``apply_action`` adds one to the counter.  Its moves/s are player moves; the adapter's
   too (its chance nodes are part of its cost, as they are of any search over it).
 
-The loops are the ones of ``benchmarks/ai_bench.py``, the same for a door and its floor:
+The loops are the ones of ``benchmarks/ai_bench.py``, the same for a adapter and its floor:
 PettingZoo ``agent_iter()``, ``last()``, a uniform choice among ``np.flatnonzero`` of the
 mask, ``step``; OpenSpiel ``is_terminal()``, ``is_chance_node()``, ``chance_outcomes()``
 sampled by ``random.choices`` or ``legal_actions()`` and ``random.choice``,
-``apply_action``.  In each repetition (61 by default, of 3 games each) every door runs
+``apply_action``.  In each repetition (61 by default, of 3 games each) every adapter runs
 beside its floor, the order alternating from one repetition to the next, on new seeds;
-the figures are medians over the repetitions: the door's moves/s, its floor's, and the
+the figures are medians over the repetitions: the adapter's moves/s, its floor's, and the
 median of the per-repetition ratios with its quartiles.  Time is the CPU time of the
 thread that plays (``--clock wall`` for elapsed time): on a shared machine the other
 processes' work then counts less (and numpy's idle BLAS threads not at all), and many
-short repetitions let a burst of it meet door and floor alike.
+short repetitions let a burst of it meet adapter and floor alike.
 With ``--core both`` (the default) the script runs itself twice, once with the compiled
 core and once with ``AZUL_RULES_PURE_PYTHON=1``, each in a process of its own.  No test
 asserts any timing.
@@ -86,7 +86,7 @@ class ZeroWorkEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         self.possible_agents = [f"player_{i}" for i in range(players)]
         self.agents = self.possible_agents[:]
-        template = raw_env(players, variant)  # the very spaces of the door
+        template = raw_env(players, variant)  # the very spaces of the adapter
         self.observation_spaces = template.observation_spaces
         self.action_spaces = template.action_spaces
         count = actions.num_actions(players, variant)
@@ -268,9 +268,9 @@ def spiel_loop(game: Any, games: int) -> Loop:
 # -- side by side --------------------------------------------------------------------------------
 
 
-def doors(players: int, variant: str, games: int) -> dict[str, tuple[Loop, Loop, int]]:
-    """Each door's loop, its floor's, and how many floor games make about as many moves
-    as ``games`` of the door."""
+def adapters(players: int, variant: str, games: int) -> dict[str, tuple[Loop, Loop, int]]:
+    """Each adapter's loop, its floor's, and how many floor games make about as many moves
+    as ``games`` of the adapter."""
     params = {"players": players, "variant": variant}
     return {
         "PettingZoo raw_env": (
@@ -305,12 +305,12 @@ def timed(loop: Loop, first: int) -> float:
 
 
 def measure(players: int, variant: str, games: int, repeats: int) -> dict[str, tuple[float, ...]]:
-    """Per door: the medians of its moves/s, its floor's and their ratio, and the
-    ratio's quartiles.  Many short repetitions (a few games each), the door and its
+    """Per adapter: the medians of its moves/s, its floor's and their ratio, and the
+    ratio's quartiles.  Many short repetitions (a few games each), the adapter and its
     floor back to back, so that a burst of the machine's other work meets both."""
     found: dict[str, tuple[float, ...]] = {}
-    for name, (door, floor, _) in doors(players, variant, games).items():
-        door(10_000_000)  # warm-up: memo tables, caches, imports
+    for name, (adapter, floor, _) in adapters(players, variant, games).items():
+        adapter(10_000_000)  # warm-up: memo tables, caches, imports
         floor(10_000_000)
         rates: list[float] = []
         floors: list[float] = []
@@ -319,9 +319,9 @@ def measure(players: int, variant: str, games: int, repeats: int) -> dict[str, t
             first = repeat * games
             if repeat % 2:
                 floor_rate = timed(floor, first)
-                rate = timed(door, first)
+                rate = timed(adapter, first)
             else:
-                rate = timed(door, first)
+                rate = timed(adapter, first)
                 floor_rate = timed(floor, first)
             rates.append(rate)
             floors.append(floor_rate)
@@ -341,11 +341,11 @@ def report(arguments: argparse.Namespace) -> None:
     core = "compiled" if az.accelerated else "pure Python (AZUL_RULES_PURE_PYTHON=1)"
     print(f"core: {core}; Python {platform.python_version()}, {platform.machine()}, "
           f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.1f}; {arguments.games} games x "
-          f"{arguments.repeats} repetitions, door and floor alternating (medians)")  # fmt: skip
+          f"{arguments.repeats} repetitions, adapter and floor alternating (medians)")  # fmt: skip
     for players in arguments.players:
         for variant in arguments.variants:
             print(f"\n  {players} players, {variant} wall")
-            print(f"  {'door':24} {'moves/s':>9} {'floor':>9} {'ratio':>6} "
+            print(f"  {'adapter':24} {'moves/s':>9} {'floor':>9} {'ratio':>6} "
                   f"{'(quartiles)':>13} target")  # fmt: skip
             for name, (rate, floor, ratio, low, high) in measure(
                 players, variant, arguments.games, arguments.repeats
@@ -356,8 +356,8 @@ def report(arguments: argparse.Namespace) -> None:
 
 
 _COUNTED = {
-    f"{name}{part}": (door, part == ":floor")
-    for name, door in (("raw", "PettingZoo raw_env"), ("env", "PettingZoo env()"),
+    f"{name}{part}": (adapter, part == ":floor")
+    for name, adapter in (("raw", "PettingZoo raw_env"), ("env", "PettingZoo env()"),
                        ("spiel", "OpenSpiel python_azul"))
     for part in ("", ":floor")
 }  # fmt: skip
@@ -369,11 +369,11 @@ def count(which: str, players: int, variant: str, games: int) -> None:
     the warm-up are left out::
 
         valgrind --tool=callgrind --toggle-collect=functools_reduce \\
-            .venv/bin/python benchmarks/door_floors.py --count spiel --games 5
+            .venv/bin/python benchmarks/framework_floors.py --count spiel --games 5
 
     and the instructions per player move are callgrind's total over the moves printed."""
     name, floor = _COUNTED[which]
-    loop = doors(players, variant, games)[name][1 if floor else 0]
+    loop = adapters(players, variant, games)[name][1 if floor else 0]
     loop(10_000_000)  # warm-up
     moves = functools.reduce(lambda total, first: total + loop(first), [0], 0)
     print(f"{which}: {moves} player moves ({players} players, {variant} wall)")

@@ -1,11 +1,12 @@
-"""The compiled twins of the AI doors against their Python references.
+"""The compiled functions of the AI adapters against their Python references.
 
 ``azul_rules.ai.actions.legal_actions``, ``azul_rules.ai.actions.observe_into`` and
-``azul_rules.ai.deals.deal_outcomes`` have compiled twins (``azul_rules/core/_engine/doors.c``
-over the engine; see ``azul_rules.core._accelerate``).  Each call here is made through the twin
+``azul_rules.ai.deals.deal_outcomes`` have compiled versions
+(``azul_rules/core/_engine/frameworks.c`` over the engine; see ``azul_rules.core._accelerate``).
+Each call here is made through the compiled version
 and through the Python reference (``REFERENCES``) and the results compared: the same
 value, the same bytes written, or the same exception, on reachable, mutated and tampered
-positions, odd buffers and odd counts.  With the pure-Python core the twins are the
+positions, odd buffers and odd counts.  With the pure-Python core the compiled functions are the
 references themselves, which the last test checks.
 """
 
@@ -40,7 +41,7 @@ compiled = pytest.mark.skipif(
 PY_LEGAL_ACTIONS: Callable[..., Any] = actions.REFERENCES["legal_actions"]
 PY_OBSERVE_INTO: Callable[..., Any] = actions.REFERENCES["observe_into"]
 PY_DEAL_OUTCOMES: Callable[..., Any] = deals.REFERENCES["deal_outcomes"]
-# The functions in use (the twins, or the references with the Python core), called
+# The functions in use (the compiled functions, or the references with the Python core), called
 # here with arguments of any type.
 LEGAL_ACTIONS: Callable[..., Any] = actions.legal_actions
 OBSERVE_INTO: Callable[..., Any] = actions.observe_into
@@ -49,8 +50,8 @@ DEAL_OUTCOMES: Callable[..., Any] = deals.deal_outcomes
 
 @contextlib.contextmanager
 def python_references() -> Iterator[None]:
-    """The doors' Python references in place of their twins, and the Python core, for
-    the time of a call (``observe_into``'s reference reads ``legal_actions``)."""
+    """The adapters' Python references in place of their compiled versions, and the Python
+    core, for the time of a call (``observe_into``'s reference reads ``legal_actions``)."""
     saved = actions.legal_actions
     try:
         actions.legal_actions = PY_LEGAL_ACTIONS
@@ -68,12 +69,12 @@ def outcome(call: Callable[[], object]) -> tuple[str, object]:
         return "raised", (type(error), str(error))
 
 
-def observed(state: object, player: object, vector: object, mask: object, *, twin: bool) -> Any:
-    """``observe_into`` through the twin or the reference, on fresh copies of the
+def observed(state: object, player: object, vector: object, mask: object, *, compiled: bool) -> Any:
+    """``observe_into`` through the compiled version or the reference, on fresh copies of the
     buffers (``vector`` and ``mask`` may be functions making them): what it gave, and
     the bytes of the buffers after it."""
     copies = [_fresh(vector), _fresh(mask)]
-    if twin:
+    if compiled:
         result = outcome(lambda: OBSERVE_INTO(state, player, copies[0], copies[1]))
     else:
         with python_references():
@@ -113,14 +114,14 @@ def assert_same_observation(
     itself when it is not a tampered copy)."""
     vector, mask = buffers(like or state)
     for given_mask in (mask, None):
-        twin = observed(state, player, vector, given_mask, twin=True)
-        assert twin == observed(state, player, vector, given_mask, twin=False)
+        found = observed(state, player, vector, given_mask, compiled=True)
+        assert found == observed(state, player, vector, given_mask, compiled=False)
 
 
 def assert_same_legal_actions(state: object) -> None:
-    twin = outcome(lambda: LEGAL_ACTIONS(state))
+    found = outcome(lambda: LEGAL_ACTIONS(state))
     with python_references():
-        assert twin == outcome(lambda: PY_LEGAL_ACTIONS(state))
+        assert found == outcome(lambda: PY_LEGAL_ACTIONS(state))
 
 
 def check_position(state: az.GameState) -> None:
@@ -132,7 +133,7 @@ def check_position(state: az.GameState) -> None:
 @compiled
 @settings(max_examples=80)
 @given(state=testing.game_states())
-def test_the_twins_agree_on_reachable_positions(state: az.GameState) -> None:
+def test_both_cores_agree_on_reachable_positions(state: az.GameState) -> None:
     """The same legal action ids (sorted), observation vector and mask, bit for bit,
     from every seat, on both walls and every player count."""
     check_position(state)
@@ -145,7 +146,7 @@ def test_the_twins_agree_on_reachable_positions(state: az.GameState) -> None:
 @compiled
 @settings(max_examples=60)
 @given(rnd=st.randoms(), variant=st.sampled_from(az.Variant), tiling=st.booleans())
-def test_the_twins_agree_on_mutated_positions(
+def test_both_cores_agree_on_mutated_positions(
     rnd: random.Random, variant: az.Variant, tiling: bool
 ) -> None:
     """The same on positions built by mutation, possible or not."""
@@ -155,7 +156,7 @@ def test_the_twins_agree_on_mutated_positions(
 
 
 @compiled
-def test_the_twins_agree_through_whole_games() -> None:
+def test_both_cores_agree_through_whole_games() -> None:
     """Every position of seeded random games, refills (external draws) and ends
     included, 2-4 players, both walls."""
     for seed in range(12):
@@ -176,7 +177,7 @@ def test_the_twins_agree_through_whole_games() -> None:
 def test_a_tampered_state_gets_the_same_answer_from_both(seed: int) -> None:
     """Slots replaced behind the constructors' back (a score past 2**24 or 2**64, a
     floor of nine tiles, the marker in the centre, a current player out of range...):
-    the twin hands the call to the reference, which answers or raises; never a crash."""
+    the compiled version hands the call to the reference, which answers or raises; never a crash."""
     rnd = random.Random(seed)
     for variant in az.Variant:
         state = az.new_game(rnd.choice((2, 3, 4)), seed=seed, variant=variant)
@@ -229,14 +230,14 @@ def test_odd_arguments_get_the_same_answer_from_both() -> None:
     players: list[object] = [0, 2, 3, -1, np.int64(1), True, 1.0, "0", None, 2**70]
     for vector in vectors:
         for mask in masks:
-            twin = observed(state, 1, vector, mask, twin=True)
-            assert twin == observed(state, 1, vector, mask, twin=False)
+            found = observed(state, 1, vector, mask, compiled=True)
+            assert found == observed(state, 1, vector, mask, compiled=False)
     for player in players:
         assert_same_observation(state, player)
     for odd in (None, "state", state.players[0], 3):
         assert_same_legal_actions(odd)
-        twin = observed(odd, 0, vectors[0], masks[1], twin=True)
-        assert twin == observed(odd, 0, vectors[0], masks[1], twin=False)
+        found = observed(odd, 0, vectors[0], masks[1], compiled=True)
+        assert found == observed(odd, 0, vectors[0], masks[1], compiled=False)
     assert outcome(lambda: OBSERVE_INTO(state, 0)) == outcome(
         lambda: PY_OBSERVE_INTO(state, 0)
     )
@@ -284,15 +285,15 @@ def test_odd_counts_get_the_same_answer_from_both() -> None:
     ]  # fmt: skip
     for bag in odd:
         for lid in ((0, 0, 0, 0, 0), (3, 0, 0, 0, 1), *odd[:3]):
-            twin = outcome(lambda bag=bag, lid=lid: DEAL_OUTCOMES(bag, lid))  # type: ignore[misc]
-            assert twin == outcome(lambda bag=bag, lid=lid: PY_DEAL_OUTCOMES(bag, lid))  # type: ignore[misc]
+            found = outcome(lambda bag=bag, lid=lid: DEAL_OUTCOMES(bag, lid))  # type: ignore[misc]
+            assert found == outcome(lambda bag=bag, lid=lid: PY_DEAL_OUTCOMES(bag, lid))  # type: ignore[misc]
     assert outcome(lambda: DEAL_OUTCOMES((4, 0, 0, 0, 0))) == outcome(
         lambda: PY_DEAL_OUTCOMES((4, 0, 0, 0, 0))
     )
 
 
 def test_the_switch_gives_the_references_to_the_python_core() -> None:
-    """``AZUL_RULES_PURE_PYTHON=1``: the doors' functions are the Python references."""
+    """``AZUL_RULES_PURE_PYTHON=1``: the adapters' functions are the Python references."""
     code = (
         "from azul_rules.ai import actions\nfrom azul_rules.ai import deals\n"
         "print(actions.legal_actions is actions.REFERENCES['legal_actions'],"
