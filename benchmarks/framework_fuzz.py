@@ -29,13 +29,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import numpy as np
 from starlette.testclient import TestClient
-from tests.test_pettingzoo import check_render
-from tests.test_web_fuzz import query_case
 
 import azul_rules as az
 from azul_rules.ai.pettingzoo import RENDER_MODES, env
 from azul_rules.web import create_app
+from tests.ai.test_pettingzoo import check_render
 from tests.fuzz_inputs import dumps, mutate, read, seed_document
+from tests.web.test_web_fuzz import query_case
 
 
 class _Errors(logging.Handler):

@@ -48,9 +48,22 @@ COMMANDS: Final[tuple[Command, ...]] = (
 """The commands' modules, in the order ``azul-rules --help`` lists them."""
 
 
+EPILOG: Final = """\
+'azul-rules COMMAND --help' describes a command: its options, their defaults and choices.
+Exit status: 0 done, 1 a finding (an illegal move, a wrong score), 2 unreadable input.
+The manual: docs/cli.md in the source (the site's "Command line" page); the rules:
+'azul-rules rules' or docs/rules.md."""
+"""The top-level help's closing lines: where the commands and the manual are described."""
+
+
 def parser() -> argparse.ArgumentParser:
     """The parser of ``azul-rules``: each command's module adds its subcommand."""
-    assembled = Parser(prog="azul-rules", description="A strict referee for the board game Azul.")
+    assembled = Parser(
+        prog="azul-rules",
+        description="A strict referee for the board game Azul.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     assembled.add_argument("--version", action="version", version=f"azul-rules {__version__}")
     commands = assembled.add_subparsers(dest="command", required=True, parser_class=Parser)
     for command in COMMANDS:
