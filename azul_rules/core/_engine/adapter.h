@@ -112,7 +112,19 @@ az_module *az_module_of(PyObject *module);
 /* A compiled version's answer for a call its engine side does not make: the reference decides. */
 #define NOT_MINE ((PyObject *)1)
 
-int az_int_slow(PyObject *obj, long long *out);
+/* An int of more than one digit as a long long (0), or -1 (no exception) past its range. */
+static inline int
+az_int_slow(PyObject *obj, long long *out)
+{
+    int overflow = 0;
+    long long value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (overflow || (value == -1 && PyErr_Occurred())) {
+        PyErr_Clear();
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
 
 /* 0 and the value when ``obj`` is an exact int within [low, high]; -1 (no exception)
  * otherwise.  One digit is read in place (most calls), more by az_int_slow. */

@@ -172,11 +172,13 @@ int az_next_line(const az_board *b);
 uint8_t az_legal_columns(const az_board *b, int row);
 void az_line_to_floor(az_board *b, int row, uint32_t lid[AZ_COLORS]);
 int az_walls_can_end(const az_game *g);
-int az_place_tile(az_game *g, int line, int column, az_report *report);
 int az_place_legal(const az_game *g, int line, int column);
-void az_grey_tiling(az_game *g, int player, az_report *report);
+int az_grey_place(az_game *g, int line, int column, az_report *report);
+#define AZ_TILING_WAITS (-1)  /* az_grey_tiling: a player has a placement to decide */
+int az_grey_tiling(az_game *g, int player, az_report *report);
 
 /* rounds.c */
+int az_place_tile(az_game *g, int line, int column, az_report *report);
 void az_end_offer(az_game *g, az_report *report);
 void az_close_round(az_game *g, int ends, az_report *report);
 void az_game_over(az_game *g, az_report *report);

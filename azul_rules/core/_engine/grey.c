@@ -117,9 +117,9 @@ az_place_legal(const az_game *g, int line, int column)
     return az_legal_columns(b, line) >> column & 1;
 }
 
-/* After every placement of a grey round: the floors (W4, W5), then the end of the game
- * (E1, or R7 when no wall row can ever be completed) or the next round. */
-static void
+/* After every placement of a grey round: the floors (W4, W5); whether the game ends (E1,
+ * or R7 when no wall row can ever be completed), for the round's close (rounds.c). */
+static int
 settle_grey_round(az_game *g, az_report *report)
 {
     int ends = 0;
@@ -137,13 +137,14 @@ settle_grey_round(az_game *g, az_report *report)
     if (report != 0) {
         report->board_changed = (uint8_t)((1 << g->players) - 1);
     }
-    az_close_round(g, ends || !az_walls_can_end(g), report);
+    return ends || !az_walls_can_end(g);
 }
 
 /* V3, V4: from ``player`` on, in turn order up to the round's starting player, each
  * line with no legal space goes to the floor, and the tiling waits for the first player
- * with a decision to make; the round is settled when nobody has one. */
-void
+ * with a decision to make (AZ_TILING_WAITS); the round is settled when nobody has one,
+ * and whether the game ends is returned (0 or 1) for the round's close. */
+int
 az_grey_tiling(az_game *g, int player, az_report *report)
 {
     for (;;) {
@@ -164,20 +165,19 @@ az_grey_tiling(az_game *g, int player, az_report *report)
             memset(g->factory, 0, sizeof(g->factory));
             memset(g->center, 0, sizeof(g->center));
             memset(g->holders, 0, sizeof(g->holders));
-            return;
+            return AZ_TILING_WAITS;
         }
         player = (player + 1) % g->players;
         if (player == g->start) {
-            settle_grey_round(g, report);
-            return;
+            return settle_grey_round(g, report);
         }
     }
 }
 
 /* A legal placement (1: the tile to the wall, scored at once, the line's other tiles to
- * the lid, then the tiling goes on), or nothing (0). */
+ * the lid), or nothing (0).  The tiling goes on in az_place_tile (rounds.c). */
 int
-az_place_tile(az_game *g, int line, int column, az_report *report)
+az_grey_place(az_game *g, int line, int column, az_report *report)
 {
     if (!az_place_legal(g, line, column)) {
         return 0;
@@ -196,6 +196,5 @@ az_place_tile(az_game *g, int line, int column, az_report *report)
     if (report != 0) {
         report->tiling[player].placed_score = b->score;
     }
-    az_grey_tiling(g, player, report);
     return 1;
 }

@@ -10,20 +10,6 @@
 
 /* -- reading ------------------------------------------------------------------------- */
 
-/* An int of more than one digit as a long long (0), or -1 (no exception) past its range. */
-int
-az_int_slow(PyObject *obj, long long *out)
-{
-    int overflow = 0;
-    long long value = PyLong_AsLongLongAndOverflow(obj, &overflow);
-    if (overflow || (value == -1 && PyErr_Occurred())) {
-        PyErr_Clear();
-        return -1;
-    }
-    *out = value;
-    return 0;
-}
-
 int
 az_color_index(const az_module *m, PyObject *tile)
 {

@@ -91,7 +91,10 @@ az_end_offer(az_game *g, az_report *report)
         report->fresh_records = 1;
     }
     if (g->grey) {
-        az_grey_tiling(g, g->start, report);
+        int ends = az_grey_tiling(g, g->start, report);
+        if (ends != AZ_TILING_WAITS) {
+            az_close_round(g, ends, report);
+        }
         return;
     }
     int ends = 0;
@@ -104,6 +107,22 @@ az_end_offer(az_game *g, az_report *report)
         report->board_changed = (uint8_t)((1 << g->players) - 1);
     }
     az_close_round(g, ends, report);
+}
+
+/* V2-V4: a grey placement, then the tiling goes on from the player who made it, and the
+ * round closes when nobody has a decision left; 0 (nothing changed) when it is illegal. */
+int
+az_place_tile(az_game *g, int line, int column, az_report *report)
+{
+    int player = g->current;
+    if (!az_grey_place(g, line, column, report)) {
+        return 0;
+    }
+    int ends = az_grey_tiling(g, player, report);
+    if (ends != AZ_TILING_WAITS) {
+        az_close_round(g, ends, report);
+    }
+    return 1;
 }
 
 /* S1-S7: a new seeded game; ``first_player`` < 0 draws the starting player. */
