@@ -3,8 +3,10 @@ step by step: random games in small batches on the CPU."""
 
 from __future__ import annotations
 
+import functools
 import random
 import runpy
+from collections.abc import Callable
 from contextlib import redirect_stdout
 from io import StringIO
 from pathlib import Path
@@ -107,11 +109,31 @@ def test_the_round_end_taken_a_few_games_at_a_time_agrees(
     assert steps > 12 * 40
 
 
+@functools.cache
+def _env(
+    players: int = 2, variant: str = "colored", max_rounds: int | None = None
+) -> engine.AzulEnv:
+    """One environment a configuration for the whole module, so that :func:`_jit`'s
+    compiled functions are shared by the tests (tracing and compiling the engine is most
+    of these tests' time).  Tests that patch the engine's constants build their own."""
+    if max_rounds is None:
+        return engine.make(players, variant)
+    return engine.AzulEnv(players, max_rounds, grey=variant == "grey")
+
+
+@functools.cache
+def _jit(env: engine.AzulEnv, name: str, batched: bool = True) -> Callable[..., Any]:
+    """``jax.jit`` of ``env``'s ``init`` or ``step``, under ``jax.vmap`` when ``batched``:
+    traced and compiled once a module."""
+    function = getattr(env, name)
+    return jax.jit(jax.vmap(function) if batched else function)
+
+
 def _random_batch(env: engine.AzulEnv, batch: int, steps: int, seed: int) -> engine.AzulState:
     """A batch of games after ``steps`` random moves (some over, most in play)."""
     key = jax.random.PRNGKey(seed)
-    state = jax.jit(jax.vmap(env.init))(jax.random.split(key, batch))
-    step = jax.jit(jax.vmap(env.step))
+    state = _jit(env, "init")(jax.random.split(key, batch))
+    step = _jit(env, "step")
     choose = np.random.default_rng(seed)
     for _ in range(steps):
         key, now = jax.random.split(key)
@@ -147,14 +169,14 @@ def _host(state: engine.AzulState) -> engine.AzulState:
 def test_a_batch_steps_as_its_games_one_by_one(variant: str) -> None:
     """``jax.vmap(env.step)`` (whose round's end gathers the games due) gives each game
     what ``env.step`` gives it alone, and a batch of batches what one batch gives."""
-    env = engine.make(3, variant)
+    env = _env(3, variant)
     state = _random_batch(env, 24, 40, seed=5)
     rounds_before = np.asarray(state.round)
     masks = np.asarray(state.legal_action_mask)
     actions_ = jax.numpy.asarray([mask.nonzero()[0][-1] for mask in masks])
     keys = jax.random.split(jax.random.PRNGKey(9), 24)
-    batched = jax.jit(jax.vmap(env.step))(state, actions_, keys)
-    single = jax.jit(env.step)
+    batched = _jit(env, "step")(state, actions_, keys)
+    single = _jit(env, "step", batched=False)
     on_host = _host(batched)
     for index in range(24):
         alone = single(_pick(state, index), actions_[index], keys[index])
@@ -170,13 +192,13 @@ def test_step_keeps_pgx_conventions() -> None:
     """pgx's ``Env.step`` and the engine's agree: a legal move (the same state), a game
     over (kept, rewards zero, mask all true), an illegal action (pgx's penalty for its
     chooser, the game over); the engine leaves an illegal action's position as it was."""
-    env = engine.make(2)
+    env = _env(2)
     state = _random_batch(env, 16, 30, seed=8)
     masks = np.asarray(state.legal_action_mask)
     legal = jax.numpy.asarray([mask.nonzero()[0][0] for mask in masks])
     illegal = jax.numpy.asarray([(~mask).nonzero()[0][0] for mask in masks])
     keys = jax.random.split(jax.random.PRNGKey(4), 16)
-    ours = jax.jit(jax.vmap(env.step))
+    ours = _jit(env, "step")
     theirs = jax.jit(jax.vmap(lambda s, a, k: pgx_env_step(env, s, a, k)))
     assert _same(ours(state, legal, keys), theirs(state, legal, keys))
     wrong, reference = ours(state, illegal, keys), theirs(state, illegal, keys)
@@ -195,12 +217,12 @@ def test_an_action_id_out_of_range_is_illegal(variant: str) -> None:
     player to move, the position kept.  The centre holds white, so that on the coloured
     wall the mask's last entry (white from the centre to the floor, P6) is legal: an id
     clamped onto it would pass."""
-    env = engine.make(2, variant)
-    state = jax.jit(env.init)(jax.random.PRNGKey(3))
+    env = _env(2, variant)
+    state = _jit(env, "init", batched=False)(jax.random.PRNGKey(3))
     state = state.replace(center=state.center.at[4].set(2))
     state = state.replace(legal_action_mask=env._mask(state))
     assert bool(state.legal_action_mask[-1]) == (variant == "colored")
-    step = jax.jit(env.step)
+    step = _jit(env, "step", batched=False)
     mover = int(state.current_player)
     for action in (-1, env.num_actions, env.num_actions + 999, -(2**31), 2**31 - 1):
         after = step(state, action, jax.random.PRNGKey(5))
@@ -216,7 +238,7 @@ def test_an_illegal_action_in_the_grey_tiling_leaves_the_position() -> None:
     """G1, V1-V3: in the grey wall's tiling, a take or a placement the mask forbids
     is illegal: pgx's penalty for the player to decide, the wall, the lines, the floors,
     the scores and the lid as they were (the tiling is not carried on)."""
-    env = engine.make(2, "grey")
+    env = _env(2, "grey")
     state = _random_batch(env, 48, 21, seed=12)
     tiling = np.asarray(state.phase) == 1
     assert tiling.sum() >= 3  # games deciding a placement
@@ -226,7 +248,7 @@ def test_an_illegal_action_in_the_grey_tiling_leaves_the_position() -> None:
         for index, mask in enumerate(masks)
     ]
     keys = jax.random.split(jax.random.PRNGKey(6), 48)
-    after = _host(jax.jit(jax.vmap(env.step))(state, jax.numpy.asarray(wrong), keys))
+    after = _host(_jit(env, "step")(state, jax.numpy.asarray(wrong), keys))
     state = _host(state)
     for index in tiling.nonzero()[0]:
         game, before = _pick(after, index), _pick(state, index)
@@ -254,9 +276,9 @@ def test_auto_reset_deals_a_fresh_game_to_each_game_that_ends(
     ends (E1, R7, or truncated at the round cap) is ``env.init`` of that step's key,
     with the ended game's ``terminated``, ``truncated`` and rewards; the step after
     clears them (pgx's auto_reset)."""
-    env = engine.AzulEnv(2, max_rounds, grey=variant == "grey")
+    env = _env(2, variant, max_rounds)
     stream = jax.jit(jax.vmap(engine.auto_reset(env)))
-    step, init = jax.jit(jax.vmap(env.step)), jax.jit(jax.vmap(env.init))
+    step, init = _jit(env, "step"), _jit(env, "init")
     state = init(jax.random.split(jax.random.PRNGKey(1), 32))
     key, dealt, flagged = jax.random.PRNGKey(2), 0, 0
     choose = np.random.default_rng(2)
@@ -416,9 +438,9 @@ def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
     referee = referee.replace(players=(full, referee.players[1]), bag=tuple(bag), round=2,
                               factories=(*referee.factories[:4], ()), current_player=1)
     assert referee.problems() == ()
-    env = engine.AzulEnv(2)
+    env = _env(2)
     state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
-    step = jax.jit(jax.vmap(env.step))
+    step = _jit(env, "step")
     key = jax.random.PRNGKey(0)
     marker_on_full_floor = False
     for _ in range(40):
@@ -445,7 +467,7 @@ def test_nothing_to_deal_ends_the_game_as_the_referee_does() -> None:
     referee = starved_table(bag="", lid="").replace(round=5, rng_state=None)  # W1: 4 tilings
     assert referee.problems() == ()
     state = jax.tree_util.tree_map(lambda a: a[None], engine.from_state(referee))
-    step = jax.jit(jax.vmap(engine.AzulEnv(4).step))
+    step = _jit(_env(4), "step")
     action = 9 * 30 + 2 * 6 + 3  # the centre, red, pattern line 4: kept there
     state = step(state, np.asarray([action], np.int32), jax.random.PRNGKey(0)[None])
     referee = pgx_follow(referee, action, jax.device_get(state), 0, 0)
