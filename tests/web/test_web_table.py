@@ -130,7 +130,8 @@ def in_view(driver: WebDriver, element_id: str = "verdict") -> bool:
     return bool(driver.execute_script(
         "const b = document.getElementById(arguments[0]).getBoundingClientRect();"
         "const h = window.innerHeight;"
-        "return b.height > 0 && b.top >= -1 && (b.bottom <= h + 1 || (b.height > h && b.top <= 1));",
+        "return b.height > 0 && b.top >= -1"
+        "  && (b.bottom <= h + 1 || (b.height > h && b.top <= 1));",
         element_id))  # fmt: skip
 
 
