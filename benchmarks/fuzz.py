@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import azul_rules as az
 from azul_rules.cli import main
+from tests.formats.test_fuzz import COMMANDS
 from tests.fuzz_inputs import (
     HOSTILE_TEXT,
     ODD_VALUES,
@@ -40,7 +41,6 @@ from tests.fuzz_inputs import (
     read,
     seed_document,
 )
-from tests.test_fuzz import COMMANDS
 
 KINDS = ("state", "move", "record", "claim", "audit_position", "scoresheet")
 

@@ -31,13 +31,15 @@ from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
 from azul_rules.adjudication.scoresheet import scoresheet_from_dict
 from azul_rules.ai.actions import action_id
 from azul_rules.core.bots import BUILT_IN_BOTS
-from azul_rules.core.colors import CENTER, FLOOR, FLOOR_SIZE, FLOOR_TOTALS, Color, Marker
+from azul_rules.core.colors import Color, Marker
+from azul_rules.core.effects import move_effect
+from azul_rules.core.effects import move_notation as _notation
 from azul_rules.core.errors import FormatError, InvalidStateError, Problem, Result, Violation
 from azul_rules.core.messages import phase_name
-from azul_rules.core.moves import Move, PlaceTile, TableTake, Take, parse_move
+from azul_rules.core.moves import Move, parse_move
 from azul_rules.core.phases import Phase
 from azul_rules.core.rulebook import LANGUAGES, SECTIONS, rule, rules, section_title
-from azul_rules.core.scoring import Outcome, score_placement
+from azul_rules.core.scoring import Outcome
 from azul_rules.core.state import GameState
 from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
@@ -304,11 +306,6 @@ def _violations(result: Result | tuple[Violation, ...], lang: str) -> list[Docum
     return [violation_document(v, lang) for v in found]
 
 
-def _notation(move: Move) -> str | None:
-    """The compact notation of a take that names no player (``"3B2"``), else ``None``."""
-    return str(move) if type(move) is Take and move.player is None else None
-
-
 def _move_document(move: Move) -> Document:
     return {"move": to_dict(move), "notation": _notation(move)}
 
@@ -362,40 +359,6 @@ def check(raw: bytes, lang: str = "en") -> Document:
         **_move_document(move),
         "violations": _violations(result, lang),
         "effect": move_effect(state, move) if result.ok else None,
-    }
-
-
-def move_effect(state: GameState, move: Move) -> Document | None:
-    """What a legal move does, before it is played: a take's tiles to its pattern line
-    and to the floor (P5), the points those floor tiles cost now (F1: the floor's penalty
-    after the take less before it; tiles past the seventh space go to the lid, F2) and
-    whether it takes the starting player marker (P6); a grey wall placement's points
-    (V1, W3).  ``None`` for a refill."""
-    if isinstance(move, PlaceTile):
-        board = state.players[state.current_player]
-        wall = [list(row) for row in board.wall]
-        wall[move.line][move.column] = board.pattern_lines[move.line].color
-        return {"points": score_placement(wall, move.line, move.column).points}
-    if not isinstance(move, Take | TableTake):
-        return None
-    board = state.players[state.current_player]
-    source = state.center if move.source == CENTER else state.factories[move.source]
-    count = source.count(move.color)
-    if isinstance(move, TableTake):
-        to_floor = move.placements.get(FLOOR, 0)
-    elif move.line == FLOOR:
-        to_floor = count
-    else:
-        line = board.pattern_lines[move.line]
-        to_floor = count - min(count, line.capacity - line.count)
-    marker = move.source == CENTER and state.marker_holder is None
-    before = len(board.floor)
-    after = min(FLOOR_SIZE, before + to_floor + marker)
-    return {
-        "to_line": count - to_floor,
-        "to_floor": to_floor,
-        "floor_penalty": FLOOR_TOTALS[after] - FLOOR_TOTALS[before],
-        "marker": marker,
     }
 
 
