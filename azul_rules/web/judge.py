@@ -46,6 +46,7 @@ from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_
 from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.formats.serialization import position_as_typed
+from azul_rules.formats.unseen import complete_unseen
 from azul_rules.svg import Audit, Highlight, board
 from azul_rules.web.errors import (
     ApiProblem,
@@ -350,8 +351,19 @@ def _state_and_move(raw: bytes, lang: str) -> tuple[GameState, Move, str]:
 
 
 def check(raw: bytes, lang: str = "en") -> Document:
-    """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
-    state, move, lang = _state_and_move(raw, lang)
+    """``POST /api/v1/check``: the verdict on ``move`` in ``state``; with
+    ``infer_unseen``, a position typed without its bag, lid or marker holder is read with
+    them inferred (:func:`~azul_rules.formats.unseen.complete_unseen`), and ``inferred``
+    names the parts filled in."""
+    fields = {"state": True, "move": True, "infer_unseen": False}
+    doc, gathered = read_request(raw, fields, lang)
+    lang = gathered.lang
+    infer = gathered.read(doc, "infer_unseen", lambda: _boolean(doc, "infer_unseen", lang))
+    read = gathered.read(doc, "state", lambda: _unseen_state(doc, lang, bool(infer)))
+    move = gathered.read(doc, "move", lambda: _move(doc, lang))
+    gathered.done()
+    assert read is not None and move is not None
+    state, inferred = read
     result = state.validate(move)
     return {
         "ok": result.ok,
@@ -359,7 +371,19 @@ def check(raw: bytes, lang: str = "en") -> Document:
         **_move_document(move),
         "violations": _violations(result, lang),
         "effect": move_effect(state, move) if result.ok else None,
+        "inferred": list(inferred),
     }
+
+
+def _unseen_state(doc: Document, lang: str, infer: bool) -> tuple[GameState, tuple[str, ...]]:
+    """The request's ``state``, its unseen parts inferred when ``infer`` (and which)."""
+    if not infer:
+        return _state(doc, lang), ()
+    try:
+        value, inferred = complete_unseen(doc["state"])
+    except FormatError as error:
+        raise from_format_error(error, "$.state", lang) from None
+    return _state({"state": value}, lang), inferred
 
 
 def legal_moves(raw: bytes, lang: str = "en") -> Document:

@@ -218,6 +218,8 @@ def test_each_move_mistake_is_judged_in_ten_taps_from_the_front_page(
     assert not browser.find_elements(By.ID, "impossible")
     inferred = browser.find_element(By.ID, "quick-inferred").text
     assert "bag" in inferred and "lid" in inferred and "player 2" in inferred
+    said = browser.find_element(By.ID, "inferred").text  # the judge's own inference
+    assert said.startswith("Filled in by the judge") and "Bag" in said, said
     assert in_view(browser)
     print(f"{code}: {taps.count} taps")
 

@@ -514,6 +514,12 @@
     const m = currentMove();
     if (m === null) { showVerdict(h("p", { class: "note", text: summary() })); return; }
     const request = { state: positionDocument(), move: m };
+    if (bagIsRest && !COLORS.some((c) => pos.lid[c])) {
+      // what nobody at the table sees is left to the judge, which says what it filled in
+      delete request.state.bag;
+      delete request.state.lid;
+      request.infer_unseen = true;
+    }
     const reply = await call("check", { ...request, lang });
     if (!reply) return;
     verdictOf = { kind: "check", request, reply };
@@ -604,7 +610,7 @@
           h("p", { class: "summary", text: t("moveSays", { text: moveWords(data.move) }) }),
           data.ok ? effectNode(data.effect, data.move) : null,
           data.ok ? button(t("play"), play, { key: "verdict-play", id: "verdict-play", class: "primary" }) : null,
-          data.violations.map(violationCard));
+          data.violations.map(violationCard), inferredNode(data.inferred));
       } else if (reply.status === 200) {
         showVerdict(h("p", { class: "good heading", text: `${t("played")}${tilingWords(data)}` }),
           h("p", { class: "last-move-words", text: t("lastMove", { m: data.notation ?? moveWords(data.move) }) }));
@@ -621,6 +627,10 @@
       } else showProblem(reply);
     }
   };
+
+  // The parts of the table the judge filled in (the bag, the lid: every tile not on the table).
+  const inferredNode = (parts) => (parts?.length ? h("p", { class: "note inferred", id: "inferred",
+    text: t("inferredSaid", { parts: parts.map((part) => (part === "bag" ? t("bag") : part === "lid" ? t("lid") : t("markerTaken"))).join(", ") }) }) : null);
 
   // What a legal move does, before it is played (the check answer's "effect"): the
   // tiles to the line and to the floor, what those cost now (F1), the marker (T3); a
