@@ -420,7 +420,10 @@ def test_screenshots_for_the_docs(browser: WebDriver, site: str, shots: Path) ->
     browser.execute_script("document.getElementById('table').scrollIntoView()")
     settled(browser)
     browser.save_screenshot(str(shots / "web-quick-mode.png"))
+    browser.execute_script("document.getElementById('picture').scrollIntoView()")
+    browser.save_screenshot(str(shots / "web-quick-verdict.png"))
     front_page(browser, site)
-    assert (shots / "web-quick-mode.png").stat().st_size > 1000
+    for name in ("web-quick-mode.png", "web-quick-verdict.png"):
+        assert (shots / name).stat().st_size > 1000
     if os.environ.get("AZUL_SCREENSHOTS"):
         print(f"screenshots in {shots}")

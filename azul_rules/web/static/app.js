@@ -873,7 +873,7 @@
       h("span", { class: "tool-label", text: t("tools") }),
       toolButton("ask", t("toolAsk")), toolButton("laid", t("toolLaid")), toolButton("edit", t("toolEdit")),
       tool === "edit" && !hooks.quick?.() ? brushChoices("pbrush") : null),
-    tool === "ask" ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null, laid].filter(Boolean);
+    tool === "ask" && !hooks.quick?.() ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null, laid].filter(Boolean);
   });
   // "As laid on the table", on the picture: a tile of a source, then one tap on a line
   // or a floor per tile laid there, then the judge is asked (the count taken follows).
