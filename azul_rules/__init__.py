@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     from azul_rules.formats.notation import to_notation
     from azul_rules.formats.record import GameRecord, Replay
     from azul_rules.formats.serialization import from_notation
+    from azul_rules.formats.unseen import complete_unseen
 
 # The names below come from modules built on cattrs (JSON, records, audits): they are
 # imported on first use (PEP 562), so that ``import azul_rules`` stays fast for programs
@@ -67,6 +68,7 @@ _ON_FIRST_USE = {
     "Replay": "azul_rules.formats.record",
     "audit_game": "azul_rules.adjudication.scoresheet",
     "from_notation": "azul_rules.formats.serialization",
+    "complete_unseen": "azul_rules.formats.unseen",
     "to_notation": "azul_rules.formats.notation",
     **dict.fromkeys(
         ("from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"),
@@ -131,6 +133,7 @@ __all__ = [
     "accelerated",
     "audit",
     "audit_game",
+    "complete_unseen",
     "end_bonuses",
     "from_dict",
     "from_json",

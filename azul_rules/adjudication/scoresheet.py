@@ -40,6 +40,7 @@ __all__ = [
     "Scoresheet",
     "audit_game",
     "judge_end",
+    "offer_end_positions",
     "schema",
     "scoresheet_from_dict",
     "scoresheet_from_json",
@@ -279,6 +280,18 @@ def audit_game(record: GameRecord, sheet: Scoresheet | Mapping[str, object]) -> 
         outcome.winners if outcome is not None else None,
         failed_at, failure,
     )  # fmt: skip
+
+
+def offer_end_positions(record: GameRecord) -> tuple[GameState, ...]:
+    """The position at the end of each tiled round's factory offer, before its tiling
+    (the position each round of :func:`audit_game` is audited from), in order; the
+    rounds before a first illegal move only.  For the pictures of an audit.
+
+    :raises FormatError: for a record ``GameRecord.replay`` refuses.
+    """
+    check_replayable(record)
+    rounds, _, _, _ = _replay(record)
+    return tuple(played.offer_end() for played in rounds)
 
 
 def _check_fits(sheet: Scoresheet, record: GameRecord, rounds: list[_Round], final: GameState,

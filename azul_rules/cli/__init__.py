@@ -26,7 +26,9 @@ from azul_rules.cli import (
     audit,
     audit_game,
     check,
+    convert,
     differential,
+    moves,
     play,
     replay,
     rules,
@@ -43,7 +45,8 @@ __all__ = ["COMMANDS", "MAX_ROUNDS", "InputError", "UsageError", "describe_scori
            "parser", "run"]  # fmt: skip
 
 COMMANDS: Final[tuple[Command, ...]] = (
-    play, check, show, audit, replay, audit_game, rules, differential, tournament, serve,
+    play, check, moves, show, convert, audit, replay, audit_game, rules, differential,
+    tournament, serve,
 )  # fmt: skip
 """The commands' modules, in the order ``azul-rules --help`` lists them."""
 

@@ -23,6 +23,8 @@ from azul_rules.formats._documents import Kind, wrong_kind
 from azul_rules.formats._files import open_input
 from azul_rules.formats.jsonio import from_dict, move_from_dict, move_from_json
 from azul_rules.formats.jsontext import MAX_INPUT_BYTES, load
+from azul_rules.formats.serialization import position_at_offer_end_from_dict
+from azul_rules.formats.unseen import complete_unseen
 
 __all__ = [
     "from_file",
@@ -36,6 +38,7 @@ __all__ = [
     "read",
     "reading",
     "reading_bytes",
+    "say_inferred",
     "text_of",
 ]
 
@@ -157,12 +160,48 @@ def judged(judge: Callable[[], T], claim: str, base: str, base_path: str | None 
         ) from None  # fmt: skip
 
 
-def load_state(path: str, lang: str = "en") -> GameState:
+def load_state(path: str, lang: str = "en", *, offer_ended: bool = False) -> GameState:
     """A position argument: a position's notation (docs/notation.md) or a JSON file
-    holding one."""
+    holding one, read by every command that takes a POSITION.  A JSON position typed
+    without its bag, lid or marker holder has them read as ``complete_unseen`` fills
+    them in ("every other tile", docs/json-format.md), and one line on standard error
+    says so.  ``offer_ended``: the position may sit at the end of a factory offer, as
+    an audit's does (``show`` reads what ``audit`` reads)."""
+    def read_data(data: object) -> GameState:
+        state: GameState = (position_at_offer_end_from_dict(data) if offer_ended
+                            else from_dict(data, GameState))  # fmt: skip
+        return state
+
     if is_notation(path):
-        return reading("STATE", lambda: from_dict(path, GameState), lang)
-    return from_file(path, lambda data: from_dict(data, GameState), lang, "position")
+        return reading("STATE", lambda: read_data(path), lang)
+    inferred: list[tuple[dict[str, object], tuple[str, ...]]] = []
+
+    def completed(data: object) -> GameState:
+        doc, parts = complete_unseen(data)
+        if isinstance(doc, dict):
+            inferred.append((doc, parts))
+        return read_data(doc)
+
+    state = from_file(path, completed, lang, "position")
+    for doc, parts in inferred:
+        say_inferred(path, doc, parts, lang)
+    return state
+
+
+def say_inferred(path: str, doc: dict[str, object], parts: tuple[str, ...], lang: str) -> None:
+    """One line on standard error for the unseen parts a position was read without
+    (nothing when none): the bag and lid as every other tile, the marker's holder from
+    the floors."""
+    source = name(path)
+    unseen = [part for part in parts if part in ("bag", "lid")]
+    if unseen:
+        key = "unseen_both" if len(unseen) == 2 else f"unseen_{unseen[0]}"
+        print(f"azul-rules: {phrase(key, lang, source=source)}", file=sys.stderr)
+    if "marker_holder" in parts:
+        holder = doc["marker_holder"]
+        assert isinstance(holder, int)
+        print(f"azul-rules: {phrase('marker_read', lang, source=source, player=holder + 1)}",
+              file=sys.stderr)  # fmt: skip
 
 
 def is_notation(text: str) -> bool:

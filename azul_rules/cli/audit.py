@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import argparse
 
-from azul_rules.adjudication.auditing import audit, claim_from_dict, position_from_dict
+from azul_rules.adjudication.auditing import audit, claim_from_dict
 from azul_rules.cli._common import POSITION, Commands, add_explain, add_json, add_lang
-from azul_rules.cli._inputs import from_file, is_notation, judged, one_stdin, reading
-from azul_rules.cli._outputs import print_json, print_violations, violation_doc
+from azul_rules.cli._inputs import from_file, judged, load_state, one_stdin
+from azul_rules.cli._outputs import draw, print_json, print_violations, violation_doc
 from azul_rules.core.messages import phrase
+from azul_rules.svg import Audit
 
 __all__ = ["NAME", "register", "run"]
 
@@ -30,16 +31,17 @@ def register(commands: Commands) -> None:
     add_lang(parser)
     add_json(parser)
     add_explain(parser)
+    parser.add_argument("--svg", metavar="OUT.svg",
+                        help="also draw the position, the audit's mistakes marked")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     """Tile the position's walls as the referee does and compare with the claim."""
     one_stdin(args.state, args.claim)
-    state = (reading("STATE", lambda: position_from_dict(args.state), args.lang)
-             if is_notation(args.state)
-             else from_file(args.state, position_from_dict, args.lang, "position"))  # fmt: skip
+    state = load_state(args.state, args.lang, offer_ended=True)
     claim = from_file(args.claim, claim_from_dict, kind="claim")
     result = judged(lambda: audit(state, claim), args.claim, args.state, "$.factories")
+    draw(args.svg, state, args.lang, Audit(result, claim.scores))
     if args.json:
         print_json({
             "correct": result.ok,

@@ -11,15 +11,22 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from azul_rules.adjudication.scoresheet import GameAudit, audit_game, scoresheet_from_dict
+from azul_rules.adjudication.scoresheet import (
+    GameAudit,
+    Scoresheet,
+    audit_game,
+    offer_end_positions,
+    scoresheet_from_dict,
+)
 from azul_rules.cli._common import Commands, add_explain, add_json, add_lang
 from azul_rules.cli._inputs import from_file, judged, one_stdin
-from azul_rules.cli._outputs import print_json, print_violations, violation_doc
-from azul_rules.core.errors import Violation
+from azul_rules.cli._outputs import draw, print_json, print_violations, violation_doc
+from azul_rules.core.errors import Result, Violation
 from azul_rules.core.messages import phrase
 from azul_rules.core.render import move_text
 from azul_rules.core.shown import number
 from azul_rules.formats.record import GameRecord
+from azul_rules.svg import Audit
 
 __all__ = ["NAME", "register", "run"]
 
@@ -36,6 +43,9 @@ def register(commands: Commands) -> None:
     add_lang(sheet)
     add_json(sheet)
     add_explain(sheet)
+    sheet.add_argument("--svg", metavar="OUT.svg",
+                       help="also draw the position of the first mistake, marked (the "
+                       "illegal move, the wrong round's offer end, or the end)")  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
@@ -44,6 +54,8 @@ def run(args: argparse.Namespace) -> int:
     record = from_file(args.record, GameRecord.from_dict, args.lang, "record")
     sheet = from_file(args.sheet, scoresheet_from_dict, kind="scoresheet")
     verdict = judged(lambda: audit_game(record, sheet), args.sheet, args.record)
+    if args.svg is not None:
+        _draw_mistake(args.svg, verdict, record, sheet, args.lang)
     if args.json:
         print_json(_document(verdict, args.lang, args.explain))
     elif verdict.ok:
@@ -51,6 +63,27 @@ def run(args: argparse.Namespace) -> int:
     else:
         _print_wrong(verdict, record, args.lang, args.explain)
     return 0 if verdict.ok else 1
+
+
+def _draw_mistake(path: str, verdict: GameAudit, record: GameRecord, sheet: Scoresheet,
+                  lang: str) -> None:  # fmt: skip
+    """``--svg``: the first wrong round's position at its offer's end with the round's
+    mistakes marked (the totals written beside it); else the illegal move in its
+    position; else the last position, the end's mistakes marked (if any)."""
+    wrong = next((r for r in verdict.rounds if not r.ok), None)
+    if wrong is not None and wrong.violations:
+        index = verdict.rounds.index(wrong)
+        position = offer_end_positions(record)[index]
+        draw(path, position, lang, Audit(Result(wrong.violations), wrong.written))
+        return
+    played = record.replay()
+    last = played.states[-1]
+    if verdict.failure is not None and verdict.failed_at is not None:
+        draw(path, last, lang, (record.moves[verdict.failed_at], verdict.failure))
+    elif verdict.end:
+        draw(path, last, lang, Audit(Result(verdict.end), sheet.final))
+    else:
+        draw(path, last, lang)
 
 
 def _document(verdict: GameAudit, lang: str, explain: bool) -> dict[str, object]:

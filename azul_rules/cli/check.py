@@ -19,6 +19,7 @@ from azul_rules.cli._common import (
 )
 from azul_rules.cli._inputs import load_move, load_state, one_stdin
 from azul_rules.cli._outputs import draw, print_json, print_violations, violation_doc
+from azul_rules.core.effects import move_effect, move_notation
 from azul_rules.core.messages import phrase
 from azul_rules.core.render import move_text
 from azul_rules.formats.jsonio import to_dict
@@ -54,7 +55,9 @@ def run(args: argparse.Namespace) -> int:
             "ok": result.ok,  # the word of Result, replay --json and the web API
             "legal": result.ok,  # the same, kept for scripts written before "ok"
             "move": to_dict(move),
+            "notation": move_notation(move),  # as the web's check answer: "3B2", or null
             "violations": [violation_doc(v, args.lang, args.explain) for v in result.violations],
+            "effect": move_effect(state, move) if result.ok else None,
         })  # fmt: skip
     elif result.ok:
         print(phrase("check_legal", args.lang, move=move_text(move, args.lang)))

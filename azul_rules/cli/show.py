@@ -1,4 +1,6 @@
-"""``azul-rules show``: a position as readable text (and, with ``--svg``, as a picture)."""
+"""``azul-rules show``: a position as readable text (and, with ``--svg``, as a picture).
+
+It reads every position ``audit`` reads, the end of a factory offer included."""
 
 from __future__ import annotations
 
@@ -24,7 +26,7 @@ def register(commands: Commands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Print the position (and draw it with ``--svg``)."""
-    state = load_state(args.state, args.lang)
+    state = load_state(args.state, args.lang, offer_ended=True)
     draw(args.svg, state, args.lang)
     print(render_state(state, args.lang))
     return 0

@@ -8,9 +8,11 @@ from types import UnionType
 from typing import Any, TypeVar, overload
 
 from azul_rules.core.moves import Move
+from azul_rules.core.state import GameState
 from azul_rules.formats import serialization
 from azul_rules.formats.jsontext import load
 from azul_rules.formats.record import GameRecord
+from azul_rules.formats.unseen import complete_unseen
 
 __all__ = ["from_dict", "from_json", "move_from_dict", "move_from_json", "to_dict", "to_json"]
 
@@ -50,41 +52,48 @@ def to_json(obj: object, *, indent: int | None = 2) -> str:
 
 
 @overload
-def from_dict(data: object, cls: type[T]) -> T: ...
+def from_dict(data: object, cls: type[T], *, infer_unseen: bool = False) -> T: ...
 @overload
-def from_dict(data: object, cls: UnionType) -> Move: ...
-def from_dict(data: object, cls: Any) -> Any:
+def from_dict(data: object, cls: UnionType, *, infer_unseen: bool = False) -> Move: ...
+def from_dict(data: object, cls: Any, *, infer_unseen: bool = False) -> Any:
     """Read a ``GameState``, a ``GameRecord`` or a move (``cls``; ``Move`` for any kind)
-    from plain data.
+    from plain data.  ``infer_unseen=True`` (a ``GameState`` only) reads a position
+    typed without its bag, lid or marker holder as
+    :func:`~azul_rules.complete_unseen` fills them in ("every other tile"); without
+    it a part left out is read as empty, as the format says.
 
     :raises FormatError: for unreadable input: every problem with its JSON path, at most
         50 listed.
     :raises InvalidStateError: for a state that cannot exist: every problem (under
         ``$.initial_state`` in a record).
     :raises TypeError: for a ``cls`` other than ``GameState``, ``GameRecord``, ``Move``
-        or a move class.
+        or a move class, or ``infer_unseen`` asked of another than ``GameState``.
     """
+    if infer_unseen:
+        if cls is not GameState:
+            raise TypeError("infer_unseen reads positions only (cls=GameState)")
+        data, _ = complete_unseen(data)
     if cls is GameRecord:
         return GameRecord.from_dict(data)
     return serialization.from_dict(data, cls)
 
 
 @overload
-def from_json(text: str | bytes, cls: type[T]) -> T: ...
+def from_json(text: str | bytes, cls: type[T], *, infer_unseen: bool = False) -> T: ...
 @overload
-def from_json(text: str | bytes, cls: UnionType) -> Move: ...
-def from_json(text: str | bytes, cls: Any) -> Any:
-    """Read ``cls`` from JSON text (at most 1 MiB), as :func:`from_dict` does;
-    ``from_json(to_json(x), type(x)) == x``.
+def from_json(text: str | bytes, cls: UnionType, *, infer_unseen: bool = False) -> Move: ...
+def from_json(text: str | bytes, cls: Any, *, infer_unseen: bool = False) -> Any:
+    """Read ``cls`` from JSON text (at most 1 MiB), as :func:`from_dict` does (with
+    ``infer_unseen`` too); ``from_json(to_json(x), type(x)) == x``.
 
     :raises FormatError: for unreadable input: every problem with its JSON path, at most
         50 listed.
     :raises InvalidStateError: for a state that cannot exist: every problem (under
         ``$.initial_state`` in a record).
     :raises TypeError: for a ``cls`` other than ``GameState``, ``GameRecord``, ``Move``
-        or a move class.
+        or a move class, or ``infer_unseen`` asked of another than ``GameState``.
     """
-    return from_dict(load(text), cls)
+    return from_dict(load(text), cls, infer_unseen=infer_unseen)
 
 
 def move_from_dict(data: object) -> Move:

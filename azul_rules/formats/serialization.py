@@ -78,6 +78,7 @@ __all__ = [
     "json_text",
     "long_integers",
     "move_from_dict",
+    "position_problems",
     "to_dict",
     "to_json",
     "unwritable",
@@ -624,6 +625,17 @@ def position_as_typed(data: object) -> tuple[Any, tuple[Problem, ...]]:
     if not faithful or any(p.code in _UNDRAWABLE for p in problems):
         raise InvalidStateError(tuple(problems))
     return state, tuple(problems)
+
+
+def position_problems(data: object) -> tuple[Problem, ...]:
+    """Every reason the position a document describes cannot exist (none when it can),
+    without raising for them: for choosing between readings of a document
+    (``unseen.complete_unseen``).
+
+    :raises FormatError: for what cannot be read, as :func:`from_dict`.
+    """
+    _, problems, _ = _read_state(data, False)
+    return tuple(problems)
 
 
 def _read_state(data: object, offer_ended: bool) -> tuple[Any, list[Problem], bool]:

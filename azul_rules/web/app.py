@@ -84,6 +84,8 @@ _STATIC: Final = {
     "scorekeeper.js": "text/javascript; charset=utf-8",
     "scorekeeper.css": "text/css; charset=utf-8",
     "play.css": "text/css; charset=utf-8",
+    "table.js": "text/javascript; charset=utf-8",
+    "table.css": "text/css; charset=utf-8",
     "icon.svg": "image/svg+xml",
 }
 _LENGTH: Final = re.compile(r"[0-9]{1,18}")

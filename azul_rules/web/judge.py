@@ -31,19 +31,22 @@ from azul_rules.adjudication.scoresheet import audit_game as audit_sheet
 from azul_rules.adjudication.scoresheet import scoresheet_from_dict
 from azul_rules.ai.actions import action_id
 from azul_rules.core.bots import BUILT_IN_BOTS
-from azul_rules.core.colors import CENTER, FLOOR, FLOOR_SIZE, FLOOR_TOTALS, Color, Marker
+from azul_rules.core.colors import Color, Marker
+from azul_rules.core.effects import move_effect
+from azul_rules.core.effects import move_notation as _notation
 from azul_rules.core.errors import FormatError, InvalidStateError, Problem, Result, Violation
 from azul_rules.core.messages import phase_name
-from azul_rules.core.moves import Move, PlaceTile, TableTake, Take, parse_move
+from azul_rules.core.moves import Move, parse_move
 from azul_rules.core.phases import Phase
 from azul_rules.core.rulebook import LANGUAGES, SECTIONS, rule, rules, section_title
-from azul_rules.core.scoring import Outcome, score_placement
+from azul_rules.core.scoring import Outcome
 from azul_rules.core.state import GameState
 from azul_rules.formats.jsonio import from_dict, move_from_dict, to_dict
 from azul_rules.formats.jsontext import MAX_REPORTED, check_shape, load, member_path, repeated_keys
 from azul_rules.formats.notation import to_notation
 from azul_rules.formats.record import MAX_RECORD_MOVES, GameRecord
 from azul_rules.formats.serialization import position_as_typed
+from azul_rules.formats.unseen import complete_unseen
 from azul_rules.svg import Audit, Highlight, board
 from azul_rules.web.errors import (
     ApiProblem,
@@ -304,11 +307,6 @@ def _violations(result: Result | tuple[Violation, ...], lang: str) -> list[Docum
     return [violation_document(v, lang) for v in found]
 
 
-def _notation(move: Move) -> str | None:
-    """The compact notation of a take that names no player (``"3B2"``), else ``None``."""
-    return str(move) if type(move) is Take and move.player is None else None
-
-
 def _move_document(move: Move) -> Document:
     return {"move": to_dict(move), "notation": _notation(move)}
 
@@ -353,8 +351,19 @@ def _state_and_move(raw: bytes, lang: str) -> tuple[GameState, Move, str]:
 
 
 def check(raw: bytes, lang: str = "en") -> Document:
-    """``POST /api/v1/check``: the verdict on ``move`` in ``state``."""
-    state, move, lang = _state_and_move(raw, lang)
+    """``POST /api/v1/check``: the verdict on ``move`` in ``state``; with
+    ``infer_unseen``, a position typed without its bag, lid or marker holder is read with
+    them inferred (:func:`~azul_rules.formats.unseen.complete_unseen`), and ``inferred``
+    names the parts filled in."""
+    fields = {"state": True, "move": True, "infer_unseen": False}
+    doc, gathered = read_request(raw, fields, lang)
+    lang = gathered.lang
+    infer = gathered.read(doc, "infer_unseen", lambda: _boolean(doc, "infer_unseen", lang))
+    read = gathered.read(doc, "state", lambda: _unseen_state(doc, lang, bool(infer)))
+    move = gathered.read(doc, "move", lambda: _move(doc, lang))
+    gathered.done()
+    assert read is not None and move is not None
+    state, inferred = read
     result = state.validate(move)
     return {
         "ok": result.ok,
@@ -362,41 +371,19 @@ def check(raw: bytes, lang: str = "en") -> Document:
         **_move_document(move),
         "violations": _violations(result, lang),
         "effect": move_effect(state, move) if result.ok else None,
+        "inferred": list(inferred),
     }
 
 
-def move_effect(state: GameState, move: Move) -> Document | None:
-    """What a legal move does, before it is played: a take's tiles to its pattern line
-    and to the floor (P5), the points those floor tiles cost now (F1: the floor's penalty
-    after the take less before it; tiles past the seventh space go to the lid, F2) and
-    whether it takes the starting player marker (P6); a grey wall placement's points
-    (V1, W3).  ``None`` for a refill."""
-    if isinstance(move, PlaceTile):
-        board = state.players[state.current_player]
-        wall = [list(row) for row in board.wall]
-        wall[move.line][move.column] = board.pattern_lines[move.line].color
-        return {"points": score_placement(wall, move.line, move.column).points}
-    if not isinstance(move, Take | TableTake):
-        return None
-    board = state.players[state.current_player]
-    source = state.center if move.source == CENTER else state.factories[move.source]
-    count = source.count(move.color)
-    if isinstance(move, TableTake):
-        to_floor = move.placements.get(FLOOR, 0)
-    elif move.line == FLOOR:
-        to_floor = count
-    else:
-        line = board.pattern_lines[move.line]
-        to_floor = count - min(count, line.capacity - line.count)
-    marker = move.source == CENTER and state.marker_holder is None
-    before = len(board.floor)
-    after = min(FLOOR_SIZE, before + to_floor + marker)
-    return {
-        "to_line": count - to_floor,
-        "to_floor": to_floor,
-        "floor_penalty": FLOOR_TOTALS[after] - FLOOR_TOTALS[before],
-        "marker": marker,
-    }
+def _unseen_state(doc: Document, lang: str, infer: bool) -> tuple[GameState, tuple[str, ...]]:
+    """The request's ``state``, its unseen parts inferred when ``infer`` (and which)."""
+    if not infer:
+        return _state(doc, lang), ()
+    try:
+        value, inferred = complete_unseen(doc["state"])
+    except FormatError as error:
+        raise from_format_error(error, "$.state", lang) from None
+    return _state({"state": value}, lang), inferred
 
 
 def legal_moves(raw: bytes, lang: str = "en") -> Document:

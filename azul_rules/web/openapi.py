@@ -275,11 +275,17 @@ def _paths() -> Doc:
     return {
         "/api/v1/check": _post(
             "check: the verdict on a move in a position",
-            _request(["state", "move"], state=state, move=move),
+            _request(["state", "move"], state=state, move=move, infer_unseen={
+                "type": "boolean", "default": False,
+                "description": "Read a position typed without its bag, lid or marker holder "
+                "with them inferred: the bag and lid every tile not on the table, the "
+                "holder from the floors (docs/json-format.md).",
+            }),
             _json(
                 {
                     "type": "object",
-                    "required": ["ok", "lang", "move", "notation", "violations", "effect"],
+                    "required": ["ok", "lang", "move", "notation", "violations", "effect",
+                                 "inferred"],
                     "properties": {
                         "ok": {"type": "boolean"},
                         "lang": _LANG,
@@ -296,6 +302,12 @@ def _paths() -> Doc:
                                 "takes the starting player marker, P6); a grey wall "
                                 "placement: points (W3); null for a refill."
                             ),
+                        },
+                        "inferred": {
+                            "type": "array",
+                            "items": {"enum": ["bag", "lid", "marker_holder"]},
+                            "description": "The parts of the position the judge filled in "
+                            "(with infer_unseen); empty otherwise.",
                         },
                     },
                 },

@@ -136,7 +136,8 @@ def _reading_commands(fifo: str) -> list[list[str]]:
     claim, position = str(AUDIT / "claim.json"), str(AUDIT / "position.json")
     record, sheet = str(SHEET / "record.json"), str(SHEET / "scoresheet.json")
     return [
-        ["show", fifo], ["check", fifo, "2B3"], ["check", POSITION, fifo],
+        ["show", fifo], ["check", fifo, "2B3"], ["check", POSITION, fifo], ["moves", fifo],
+        ["moves", fifo, "--json"], ["convert", fifo, "--to", "link"],
         ["audit", fifo, claim], ["audit", position, fifo], ["audit-game", fifo, sheet],
         ["audit-game", record, fifo], ["replay", fifo], ["replay", fifo, "--game", "0"],
     ]  # fmt: skip

@@ -196,6 +196,7 @@ CALLS: list[tuple[str, Callable[[], object], type[BaseException]]] = [
     ("from_dict", lambda: az.from_dict(_bad_state_data(), az.GameState), az.InvalidStateError),
     ("from_dict", lambda: az.from_dict({}, int), TypeError),
     ("from_dict", lambda: az.from_dict(5, az.GameState), az.FormatError),
+    ("complete_unseen", lambda: az.complete_unseen({"factories": [[]] * 101}), az.FormatError),
     ("move_from_json", lambda: az.move_from_json("{}"), az.FormatError),
     ("move_from_dict", lambda: az.move_from_dict(5), az.FormatError),
     ("to_json", lambda: az.to_json(5), TypeError),

@@ -137,12 +137,15 @@ def test_every_seed_document_is_valid(seed: int) -> None:
 _AUDIT = "examples/audits/tile-in-wrong-row"
 _SHEET = "examples/audits/scoresheet-one-wrong-round"
 COMMANDS = {
-    "state": [["show", "{path}"], ["check", "{path}", "1B1"], ["check", "{path}", "CKF"]],
+    "state": [["show", "{path}"], ["check", "{path}", "1B1"], ["check", "{path}", "CKF"],
+              ["moves", "{path}"], ["moves", "{path}", "--json"],
+              ["convert", "{path}", "--to", "notation"], ["convert", "{path}", "--to", "json"]],
     "move": [["check", "examples/round-2-position.json", "{path}"]],
     "record": [["replay", "{path}"], ["replay", "{path}", "--json"],
                ["audit-game", "{path}", f"{_SHEET}/scoresheet.json"]],
     "claim": [["audit", f"{_AUDIT}/position.json", "{path}"]],
-    "audit_position": [["audit", "{path}", f"{_AUDIT}/claim.json", "--json"]],
+    "audit_position": [["audit", "{path}", f"{_AUDIT}/claim.json", "--json"],
+                       ["show", "{path}"]],
     "scoresheet": [["audit-game", f"{_SHEET}/record.json", "{path}", "--explain"]],
 }  # fmt: skip
 

@@ -110,6 +110,7 @@ def test_check_reads_the_notation_and_says_legal(client: TestClient) -> None:
         "violations": [],
         "move": {"type": "take", "source": 1, "color": "blue", "line": 2},
         "effect": {"to_line": 2, "to_floor": 1, "floor_penalty": 1, "marker": False},
+        "inferred": [],
     }
 
 
@@ -821,7 +822,7 @@ def test_an_unknown_member_does_not_hide_the_known_members_errors(client: TestCl
     body = {"state": {}, "move": "1B1", "foo": 1}
     doc = problem_of(post(client, "check", body), 400, "unreadable-input")
     assert doc["errors"] == [
-        {"path": "$.foo", "problem": "unknown member (expected state, move, lang)"},
+        {"path": "$.foo", "problem": "unknown member (expected state, move, infer_unseen, lang)"},
         {"path": "$.state.format_version", "problem": "required field missing"},
         {"path": "$.state.players", "problem": "required field missing"},
         {"path": "$.state.factories", "problem": "required field missing"},

@@ -118,12 +118,13 @@ def test_envelope_errors_in_french(server: tuple[str, int]) -> None:
     doc = unreadable(post(server, "check", b'{"lang": "fr", "state": 1, "state": 2, "extra": 0}'))
     assert doc["errors"] == [
         {"path": "$.state", "problem": "donné deux fois"},
-        {"path": "$.extra", "problem": "membre inconnu (membres possibles : state, move, lang)"},
+        {"path": "$.extra",
+         "problem": "membre inconnu (membres possibles : state, move, infer_unseen, lang)"},
         {"path": "$.move", "problem": "membre obligatoire absent"},
     ]
     assert doc["detail"] == (
         "$.state : donné deux fois ; $.extra : membre inconnu (membres possibles : state, "
-        "move, lang) ; $.move : membre obligatoire absent"
+        "move, infer_unseen, lang) ; $.move : membre obligatoire absent"
     )
     doc = unreadable(post(server, "legal-moves", {"state": ROUND_TWO, "lang": "de"}, "?lang=fr"))
     assert doc["errors"] == [
@@ -131,7 +132,7 @@ def test_envelope_errors_in_french(server: tuple[str, int]) -> None:
     ]
     doc = unreadable(post(server, "check", [1], "?lang=fr"))
     assert doc["detail"] == (
-        '$ : attendu : un objet JSON avec "state", "move" ; reçu : le tableau [1]'
+        '$ : attendu : un objet JSON avec "state", "move", "infer_unseen" ; reçu : le tableau [1]'
     )
 
 

@@ -87,9 +87,10 @@ def _array(script: str, name: str) -> str:
 
 
 def _used_keys() -> set[str]:
-    """Every key app.js gives ``t()``, every word index.html names, and the words the
+    """Every key app.js and table.js give ``t()``, every word index.html names, and the words the
     server writes into the page itself (``PREFIX + "..."`` in azul_rules/web/page.py)."""
     script = STATIC.joinpath("app.js").read_text(encoding="utf-8")
+    script += STATIC.joinpath("table.js").read_text(encoding="utf-8")  # the same words
     page = STATIC.joinpath("index.html").read_text(encoding="utf-8")
     server = files("azul_rules.web").joinpath("page.py").read_text(encoding="utf-8")
     arrays = {
@@ -187,5 +188,5 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     # the page's words and app.js, each part's words and script (the scorekeeper, Play a
     # game): no more than index.html holds
     scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
-    assert served["page"].count("</script>") == scripts == 6 and page.title == "Azul judge"
+    assert served["page"].count("</script>") == scripts == 7 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"

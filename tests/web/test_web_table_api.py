@@ -20,6 +20,9 @@ from azul_rules.web import create_app  # noqa: E402
 
 AUDITS = Path(__file__).resolve().parents[2] / "examples" / "audits"
 START = az.to_notation(az.new_game(2, seed=7))  # factories: BBYK BRWW YYRK RWWW BYWW
+ROUND_TWO_DOC = json.loads(
+    (AUDITS.parent / "round-2-position.json").read_text(encoding="utf-8")
+)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -172,3 +175,42 @@ def test_a_round_past_100_digits_has_no_notation_and_no_500(client: TestClient) 
     assert moved["status"] == 200 and moved["position"] is None
     with pytest.raises(ValueError, match="more than 100 digits has no notation"):
         az.to_notation(az.from_dict(data, az.GameState))
+
+
+def test_check_infers_the_unseen_parts_when_asked_and_says_which(client: TestClient) -> None:
+    """``infer_unseen``: the round-2 table typed without its bag and lid is judged as
+    with them (T2: two of three blues), and the answer names the parts filled in; without
+    it, the strict reader's empty bag makes the table impossible (422)."""
+    table = {k: v for k, v in ROUND_TWO_DOC.items() if k not in ("bag", "lid", "rng_state")}
+    move = {"type": "table_take", "source": 1, "color": "blue", "count": 2,
+            "placements": {"2": 2}}  # fmt: skip
+    reply = client.post("/api/v1/check", json={"state": table, "move": move,
+                                               "infer_unseen": True})  # fmt: skip
+    assert reply.status_code == 200, reply.text
+    answer = reply.json()
+    assert answer["inferred"] == ["bag", "lid"]
+    assert [v["code"] for v in answer["violations"]][:1] == ["PARTIAL_TAKE"]
+    assert client.post("/api/v1/check", json={"state": table, "move": move}).status_code == 422
+    given = client.post("/api/v1/check", json={"state": ROUND_TWO_DOC, "move": move}).json()
+    assert given["inferred"] == [] and given["violations"] == answer["violations"]
+    wrong = client.post("/api/v1/check", json={"state": table, "move": move,
+                                               "infer_unseen": "yes"})  # fmt: skip
+    assert wrong.status_code == 400 and "$.infer_unseen" in wrong.text
+
+
+def test_the_audit_tells_an_incomplete_line_emptied_and_a_game_stopped_at_a_row(
+    client: TestClient,
+) -> None:
+    """The two mistakes of the rule book the page's audit form now tells, as it sends
+    them: W2 (the board's lines as left, an incomplete one emptied) and E1 (the game said
+    to end with a player's tiling and floor never done)."""
+    audits = AUDITS
+    emptied = json.loads((audits / "incomplete-line-cleared" / "position.json").read_text())
+    claim = {"scores": [5, 0], "boards": [{"pattern_lines": [[], [], [], [], []]}, None]}
+    answer = client.post("/api/v1/audit", json={"state": emptied, "claim": claim}).json()
+    assert [(v["code"], v["rule"]) for v in answer["violations"]] == [
+        ("INCOMPLETE_LINE_CLEARED", "W2")]
+    stopped = json.loads((audits / "game-ended-early" / "position.json").read_text())
+    claim = {"scores": [15, 8], "game_over": True}
+    answer = client.post("/api/v1/audit", json={"state": stopped, "claim": claim}).json()
+    assert ("GAME_ENDED_EARLY", "E1") in [(v["code"], v["rule"]) for v in answer["violations"]]

@@ -60,6 +60,9 @@
   let record = null;          // {doc, at, reply}
   let tool = "ask";           // what a click on the picture does: "ask" about a move, or "edit" the table
   let lastPlayed = null;      // {move, player}: the move just played, marked on the next picture
+  // What static/table.js gives (draw, afterEdit, emptyPrompt, quick) and takes (below).
+  const hooks = window.azulPage ?? {};
+  window.azulPage = hooks;
 
   const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
 
@@ -116,6 +119,7 @@
   // Every edit goes through here: the history (last_scoring) no longer fits a changed table.
   const edit = (change, key = null) => {
     change();
+    hooks.afterEdit?.(pos);
     delete pos.last_scoring;
     lastPlayed = null;
     focusAfter = key;
@@ -510,16 +514,30 @@
     const m = currentMove();
     if (m === null) { showVerdict(h("p", { class: "note", text: summary() })); return; }
     const request = { state: positionDocument(), move: m };
+    if (bagIsRest && !COLORS.some((c) => pos.lid[c])) {
+      // what nobody at the table sees is left to the judge, which says what it filled in
+      delete request.state.bag;
+      delete request.state.lid;
+      request.infer_unseen = true;
+    }
     const reply = await call("check", { ...request, lang });
     if (!reply) return;
     verdictOf = { kind: "check", request, reply };
+    answerWanted = true;
     drawVerdict();
     bringIntoView();
   };
   // The answer is seen where it is given: scrolled to when it is above or below the screen.
+  // The picture drawn after the answer may move it: it is brought into view again then.
+  let answerWanted = false;
   const bringIntoView = () => {
-    const box = document.getElementById("answer").getBoundingClientRect();
-    if (box.top < 0 || box.top > window.innerHeight - 80) document.getElementById("answer").scrollIntoView({ block: "nearest" });
+    const answer = document.getElementById("answer");
+    const box = document.getElementById("verdict").getBoundingClientRect();
+    const whole = answer.getBoundingClientRect();
+    if (box.top >= -1 && box.bottom <= window.innerHeight + 1) return;
+    // the answer's heading too when it all fits, else the verdict's top at the top
+    if (whole.height <= window.innerHeight) answer.scrollIntoView({ block: box.top < 0 ? "start" : "end" });
+    else document.getElementById("verdict").scrollIntoView({ block: "start" });
   };
 
   const play = async () => {
@@ -592,7 +610,7 @@
           h("p", { class: "summary", text: t("moveSays", { text: moveWords(data.move) }) }),
           data.ok ? effectNode(data.effect, data.move) : null,
           data.ok ? button(t("play"), play, { key: "verdict-play", id: "verdict-play", class: "primary" }) : null,
-          data.violations.map(violationCard));
+          data.violations.map(violationCard), inferredNode(data.inferred));
       } else if (reply.status === 200) {
         showVerdict(h("p", { class: "good heading", text: `${t("played")}${tilingWords(data)}` }),
           h("p", { class: "last-move-words", text: t("lastMove", { m: data.notation ?? moveWords(data.move) }) }));
@@ -609,6 +627,10 @@
       } else showProblem(reply);
     }
   };
+
+  // The parts of the table the judge filled in (the bag, the lid: every tile not on the table).
+  const inferredNode = (parts) => (parts?.length ? h("p", { class: "note inferred", id: "inferred",
+    text: t("inferredSaid", { parts: parts.map((part) => (part === "bag" ? t("bag") : part === "lid" ? t("lid") : t("markerTaken"))).join(", ") }) }) : null);
 
   // What a legal move does, before it is played (the check answer's "effect"): the
   // tiles to the line and to the floor, what those cost now (F1), the marker (T3); a
@@ -640,6 +662,7 @@
   let pictureAsked = 0;
   const schedulePicture = (highlight = null, tiling = false, claim = null) => {
     clearTimeout(pictureTimer);
+    document.getElementById("picture").dataset.pending = "true";   // for tests: a picture is on its way
     pictureTimer = setTimeout(() => drawPicture(highlight, tiling, claim), highlight || claim ? 0 : 250);
   };
   // The picture (with the move asked about, the tiling just done, or the audit of a
@@ -657,6 +680,7 @@
       replies = await Promise.all([api("render", body), api("position", { state }), api("problems", { state })]);
     } catch { return; }
     if (asked !== pictureAsked) return;   // a newer picture is on its way
+    delete document.getElementById("picture").dataset.pending;
     const [picture, written, found] = replies;
     const problems = document.getElementById("problems");
     const figure = document.getElementById("picture");
@@ -671,13 +695,22 @@
       figure.replaceChildren(shown);
       if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
       markPicked(shown);
-      problems.replaceChildren(...impossibleNodes(found));
+      const blank = isBlank(state) && hooks.emptyPrompt;
+      problems.replaceChildren(...(blank ? [hooks.emptyPrompt()] : impossibleNodes(found)));
     } else {
-      figure.replaceChildren();
+      // A table that cannot even be drawn as typed: the last picture stays, to be
+      // edited, and the reasons are given beside it.
       problems.replaceChildren(problemNode(picture));
     }
     drawShare(written.status === 200 ? written.data.position : null, highlight);
+    if (answerWanted) { answerWanted = false; bringIntoView(); }
   };
+  // A table with nothing on it yet: the page offers ways to start rather than calling it
+  // impossible.
+  const isBlank = (doc) => doc.factories.every((f) => !f.length) && !doc.center.length
+    && !COLORS.some((c) => doc.lid[c]) && doc.round === 1
+    && doc.players.every((b) => !b.score && !b.floor.length && b.pattern_lines.every((l) => !l.length)
+      && b.wall.every((row) => row.every((x) => !x)));
 
   // Why the table drawn cannot exist: under the picture, which stays to be edited.
   const impossibleNodes = (found) => {
@@ -729,7 +762,9 @@
   };
   // The tiles chosen by a first click on the picture, until the second.
   const markPicked = (svg) => {
-    if (tool !== "ask" || move.kind !== "take" || move.source === null || move.color === null || move.line !== null) return;
+    const laying = tool === "laid" && move.kind === "table";
+    if (!laying && (tool !== "ask" || move.kind !== "take" || move.line !== null)) return;
+    if (move.source === null || move.color === null) return;
     const source = move.source === "center" ? svg.querySelector(".center") : svg.querySelector(`.factory[data-index="${move.source}"]`);
     source?.querySelectorAll(`.tile.${move.color}`).forEach((tile) => tile.classList.add("picked"));
   };
@@ -760,6 +795,21 @@
   // about (T1, T2); a wall space in the grey tiling: that placement (V1).
   const askOnPicture = ({ color, source, player, line, space }) => {
     const who = player === null || player === pos.current_player ? "" : String(player);
+    if (tool === "laid") {
+      if (source !== null && COLORS.includes(color)) {
+        Object.assign(move, { kind: "table", source, color, line: null, counts: {}, taken: 0, takenEdited: false, who: "" });
+      } else if (line !== null && move.source !== null && move.color !== null) {
+        move.kind = "table";
+        move.who = who;
+        move.counts[String(line)] = (move.counts[String(line)] ?? 0) + 1;
+        if (!move.takenEdited) move.taken = Object.values(move.counts).reduce((a, b) => a + b, 0);
+      } else return;
+      drawMove();
+      drawTools();
+      const svg = document.querySelector("#picture svg");
+      if (svg) markPicked(svg);
+      return;
+    }
     if (source !== null && COLORS.includes(color)) {
       Object.assign(move, { kind: "take", source, color, line: null });
       drawMove();
@@ -816,33 +866,82 @@
     const help = tool === "ask" && move.kind === "take" && move.source !== null && c !== null && move.line === null
       ? t("pickTarget", { from: move.source === "center" ? t("centre") : t("factory", { n: move.source + 1 }), color: t(c) })
       : t("pictureHelp");
-    const toolButton = (name, label) => button(label, () => { tool = name; focusAfter = `tool:${name}`; drawTools(); schedulePicture(); },
+    const toolButton = (name, label) => button(label, () => { setTool(name); focusAfter = `tool:${name}`; drawTools(); schedulePicture(); },
       { key: `tool:${name}`, "aria-pressed": pressed(tool === name), class: "choice" });
+    const laid = tool === "laid" ? laidHelp() : null;
     return [h("div", { class: "tool-row", role: "group", "aria-label": t("tools") },
       h("span", { class: "tool-label", text: t("tools") }),
-      toolButton("ask", t("toolAsk")), toolButton("edit", t("toolEdit")),
-      tool === "edit" ? brushChoices("pbrush") : null),
-    tool === "ask" ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null].filter(Boolean);
+      toolButton("ask", t("toolAsk")), toolButton("laid", t("toolLaid")), toolButton("edit", t("toolEdit")),
+      tool === "edit" && !hooks.quick?.() ? brushChoices("pbrush") : null),
+    tool === "ask" && !hooks.quick?.() ? h("p", { class: "note picture-help", id: "picture-help", text: help }) : null, laid].filter(Boolean);
   });
+  // "As laid on the table", on the picture: a tile of a source, then one tap on a line
+  // or a floor per tile laid there, then the judge is asked (the count taken follows).
+  const setTool = (name) => {
+    tool = name;
+    if (name === "laid") Object.assign(move, { kind: "table", line: null, counts: {}, taken: 0, takenEdited: false });
+    else if (name === "ask" && move.kind === "table") Object.assign(move, { kind: "take", line: null });
+    drawMove();
+  };
+  const laidHelp = () => {
+    const chosen = move.kind === "table" && move.source !== null && move.color !== null;
+    const m = chosen ? currentMove() : null;
+    return h("div", { class: "laid-help", id: "laid-help" },
+      h("p", { class: "note picture-help", text: !chosen ? t("laidPick") : m ? t("moveSays", { text: moveWords(m) }) : t("laidLines") }),
+      chosen ? button(t("askButton"), ask, { key: "laid-ask", id: "laid-ask", class: "primary", disabled: !m }) : null);
+  };
 
   // -- auditing claimed scores -------------------------------------------------------------
   let claimed = [];
+  let emptied = [];           // per player, the incomplete lines the players emptied (W2)
+  let gameSaid = "";          // what the players say of the game: "" (nothing), "on", "over" (E1)
   const drawAudit = () => redraw(document.getElementById("audit-form"), () => {
     const players = pos.players.length;
     claimed = Array.from({ length: players }, (_, p) => claimed[p] ?? "");
+    emptied = Array.from({ length: players }, (_, p) => (emptied[p] ?? []).filter((i) => {
+      const n = pos.players[p].pattern_lines[i].length;
+      return n > 0 && n < i + 1;
+    }));
+    const lineChoices = (board, p) => {
+      const open = board.pattern_lines.map((l, i) => [l.length, i]).filter(([n, i]) => n > 0 && n < i + 1).map(([, i]) => i);
+      if (!open.length) return null;
+      return h("div", { class: "field emptied", role: "group", "aria-label": t("emptiedBy", { p: p + 1 }), "data-group": `emptied:${p}` },
+        h("span", { class: "tool-label", text: t("emptiedBy", { p: p + 1 }) }),
+        open.map((i) => button(t("line", { n: i + 1 }), () => {
+          emptied[p] = emptied[p].includes(i) ? emptied[p].filter((x) => x !== i) : [...emptied[p], i];
+          focusAfter = `emptied:${p}:${i}`;
+          drawAudit();
+        }, { key: `emptied:${p}:${i}`, class: "choice", "aria-pressed": pressed(emptied[p].includes(i)) })));
+    };
     return [h("p", { class: "note", text: t("claimIntro") }),
       h("div", { class: "claims" }, claimed.map((value, p) => labelled(t("claimed", { p: p + 1 }),
         h("input", { type: "number", min: "0", max: "999", value: String(value), key: `claim:${p}`, inputmode: "numeric",
           oninput: (e) => { claimed[p] = e.target.value; } })))),
+      ...pos.players.map(lineChoices).filter(Boolean),
+      labelled(t("gameSaid"), select("game-said", [["", t("gameSaidNothing")], ["on", t("gameSaidOn")], ["over", t("gameSaidOver")]],
+        gameSaid, (e) => { gameSaid = e.target.value; })),
       button(t("auditButton"), auditClaim, { key: "audit-button", id: "audit-button", class: "primary" })];
   });
+  // The claim: the scores written, the lines the players emptied (the board's lines as
+  // they left them: the complete ones emptied by the tiling, W1) and whether the game ends.
+  const claimOf = () => {
+    const claim = { scores: claimed.map((v) => (v === "" ? null : Number(v))) };
+    if (emptied.some((lines) => lines.length)) {
+      claim.boards = pos.players.map((b, p) => (emptied[p].length ? {
+        pattern_lines: b.pattern_lines.map((l, i) => (l.length === i + 1 || emptied[p].includes(i) ? [] : l)),
+      } : null));
+    }
+    if (gameSaid) claim.game_over = gameSaid === "over";
+    return claim;
+  };
   const auditClaim = async () => {
-    const scores = claimed.map((v) => (v === "" ? null : Number(v)));
-    const request = { state: positionDocument(), claim: { scores } };
+    const request = { state: positionDocument(), claim: claimOf() };
     const reply = await call("audit", { ...request, lang });
     if (!reply) return;
     verdictOf = { kind: "audit", request, reply };
+    answerWanted = true;
     drawVerdict();
+    bringIntoView();
   };
 
   // -- a recorded game ---------------------------------------------------------------------
@@ -905,21 +1004,23 @@
 
   // -- links that carry the table ----------------------------------------------------------
   // /?position=<notation> opens that position; &move=<notation or JSON> asks about the move.
-  const openLink = async () => {
-    const query = new URLSearchParams(window.location.search);
+  const openLink = async (query = new URLSearchParams(window.location.search), heading = "linkBad") => {
     const given = query.get("position");
     const asked = query.get("move");
     if (given !== null) {
       const reply = await call("position", { state: given });
       if (!reply) return;
       if (reply.status !== 200) {
-        showVerdict(h("p", { class: "bad heading", text: t("linkBad") }), problemNode(reply));
+        showVerdict(h("p", { class: "bad heading", text: heading === "pasteBad" ? t("pasteBad") : t("linkBad") }), problemNode(reply));
         return;
       }
       record = null;
       adopt(reply.data.state, false);
       bagIsRest = sameBag(pos.bag, restOfBag()) && !COLORS.some((c) => pos.lid[c]);
+      lastPlayed = null;
+      verdictOf = null;
       drawAll();
+      if (heading === "pasteBad") say(t("loaded", { what: t("aPosition") }));
     }
     if (asked !== null && asked.trim()) {
       Object.assign(move, { kind: "text", text: asked });
@@ -963,10 +1064,32 @@
   };
 
   const drawAll = () => {
+    hooks.draw?.();
     drawTools(); drawFiles(); drawEditor(); drawMove(); drawAudit(); drawRecord(); drawJson();
     focusAfter = null;
     schedulePicture();
   };
+
+  // -- what static/table.js (a dealt table, one board and one lot, the paste box) uses ------
+  Object.assign(hooks, {
+    t, h, button, call, COLORS, LETTERS, FACTORIES,
+    lang: () => lang,
+    pos: () => pos,
+    blankPosition,
+    // a position read back from the server becomes the table (the bag "every other tile" when rest)
+    load: (doc, rest = false) => {
+      record = null; adopt(doc, rest); lastPlayed = null; verdictOf = null;
+      Object.assign(move, { source: null, color: null, line: null, counts: {}, taken: 0, takenEdited: false, column: null, text: "" });
+      drawAll();
+    },
+    change: (fn) => edit(fn),
+    tool: (name) => { setTool(name); drawTools(); schedulePicture(); },
+    currentTool: () => tool,
+    brush: (c) => { brush = c; },
+    move: (partial) => { Object.assign(move, partial); drawMove(); drawTools(); },
+    say, showProblem, problemNode, showVerdict, openText,
+    openLink: (query, heading) => openLink(query, heading),
+  });
 
   document.addEventListener("DOMContentLoaded", () => {
     languageButtons().forEach((b) => b.addEventListener("click", () => setLanguage(b.dataset.lang)));
