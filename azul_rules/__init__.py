@@ -15,6 +15,7 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
+from azul_rules.core.ask import Answer, ask
 from azul_rules.core.board import PatternLine, PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, MARKER, Color, Marker
 from azul_rules.core.errors import (
@@ -98,6 +99,7 @@ __all__ = [
     "CENTER",
     "FLOOR",
     "MARKER",
+    "Answer",
     "Bonuses",
     "Claim",
     "Color",
@@ -129,6 +131,7 @@ __all__ = [
     "Violation",
     "WallPlacement",
     "accelerated",
+    "ask",
     "audit",
     "audit_game",
     "end_bonuses",
