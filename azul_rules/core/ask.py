@@ -114,8 +114,9 @@ def ask(question: str, lang: str = "en") -> tuple[Answer, ...]:
     knows (empty, or only stop words).
 
     >>> import azul_rules as az
-    >>> [a.rule for a in az.ask("do I lose points if my floor is full?")][:2]
-    ['F2', 'F1']
+    >>> answers = az.ask("can I split my tiles between two rows?")
+    >>> answers[0].rule, answers[0].title
+    ('P1', 'The lot goes to one place')
 
     :raises ValueError: for a language no catalogue has, or a question longer than
         :data:`MAX_QUESTION` characters.
