@@ -1,7 +1,8 @@
 """The page's question box in a real browser (headless chromium, a real server): a
-question asked in English and one in French on a phone's screen (390 x 844), each
-answered by the rule that settles it, the answer scrolled into view; the worked
-example's link opening its position and asking about its move."""
+question asked in English and one in French on a phone's screen (390 x 844), a tablet's
+(768 x 1024) and a laptop's (1280 x 800), each answered by the rule that settles it,
+the answer scrolled into view; the worked example's link opening its position and
+asking about its move."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from tests.web.conftest import window
 pytestmark = pytest.mark.xdist_group("browser")
 
 PHONE = (390, 844)
+SIZES = [PHONE, (768, 1024), (1280, 800)]
 
 
 @pytest.fixture(scope="module")
@@ -32,8 +34,8 @@ def _ready(driver: WebDriver) -> Any:
     return body and box
 
 
-def _open(driver: WebDriver, address: str) -> None:
-    driver.set_window_size(*PHONE)
+def _open(driver: WebDriver, address: str, size: tuple[int, int] = PHONE) -> None:
+    driver.set_window_size(*size)
     driver.get(address)
     driver.execute_script("localStorage.clear()")
     driver.get(address)
@@ -56,10 +58,11 @@ def _in_view(driver: WebDriver, element: Any) -> bool:
         "return r.top >= -1 && r.top + 24 <= window.innerHeight;", element))  # fmt: skip
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_an_english_question_answered_in_view_and_its_example_tried(
-    phone: WebDriver, site: str
+    phone: WebDriver, site: str, size: tuple[int, int]
 ) -> None:
-    _open(phone, site)
+    _open(phone, site, size)
     answers = _ask(phone, "can I take just two of the three blues?")
     first = answers[0]
     assert first.get_attribute("data-rule") == "T2"
@@ -73,8 +76,11 @@ def test_an_english_question_answered_in_view_and_its_example_tried(
     wait_for(phone, lambda d: "PARTIAL_TAKE" in d.find_element(By.ID, "verdict").text, 15)
 
 
-def test_a_french_question_answered_in_french_in_view(phone: WebDriver, site: str) -> None:
-    _open(phone, site)
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_french_question_answered_in_french_in_view(
+    phone: WebDriver, site: str, size: tuple[int, int]
+) -> None:
+    _open(phone, site, size)
     phone.find_element(By.ID, "lang-fr").click()
     wait_for(phone, lambda d: d.find_element(By.ID, "question-title").text
              == "Demander à l'arbitre en mots", 15)  # fmt: skip
