@@ -24,6 +24,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Mapping
+from functools import cache
 from typing import Final
 from urllib.parse import quote
 
@@ -150,14 +151,10 @@ def _answer(rule_id: str, score: float, lang: str) -> Answer:
     )
 
 
+@cache
 def _example_keys() -> frozenset[str]:
-    found = _EXAMPLES.get("keys")
-    if found is None:
-        found = _EXAMPLES["keys"] = frozenset(keys("ask.example."))
-    return found
-
-
-_EXAMPLES: dict[str, frozenset[str]] = {}
+    """The rules with a worked example (``ask.example.ID``), read once."""
+    return frozenset(keys("ask.example."))
 
 
 # -- words -----------------------------------------------------------------------------------
@@ -301,19 +298,13 @@ def _synonyms(phrase: str, lang: str) -> dict[str, tuple[str, ...]]:
     return {word: tuple(sorted(others)) for word, others in found.items()}
 
 
+@cache
 def _players_keys() -> frozenset[str]:
-    found = _EXAMPLES.get("players")
-    if found is None:
-        found = _EXAMPLES["players"] = frozenset(keys("ask.rule."))
-    return found
+    """The rules with players' words (``ask.rule.ID``), read once."""
+    return frozenset(keys("ask.rule."))
 
 
-_INDEXES: dict[str, _Index] = {}
-
-
+@cache
 def _index(lang: str) -> _Index:
     """The index of ``lang``, built on its first question."""
-    found = _INDEXES.get(lang)
-    if found is None:
-        found = _INDEXES[lang] = _Index(lang)
-    return found
+    return _Index(lang)
