@@ -15,6 +15,7 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
+from azul_rules.core.ask import Answer, ask
 from azul_rules.core.board import PatternLine, PlayerBoard
 from azul_rules.core.colors import CENTER, FLOOR, MARKER, Color, Marker
 from azul_rules.core.errors import (
@@ -100,6 +101,7 @@ __all__ = [
     "CENTER",
     "FLOOR",
     "MARKER",
+    "Answer",
     "Bonuses",
     "Claim",
     "Color",
@@ -131,6 +133,7 @@ __all__ = [
     "Violation",
     "WallPlacement",
     "accelerated",
+    "ask",
     "audit",
     "audit_game",
     "complete_unseen",

@@ -23,6 +23,7 @@ from typing import Any, Final, TextIO
 
 from azul_rules import __version__
 from azul_rules.cli import (
+    ask,
     audit,
     audit_game,
     check,
@@ -45,7 +46,7 @@ __all__ = ["COMMANDS", "MAX_ROUNDS", "InputError", "UsageError", "describe_scori
            "parser", "run"]  # fmt: skip
 
 COMMANDS: Final[tuple[Command, ...]] = (
-    play, check, moves, show, convert, audit, replay, audit_game, rules, differential,
+    play, check, moves, show, convert, audit, replay, audit_game, rules, ask, differential,
     tournament, serve,
 )  # fmt: skip
 """The commands' modules, in the order ``azul-rules --help`` lists them."""

@@ -44,7 +44,7 @@ from azul_rules.core.messages import LANGUAGES
 from azul_rules.core.shown import shown
 from azul_rules.formats import schemas
 from azul_rules.formats.serialization import long_integers
-from azul_rules.web import judge, openapi, play, scorekeeper
+from azul_rules.web import asking, judge, openapi, play, scorekeeper
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, ApiProblem, unreadable, unwritable_answer
 from azul_rules.web.page import render
 from azul_rules.web.words import say
@@ -80,6 +80,7 @@ out, rather than echoing a 100 KB address)."""
 _STATIC: Final = {
     "app.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",
+    "ask.js": "text/javascript; charset=utf-8",
     "app.css": "text/css; charset=utf-8",
     "scorekeeper.js": "text/javascript; charset=utf-8",
     "scorekeeper.css": "text/css; charset=utf-8",
@@ -317,6 +318,10 @@ def _schema(request: Request, lang: str) -> object:
     return schemas.bundle(name)
 
 
+def _ask(request: Request, lang: str) -> object:
+    return asking.ask_document(request.query_params.getlist("q"), lang)
+
+
 def _health(_: Request, __: str) -> object:
     return {"status": "ok", "version": __version__}
 
@@ -374,6 +379,7 @@ def _api_routes(body_timeout: float) -> list[Route]:
         Route("/api/v1/rules/{rule_id}", _get(_rule, "public, max-age=3600")),
         Route("/api/v1/schemas/{name}.json", _get(_schema, "public, max-age=3600")),
         Route("/api/v1/openapi.json", _get(_openapi, "public, max-age=3600")),
+        Route("/api/v1/ask", _get(_ask, "public, max-age=3600")),
         Route("/api/v1/health", _get(_health)),
     ]
 

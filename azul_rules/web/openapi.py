@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from azul_rules.core.ask import MAX_ANSWERS, MAX_QUESTION
 from azul_rules.core.messages import LANGUAGES
 from azul_rules.web.errors import PROBLEM_MEDIA_TYPE, TYPES
 from azul_rules.web.judge import MAX_BODY_BYTES, MAX_PICTURE_SIZE, MIN_PICTURE_SIZE
@@ -661,11 +662,58 @@ def _paths() -> Doc:
         "/api/v1/openapi.json": _get(
             "openapi: this description", _json({"type": "object"}, "OpenAPI 3.1.")
         ),
+        "/api/v1/ask": _ask_path(),
         "/api/v1/health": _get(
             "health: for load balancers", _json({"type": "object"}, "The service answers.")
         ),
         **_play_paths(),
     }
+
+
+def _ask_path() -> Doc:
+    """``GET /api/v1/ask``: a question in words (azul_rules.web.asking)."""
+    answer = {
+        "type": "object",
+        "required": ["rule", "title", "text", "ruling", "score", "example", "link"],
+        "properties": {
+            "rule": {"type": "string", "description": "The rule's id in the book (P3)."},
+            "title": {"type": "string"},
+            "text": {"type": "string"},
+            "ruling": {"type": "boolean"},
+            "score": {"type": "number", "description": "How well it matches (higher is "
+                      "better), comparable within one answer only."},
+            "example": {"type": ["string", "null"], "description": "A worked example."},
+            "link": {"type": ["string", "null"], "description": "The page with the "
+                     "example's position and move: /?position=...&move=..."},
+        },
+    }  # fmt: skip
+    operation = _get(
+        "ask: a question in words, answered by the rules that settle it",
+        _json(
+            {
+                "type": "object",
+                "required": ["lang", "question", "answers"],
+                "properties": {
+                    "lang": _LANG,
+                    "question": {"type": "string"},
+                    "answers": {"type": "array", "maxItems": MAX_ANSWERS, "items": answer},
+                },
+            },
+            "The rules that answer the question, best first (none for a question with no "
+            "word the book knows).",
+        ),
+    )
+    get = operation["get"]
+    get["parameters"].insert(0, {
+        "name": "q", "in": "query", "required": True,
+        "schema": {"type": "string", "maxLength": MAX_QUESTION},
+        "example": "can I take just two of the three blues?",
+    })  # fmt: skip
+    get["responses"]["400"] = _problem(
+        "A missing question, one given twice or over the bound (errors names ?q), or a wrong "
+        "lang in the address (in English; errors names ?lang)."
+    )
+    return operation
 
 
 def _settings() -> Doc:

@@ -18,7 +18,10 @@ from typing import Final
 
 from azul_rules.text import SOURCE, keys, languages, plural_index, template
 
-__all__ = ["PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render", "words_block"]
+__all__ = [
+    "ASK_PREFIX", "PLAY_PREFIX", "PREFIX", "SCOREKEEPER_PREFIX", "page_words", "render",
+    "words_block",
+]  # fmt: skip
 
 PREFIX: Final = "web.page."
 """The catalogue keys of the page's words; ``app.js`` names each by the rest of its key
@@ -32,6 +35,10 @@ id="scorekeeper-words">``."""
 PLAY_PREFIX: Final = "web.play."
 """The catalogue keys of the words of *Play a game* (``static/play.js``), written into the
 page as their own data block, ``<script type="application/json" id="play-words">``."""
+
+ASK_PREFIX: Final = "web.ask.page."
+"""The catalogue keys of the words of the question box (``static/ask.js``), written into
+the page as their own data block, ``<script type="application/json" id="ask-words">``."""
 
 _SLOT: Final = re.compile(r"\{\{(t:)?([\w.]+)\}\}")
 """A slot of ``index.html``: ``{{t:KEY}}`` is the English word ``web.page.KEY``,
@@ -93,9 +100,9 @@ def render(page: str, version: str) -> bytes:
     """``index.html`` (``page``) with its slots filled: ``{{t:KEY}}`` by the English
     word, ``{{version}}``, ``{{buttons}}`` (:func:`_buttons`), ``{{languages}}`` (the word
     ``language`` of every catalogue, joined by ``" / "``: the buttons' label) and
-    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}`` and ``{{play_words}}``
-    (the same of :data:`SCOREKEEPER_PREFIX` and :data:`PLAY_PREFIX`); ``KeyError`` for any
-    other slot."""
+    ``{{words}}`` (:func:`words_block`), ``{{scorekeeper_words}}``, ``{{play_words}}`` and
+    ``{{ask_words}}`` (the same of :data:`SCOREKEEPER_PREFIX`, :data:`PLAY_PREFIX` and
+    :data:`ASK_PREFIX`); ``KeyError`` for any other slot."""
     label = " / ".join(template(lang, PREFIX + "language") for lang in languages())
     slots = {
         "version": escape(version),
@@ -104,6 +111,7 @@ def render(page: str, version: str) -> bytes:
         "words": words_block(page_words()),
         "scorekeeper_words": words_block(page_words(SCOREKEEPER_PREFIX)),
         "play_words": words_block(page_words(PLAY_PREFIX)),
+        "ask_words": words_block(page_words(ASK_PREFIX)),
     }
 
     def fill(slot: re.Match[str]) -> str:

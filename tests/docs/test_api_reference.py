@@ -232,6 +232,9 @@ CALLS: list[tuple[str, Callable[[], object], type[BaseException]]] = [
     ("rule", lambda: az.rule("Z9"), ValueError),
     ("rule", lambda: az.rule(5), TypeError),  # type: ignore[arg-type]
     ("Rule.text", lambda: az.rule("P3").text("de"), ValueError),
+    ("ask", lambda: az.ask("who starts?", lang="de"), ValueError),
+    ("ask", lambda: az.ask("x" * 501), ValueError),
+    ("ask", lambda: az.ask(5), TypeError),  # type: ignore[arg-type]
     ("svg.board", lambda: board(_state(), lang="de"), ValueError),
     ("svg.board", lambda: board(_state(), size=0), ValueError),
     ("svg.board", lambda: board(_state(), size="600"), az.FormatError),  # type: ignore[arg-type]

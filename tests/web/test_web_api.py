@@ -760,6 +760,7 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
     ended = post(client, "replay", {"record": example("recorded-game.json"), "at": 49}).json()
     check = post(client, "check", {"state": ROUND_TWO, "move": example("partial-take.json")})
     book = client.get("/api/v1/rules").json()
+    asked = client.get("/api/v1/ask", params={"q": "can I split my tiles?"}).json()
     return {
         "`check`": check.json(),
         "`check` `effect` of a take": post(client, "check", {"state": ROUND_TWO,
@@ -787,6 +788,8 @@ def _real_answers(client: TestClient) -> dict[str, Any]:
         "`rules` `sections[].rules[]`": book["sections"][0]["rules"][0],
         "`rules/{id}`": client.get("/api/v1/rules/P3").json(),
         "`health`": client.get("/api/v1/health").json(),
+        "`ask`": asked,
+        "`ask` `answers[]`": asked["answers"][0],
     }
 
 

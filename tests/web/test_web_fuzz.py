@@ -155,7 +155,8 @@ def test_nasty_bodies_are_refused_in_words(
 
 # -- the address and the headers -------------------------------------------------------------
 
-QUERY_KEYS = ("lang", "lang", "lang", "LANG", "lang[]", "lan", "x", "", "lang%20", "%6Cang")
+QUERY_KEYS = ("lang", "lang", "lang", "LANG", "lang[]", "lan", "x", "", "lang%20", "%6Cang",
+              "q", "q")  # fmt: skip
 QUERY_VALUES = (
     "en", "fr", "en", "fr", "de", "", "FR", "En", "%66r", "e%6E", "fr%00", "fr%20", "+fr",
     "fr+", "%", "%zz", "%C3%A9", "é", "\u2028", "null", "1", "en,fr", "fr;q=1", "x" * 300,
@@ -218,6 +219,12 @@ def query_case(client: TestClient, rng: random.Random) -> tuple[str, str, int]:
         problem = "given twice" if len(langs) > 1 else "expected en or fr, got "
         assert len(errors) == 1 and errors[0]["path"] == "?lang", where
         assert errors[0]["problem"].startswith(problem), where
+    elif path == "/api/v1/ask":  # one question of at most 500 characters, else a 400
+        asked = [v for k, v in parse_qsl(sent, keep_blank_values=True) if k == "q"]
+        answered = len(asked) == 1 and len(asked[0]) <= 500
+        assert reply.status_code == (200 if answered else 400), where
+        if not answered:
+            assert reply.json()["errors"][0]["path"] == "?q", where
     elif method == "GET":
         missing = path.endswith(("/Z9", "/board.json"))
         assert reply.status_code == (404 if missing else 200), where

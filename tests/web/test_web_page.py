@@ -188,5 +188,5 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     # the page's words and app.js, each part's words and script (the scorekeeper, Play a
     # game): no more than index.html holds
     scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
-    assert served["page"].count("</script>") == scripts == 7 and page.title == "Azul judge"
+    assert served["page"].count("</script>") == scripts == 9 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"
