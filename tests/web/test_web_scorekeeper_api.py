@@ -174,9 +174,9 @@ def test_a_colour_short_of_tiles_is_refused_s3(client: TestClient) -> None:
     four_blue = [entry((4, 4), (3, 3)) for _ in range(4)]  # lines 5 and 4, blue: 36 tiles
     errors = refused(client, {"players": 4, "rounds": [four_blue]}, lang="fr")
     assert [e["rule"] for e in errors] == ["S3"]
-    assert errors[0]["problem"] == ("les lignes de motif complétées au tour 1 demandent 36 "
-                                    "carreaux de couleur bleue, mais 20 seulement ne sont pas "
-                                    "déjà sur les murs")  # fmt: skip
+    assert errors[0]["problem"] == ("les lignes de préparation complétées au tour 1 demandent "
+                                    "36 carreaux de couleur bleue, mais il n'en reste que 20 "
+                                    "hors des murs")  # fmt: skip
 
 
 def test_a_round_after_the_end_is_refused_e1(client: TestClient) -> None:
