@@ -102,7 +102,7 @@ def test_no_plural_noun_after_a_count_of_1(lang: str) -> None:
 def test_counted_words_for_1_and_2(lang: str, key: str, one: str, two: str) -> None:
     text = load(lang).texts[key]
     for count, said in ((1, one), (2, two)):
-        params = {name: count for name in placeholders(text)}
+        params: dict[str, object] = dict.fromkeys(placeholders(text), count)
         params["color"] = "blue"
         assert said in fill(text, lang, **params)
 
