@@ -21,12 +21,13 @@ from typing import Any, Final
 
 import attrs
 
-from azul_rules.adjudication.auditing import audit_checked, expected_boards
+from azul_rules.adjudication.auditing import audit_checked
 from azul_rules.adjudication.claims import Claim, ClaimedBoard
+from azul_rules.adjudication.miscount import TILE_MISTAKES
 from azul_rules.adjudication.scoresheet import Scoresheet, judge_end
 from azul_rules.core.board import EMPTY_WALL, PlayerBoard, Wall, pattern_line
 from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem, wall_color
-from azul_rules.core.errors import FormatError, Violation
+from azul_rules.core.errors import ErrorCode, FormatError, Violation
 from azul_rules.core.grey import walls_can_end
 from azul_rules.core.phases import Phase
 from azul_rules.core.position import build, new_context
@@ -254,12 +255,6 @@ def _offer_end(sheet: Sheet, k: int, walls: Sequence[Wall], scores: Sequence[int
     return build(GameState, tuple(boards), factories, (), 0, holder, context)
 
 
-def _expected_from(position: GameState, claim: Claim | None) -> tuple[int, ...]:
-    """The totals the rules give after the tiling of ``position`` (its scores being
-    the totals written before); on the grey wall with the columns of ``claim``."""
-    return tuple(b.score for b in expected_boards(position, claim))
-
-
 def _walls_claimed(sheet: Sheet, after: Sequence[Wall]) -> tuple[ClaimedBoard, ...] | None:
     """On the grey wall the walls as laid: the columns the players chose (V1)."""
     return tuple(ClaimedBoard(wall=w) for w in after) if sheet.grey else None
@@ -275,7 +270,7 @@ def tally(sheet: Sheet, lang: str = "en") -> Document:
         the first round that has one."""
     walls: list[Wall] = [EMPTY_WALL] * sheet.players
     totals = [0] * sheet.players
-    written = [0] * sheet.players
+    counted = _Counted([0] * sheet.players, [None] * sheet.players)
     rounds = []
     over_at = None
     for k, entries in enumerate(sheet.rounds):
@@ -288,15 +283,13 @@ def tally(sheet: Sheet, lang: str = "en") -> Document:
         if refusals:
             raise _impossible(refusals, lang)
         tiled = [_tile(e, w, t) for e, w, t in zip(entries, walls, totals, strict=True)]
-        violations = _audit_round(sheet, k, walls, written, [t.wall for t in tiled])
-        rounds.append(_round_document(sheet, k, tiled, violations, lang))
+        verdicts = counted.judge(sheet, k, walls, tiled)
+        rounds.append(_round_document(sheet, k, tiled, verdicts, lang))
         walls = [t.wall for t in tiled]
         totals = [t.after for t in tiled]
-        written = [t.after if e.written is None else e.written
-                   for t, e in zip(tiled, entries, strict=True)]  # fmt: skip
         if _game_ends(sheet, walls):
             over_at = k + 1
-    end = _end_document(sheet, walls, totals, written, lang) if over_at else None
+    end = _end_document(sheet, walls, totals, counted.figures, lang) if over_at else None
     return {
         "players": sheet.players,
         "wall": sheet.wall.value,
@@ -307,7 +300,7 @@ def tally(sheet: Sheet, lang: str = "en") -> Document:
         "game_over": over_at is not None,
         "end": end,
         "scoresheet": _scoresheet(rounds, end),
-        "correct": not any(p["violations"] for r in rounds for p in r["players"])
+        "correct": all(p["verdict"] in (None, "right") for r in rounds for p in r["players"])
         and not (end or {}).get("violations"),
     }
 
@@ -319,23 +312,111 @@ def _game_ends(sheet: Sheet, walls: Sequence[Wall]) -> bool:
     return sheet.grey and not walls_can_end([PlayerBoard(wall=w) for w in walls])
 
 
-def _audit_round(sheet: Sheet, k: int, walls: Sequence[Wall], written_before: Sequence[int],
-                 after: Sequence[Wall]) -> list[Violation]:  # fmt: skip
-    """The totals written in round ``k`` audited from those written before; on the grey
-    wall the audit's claim carries the walls as laid (``after``)."""
-    entries = sheet.rounds[k]
-    if all(e.written is None for e in entries):
-        return []
-    position = _offer_end(sheet, k, walls, written_before)
-    boards = _walls_claimed(sheet, after)
-    columns = None if boards is None else Claim(scores=(0,) * sheet.players, boards=boards)
-    expected = _expected_from(position, columns)
-    claimed = tuple(expected[p] if e.written is None else e.written
-                    for p, e in enumerate(entries))  # fmt: skip
-    if claimed == expected:
-        return []
-    result = audit_checked(position, Claim(scores=claimed, boards=boards))
-    return [Violation(v.code, v.rule, (*v.params, ("round", k + 1))) for v in result.violations]
+# -- the figures written ------------------------------------------------------------------
+
+
+_GUESSED: Final = frozenset({*TILE_MISTAKES, ErrorCode.MARKER_PENALTY_FORGOTTEN,
+                             ErrorCode.FLOOR_OVERFLOW_PENALIZED})  # fmt: skip
+"""The codes the audit finds by trying each usual slip until one gives the figure
+written: the entries show the figure wrong, not which slip made it (a guess)."""
+
+
+@attrs.frozen
+class _Verdict:
+    """One written total judged: ``kind`` is ``None`` (nothing written), ``"right"``
+    (the rules' total, counted on from a right one), ``"corrected"`` (the rules' total
+    after a wrong one: the miscount of round ``since`` put right), ``"carried"`` (this
+    round counted right from a wrong total, whose miscount of round ``since`` it
+    carries) or ``"wrong"`` (a new miscount, the audit's violations guessing at it);
+    ``before`` and ``expected``: the total counted from and the one this round's points
+    give from it."""
+
+    kind: str | None
+    before: int
+    expected: int
+    since: int | None = None
+    violations: tuple[Violation, ...] = ()
+
+
+@attrs.define
+class _Counted:
+    """The totals as the sheet counts them (``figures``): each the total written, or
+    where none was, the one before it plus the round's points by the rules; ``since[p]``
+    the round whose miscount player ``p``'s figure still carries (``None``: none)."""
+
+    figures: list[int]
+    since: list[int | None]
+
+    def judge(self, sheet: Sheet, k: int, walls: Sequence[Wall],
+              tiled: Sequence[_Tiled]) -> list[_Verdict]:  # fmt: skip
+        """Each written total of round ``k`` judged against both the rules' total and
+        the figure before it plus the round's points: either is right (a miscount is
+        named once, in its round, and not again in a total that carries it or puts it
+        right); a total that is neither is a new miscount, which the audit explains
+        from the figure before it."""
+        entries = sheet.rounds[k]
+        expected = [max(0, before + sum(p.points for p in t.placements) - t.penalty)
+                    for before, t in zip(self.figures, tiled, strict=True)]  # fmt: skip
+        kinds = [_kind(e.written, t.after, x) for e, t, x in zip(entries, tiled, expected,
+                                                                  strict=True)]  # fmt: skip
+        found: list[Violation] = []
+        if "wrong" in kinds:
+            position = _offer_end(sheet, k, walls, self.figures)
+            boards = _walls_claimed(sheet, [t.wall for t in tiled])
+            claimed = tuple(x if kind != "wrong" or e.written is None else e.written
+                            for e, kind, x in zip(entries, kinds, expected,
+                                                  strict=True))  # fmt: skip
+            result = audit_checked(position, Claim(scores=claimed, boards=boards))
+            found = [Violation(v.code, v.rule, (*v.params, ("round", k + 1)))
+                     for v in result.violations]  # fmt: skip
+        verdicts = []
+        for p, (e, t, kind) in enumerate(zip(entries, tiled, kinds, strict=True)):
+            mine = tuple(v for v in found if v.param_dict.get("player") == p)
+            verdicts.append(_Verdict(kind, self.figures[p], expected[p], self.since[p], mine))
+            figure = expected[p] if e.written is None else e.written
+            self.since[p] = None if figure == t.after else (k + 1 if kind == "wrong"
+                                                            else self.since[p])  # fmt: skip
+            self.figures[p] = figure
+        return verdicts
+
+
+def _kind(written: int | None, rules: int, expected: int) -> str | None:
+    if written is None:
+        return None
+    if written == rules:
+        return "right" if expected == rules else "corrected"
+    return "carried" if written == expected else "wrong"
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"\u2212{-n}"
+
+
+def _verdict_text(verdict: _Verdict, written: int | None, tiled: _Tiled, lang: str) -> str:
+    """The verdict in words: what the entries show, and a guess worded as one."""
+    if verdict.kind is None or written is None:
+        return ""
+    if verdict.kind == "right":
+        return say("scorekeeper.right", lang)
+    if verdict.kind == "corrected":
+        return say("scorekeeper.corrected", lang, round=verdict.since)
+    if verdict.kind == "carried":
+        return say("scorekeeper.carried", lang, before=verdict.before, total=tiled.after,
+                   round=verdict.since)  # fmt: skip
+    change = sum(p.points for p in tiled.placements) - tiled.penalty
+    text = say("scorekeeper.wrong", lang, written=written, before=verdict.before,
+               change=_signed(change), expected=verdict.expected)  # fmt: skip
+    guesses = [v.message_in(lang) for v in verdict.violations if v.code in _GUESSED]
+    if guesses:
+        guessed = guesses[0]
+        for more in guesses[1:]:
+            guessed = say("scorekeeper.also", lang, said=guessed, more=more)
+        text = say("scorekeeper.also", lang, said=text,
+                   more=say("scorekeeper.perhaps", lang, guess=guessed))  # fmt: skip
+    for v in verdict.violations:
+        if v.code not in _GUESSED and v.code is not ErrorCode.SCORE_MISCOUNT:
+            text = say("scorekeeper.also", lang, said=text, more=v.message_in(lang))
+    return text
 
 
 def _impossible(refusals: list[_Refusal], lang: str) -> ApiProblem:
@@ -345,11 +426,12 @@ def _impossible(refusals: list[_Refusal], lang: str) -> ApiProblem:
     return ApiProblem("impossible-position", detail, errors, lang=lang)
 
 
-def _round_document(sheet: Sheet, k: int, tiled: list[_Tiled], violations: list[Violation],
+def _round_document(sheet: Sheet, k: int, tiled: list[_Tiled], verdicts: list[_Verdict],
                     lang: str) -> Document:  # fmt: skip
     players = []
-    for p, (t, e) in enumerate(zip(tiled, sheet.rounds[k], strict=True)):
-        mine = [violation_document(v, lang) for v in violations if v.param_dict.get("player") == p]
+    for t, e, verdict in zip(tiled, sheet.rounds[k], verdicts, strict=True):
+        mine = [{**violation_document(v, lang), "guess": v.code in _GUESSED}
+                for v in verdict.violations]  # fmt: skip
         players.append({
             "placements": [{"row": w.row, "column": w.column, "color": say_color(w.color),
                             "horizontal": w.horizontal, "vertical": w.vertical,
@@ -360,6 +442,11 @@ def _round_document(sheet: Sheet, k: int, tiled: list[_Tiled], violations: list[
             "score_before": t.before,
             "score_after": t.after,
             "written": e.written,
+            "verdict": verdict.kind,
+            "expected": verdict.expected,
+            "corrects": verdict.since if verdict.kind == "corrected" else None,
+            "carries": verdict.since if verdict.kind == "carried" else None,
+            "verdict_text": _verdict_text(verdict, e.written, t, lang),
             "violations": mine,
         })  # fmt: skip
     return {

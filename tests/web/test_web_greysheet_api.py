@@ -134,7 +134,7 @@ def test_a_grey_refusal_in_french(client: TestClient) -> None:
     errors = refused(client, [[entry((0, 0, "blue")), entry()], [entry((4, 0, "blue")), entry()]],
                      lang="fr")  # fmt: skip
     assert errors[0]["problem"].startswith(
-        "le carreau de couleur bleue du joueur 1 à la rangée 5, colonne 1 : la colonne 1 "
+        "le carreau de couleur bleue du joueur 1 à la rangée 5, colonne 1\u202f: la colonne 1 "
         "porte déjà un carreau de couleur bleue")
 
 

@@ -109,7 +109,9 @@ def test_a_two_round_sheet_kept_by_clicking_names_a_wrong_figure(browser: WebDri
     assert first[5:8] == ["0", "1", "1 ✓ right"]
     assert second[0] == "row 1: +2, row 2: +4"
     assert second[2] == "8"
-    assert second[3].startswith("9 ✗\nEMPTY_DIRECTION_COUNTED (W3): player 1's yellow tile")
+    assert second[3].startswith("9 ✗\n9 written; 2 before and +6 this round make 8; perhaps: "
+                                "player 1's yellow tile")  # fmt: skip
+    assert second[3].endswith("EMPTY_DIRECTION_COUNTED (W3)")
     assert second[5:8] == ["−2", "1", "1 ✓ right"]
     share = driver.find_element(By.ID, "scorekeeper-share").get_attribute("href") or ""
     assert share.endswith("?sheet=2_1121mw2.14w1_1222w9.15f2w1")
@@ -143,12 +145,26 @@ def test_an_impossible_entry_is_refused_with_its_reason_in_french(browser: WebDr
     assert not driver.find_elements(By.CSS_SELECTOR, '[data-sk="round-1"]')
 
 
-def test_every_tile_on_the_boards_carries_its_letter(browser: WebDriver, site: str) -> None:
+def test_every_tile_carries_the_pictures_glyph_and_its_colours_name(
+    browser: WebDriver, site: str
+) -> None:
+    from azul_rules.svg._parts import _GLYPHS
+
     driver = opened(browser, site)
     click(driver, "wall-0-2-2", "marker-1")
-    for element in driver.find_elements(By.CSS_SELECTOR, "#scorekeeper .tile"):
+    pieces = driver.find_elements(By.CSS_SELECTOR, "#scorekeeper .tile, #scorekeeper .sk-empty")
+    for element in pieces:
         classes = (element.get_attribute("class") or "").split()
         color = next(c for c in ("blue", "yellow", "red", "black", "white", "marker")
                      if c in classes)  # fmt: skip
-        assert element.text == {"blue": "B", "yellow": "Y", "red": "R", "black": "K",
-                                "white": "W", "marker": "1"}[color]  # fmt: skip
+        if color == "marker":
+            assert element.text == "1"
+            continue
+        path = element.find_element(By.CSS_SELECTOR, "svg.glyph path")
+        assert path.get_attribute("d") == _GLYPHS[next(c for c in _GLYPHS
+                                                       if c.name.lower() == color)]  # fmt: skip
+        assert color in (element.get_attribute("aria-label") or "")
+    driver.find_element(By.ID, "lang-fr").click()
+    wait(driver, lambda d: sk(d, "score").text == "Compter le tour 1")
+    assert sk(driver, "wall-0-0-0").get_attribute("aria-label") == "rangée 1, colonne 1, bleu"
+    assert sk(driver, "wall-0-0-1").get_attribute("title") == "rangée 1, colonne 2, jaune"

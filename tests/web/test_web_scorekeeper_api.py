@@ -174,9 +174,9 @@ def test_a_colour_short_of_tiles_is_refused_s3(client: TestClient) -> None:
     four_blue = [entry((4, 4), (3, 3)) for _ in range(4)]  # lines 5 and 4, blue: 36 tiles
     errors = refused(client, {"players": 4, "rounds": [four_blue]}, lang="fr")
     assert [e["rule"] for e in errors] == ["S3"]
-    assert errors[0]["problem"] == ("les lignes de motif complétées au tour 1 demandent 36 "
-                                    "carreaux de couleur bleue, mais 20 seulement ne sont pas "
-                                    "déjà sur les murs")  # fmt: skip
+    assert errors[0]["problem"] == ("les lignes de préparation complétées au tour 1 demandent "
+                                    "36 carreaux de couleur bleue, mais il n'en reste que 20 "
+                                    "hors des murs")  # fmt: skip
 
 
 def test_a_round_after_the_end_is_refused_e1(client: TestClient) -> None:
@@ -232,3 +232,83 @@ def test_an_unreadable_sheet_is_a_400_with_every_path(client: TestClient) -> Non
                             "colour": 1}, 400)  # fmt: skip
     paths = [e["path"] for e in problem["errors"]]
     assert paths == ["$.sheet.colour", "$.sheet.players", "$.sheet.rounds[0]"]
+
+
+# -- a miscount, then a right total (issue 37) -----------------------------------------------
+
+MISCOUNT_THEN_RIGHT = "2_112534mw2.112131w6_12213143f4w5.12234452mw10_1533w10.13253441f1mw21"
+"""Player 1 writes 2 (right), then 5 where the rules give 4 (round 2: a miscount), then
+10, the rules' total (round 3: right again, the miscount put right)."""
+
+
+def test_a_right_total_after_a_miscount_is_judged_right(client: TestClient) -> None:
+    answer = post(client, MISCOUNT_THEN_RIGHT)
+    rounds = [r["players"][0] for r in answer["rounds"]]
+    assert [p["score_after"] for p in rounds] == [2, 4, 10]
+    assert [p["verdict"] for p in rounds] == ["right", "wrong", "corrected"]
+    assert [v["code"] for v in rounds[1]["violations"]] == ["EMPTY_DIRECTION_COUNTED"]
+    assert rounds[2]["violations"] == []
+    assert rounds[2]["corrects"] == 2
+    assert "✗" not in rounds[2]["verdict_text"] and "CROSS" not in rounds[2]["verdict_text"]
+
+
+def test_a_guessed_mistake_is_worded_as_a_guess(client: TestClient) -> None:
+    answer = post(client, MISCOUNT_THEN_RIGHT)
+    second = answer["rounds"][1]["players"][0]
+    assert second["expected"] == 4
+    guess = second["violations"][0]
+    assert guess["guess"] is True
+    assert second["verdict_text"].startswith("5 written; 2 before and +2 this round make 4")
+    assert "; perhaps: player 1's yellow tile at row 1, column 2" in second["verdict_text"]
+    marker = answer["rounds"][2]["players"][1]  # 21 for 20: the marker's space forgotten
+    assert marker["verdict"] == "wrong"
+    assert [(v["code"], v["guess"]) for v in marker["violations"]] == [
+        ("MARKER_PENALTY_FORGOTTEN", True)]
+
+
+def test_a_certain_mistake_is_not_worded_as_a_guess(client: TestClient) -> None:
+    answer = post(client, {"players": 2, "rounds": [[entry((0, 0), floor=7, written=-13),
+                                                     entry()]]})  # fmt: skip
+    player = answer["rounds"][0]["players"][0]
+    assert [(v["code"], v["guess"]) for v in player["violations"]] == [
+        ("SCORE_BELOW_ZERO", False)]
+    assert "perhaps" not in player["verdict_text"]
+
+
+def test_a_total_carried_from_a_miscount_is_not_a_new_mistake(client: TestClient) -> None:
+    sheet = {"players": 2, "rounds": [
+        [entry((0, 0), written=2), entry()],       # 1 point, written 2: wrong
+        [entry((0, 1)), entry()],                  # nothing written
+        [entry((1, 1), written=6), entry()],       # 2 + 2 + 2 = 6 from the written 2: carried
+    ]}  # fmt: skip
+    answer = post(client, sheet)
+    first, _, third = (r["players"][0] for r in answer["rounds"])
+    assert first["verdict"] == "wrong"
+    assert (third["verdict"], third["violations"], third["score_after"]) == ("carried", [], 5)
+    assert third["carries"] == 1
+    assert "give 5" in third["verdict_text"] and "round 1" in third["verdict_text"]
+
+
+def four_player_french_sheet() -> str:
+    """Four players, each writing every total: player 3 lays row 1, column 1, then row 2,
+    column 2 (alone: 1, total 2) but writes 3 (the diagonal counted), then row 1, column
+    2 (2 across + 2 down: 4) and writes 6, the rules' total; the others count right."""
+    rounds = [
+        ["11w1", "12w1", "11w1", "14w1"],
+        ["12w3", "13w3", "22w3", "15w3"],
+        ["13w6", "14w6", "12w6", "13w6"],
+    ]
+    return "4_" + "_".join(".".join(r) for r in rounds)
+
+
+def test_four_players_in_french_a_miscount_then_a_right_total(client: TestClient) -> None:
+    answer = post(client, four_player_french_sheet(), lang="fr")
+    third = [r["players"][2] for r in answer["rounds"]]
+    assert [p["score_after"] for p in third] == [1, 2, 6]
+    assert [p["verdict"] for p in third] == ["right", "wrong", "corrected"]
+    assert [v["code"] for v in third[1]["violations"]] == ["DIAGONAL_COUNTED"]
+    assert third[1]["verdict_text"].startswith("3 noté\u202f; 1 avant et +1 ce tour font 2")
+    assert "peut-être\u202f: " in third[1]["verdict_text"]
+    assert third[2]["violations"] == [] and "tour 2" in third[2]["verdict_text"]
+    others = [p for r in answer["rounds"] for i, p in enumerate(r["players"]) if i != 2]
+    assert all(p["verdict"] == "right" for p in others)

@@ -3,12 +3,23 @@
 // they counted; the judge (POST api/v1/scorekeeper) scores the round and names any wrong
 // figure.  Nothing is scored here: the page only keeps the entries and shows the answers.
 // A link (?sheet=<notation>) reopens the sheet at a round.  On the grey wall (V1-V5) a
-// space laid also names its colour: click the space, then one of five lettered colours.
+// space laid also names its colour: click the space, then one of five colours.  A tile
+// shows its colour's glyph, the picture's (azul_rules/svg/_parts.py _GLYPHS), in every
+// language; its label names the colour in the page's language.  At a phone's width the
+// sheet is one card per player; each round's verdicts are read out (a polite live region).
 "use strict";
 
 (() => {
   const COLORS = ["blue", "yellow", "red", "black", "white"];
-  const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
+  // The glyphs of the SVG pictures, in a 20-unit box (tests check they are the same).
+  const GLYPHS = {
+    blue: "M10 4.5L15.5 10L10 15.5L4.5 10Z",
+    yellow: "M15 10A5 5 0 1 1 5 10A5 5 0 1 1 15 10Z",
+    red: "M5.5 5.5L14.5 14.5M14.5 5.5L5.5 14.5",
+    black: "M5 6.5H15M5 10H15M5 13.5H15",
+    white: "M10 4.5V15.5M4.5 10H15.5",
+  };
+  const NARROW = "(max-width: 40rem)";   // a phone: the sheet as one card per player
   const PENALTIES = [1, 1, 2, 2, 2, 3, 3];
   const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
 
@@ -58,7 +69,37 @@
     el.append(...children.filter((c) => c !== null && c !== undefined));
     return el;
   };
-  const glyph = (color) => h("span", { class: "glyph", "aria-hidden": "true", text: LETTERS[color] });
+  const glyph = (color) => {
+    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+    svg.setAttribute("viewBox", "0 0 20 20");
+    svg.setAttribute("class", "glyph");
+    svg.setAttribute("aria-hidden", "true");
+    svg.setAttribute("data-glyph", color);
+    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+    path.setAttribute("d", GLYPHS[color]);
+    svg.append(path);
+    return svg;
+  };
+  const colorName = (color) => t(`color.${color}`);
+
+  // The verdicts of the last round scored, read out by screen readers (aria-live).
+  let live = null;
+  const announce = (text) => {
+    if (!live) {
+      live = h("div", { class: "sr", "aria-live": "polite", role: "status", "data-sk": "live" });
+      root()?.after(live);
+    }
+    live.textContent = text;
+  };
+  const announceRound = (answer) => {
+    const round = answer.rounds[answer.rounds.length - 1];
+    if (!round) return;
+    const said = round.players.map((player, p) => t("announcePlayer", {
+      n: p + 1, total: player.score_after,
+      verdict: player.written === null ? "" : ` (${player.written} ${player.verdict === "wrong" ? "✗" : "✓"} ${player.verdict_text})`,
+    }));
+    announce(t("announce", { n: round.round, players: said.join(t("separator")) }));
+  };
 
   // -- asking the judge -----------------------------------------------------------------------
   const ask = async (document_) => {
@@ -82,6 +123,7 @@
 
   const scoreRound = () => settle(sheet(true), (r) => {
     rounds = r.sheet.rounds;
+    announceRound(r);
     choosing = null;
     entries = Array.from({ length: players }, blankEntry);
   });
@@ -131,7 +173,7 @@
     const laid = entry.placed.find(([x, y]) => x === r && y === c);
     const color = laid ? laid[2] : cells[r][c];
     const picked = choosing?.p === p && choosing.r === r && choosing.c === c;
-    const label = color ? t("greyTile", { row: r + 1, column: c + 1, color: t(`color.${color}`) })
+    const label = color ? t("greyTile", { row: r + 1, column: c + 1, color: colorName(color) })
       : t("greySpace", { row: r + 1, column: c + 1 });
     const kind = color ? `tile ${color}` : "sk-grey-empty";
     return h("button", {
@@ -169,8 +211,8 @@
     ...COLORS.map((color) => h("button", {
       type: "button", class: `tile ${color} sk-pick${taken.has(color) ? " sk-taken" : ""}`,
       "data-sk": `pick-${p}-${color}`,
-      title: t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
-      "aria-label": t(`color.${color}`) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      title: colorName(color) + (taken.has(color) ? ` (${t("taken")})` : ""),
+      "aria-label": colorName(color) + (taken.has(color) ? ` (${t("taken")})` : ""),
       on: () => {
         entries[p].placed = [...entries[p].placed, [r, c, color]];
         back();
@@ -202,8 +244,8 @@
         grid.append(h("button", {
           type: "button", class: `sk-space ${kind}${laid ? " sk-laid" : ""}`,
           "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid ? "true" : "false",
-          disabled: old || gameOver(), title: t("space", { row: r + 1, column: c + 1, color }),
-          "aria-label": t("space", { row: r + 1, column: c + 1, color }),
+          disabled: old || gameOver(), title: t("space", { row: r + 1, column: c + 1, color: colorName(color) }),
+          "aria-label": t("space", { row: r + 1, column: c + 1, color: colorName(color) }),
           on: () => {
             entry.placed = laid ? entry.placed.filter(([x, y]) => x !== r || y !== c) : [...entry.placed, [r, c]];
             draw(`wall-${p}-${r}-${c}`);
@@ -257,12 +299,16 @@
     return boards;
   };
 
-  const verdictCell = (player) => {
-    if (player.written === null) return h("td", { text: "" });
-    if (!player.violations.length) return h("td", { class: "sk-right", text: `${player.written} ✓ ${t("right")}` });
-    return h("td", { class: "sk-wrong" }, h("strong", { text: `${player.written} ✗` }),
-      ...player.violations.map((v) => h("div", { class: "sk-code", text: `${v.code} (${v.rule}): ${v.message}` })));
+  // A written total: right (✓), or wrong (✗) with what the entries show and, worded as a
+  // guess, the usual slip that gives the figure written (the judge's verdict_text).
+  const verdictParts = (player) => {
+    if (player.written === null) return [];
+    if (player.verdict !== "wrong") return [h("span", { class: "sk-right", text: `${player.written} ✓ ${player.verdict_text}` })];
+    return [h("strong", { class: "sk-wrong", text: `${player.written} ✗` }),
+      h("div", { class: "sk-wrong sk-code", text: player.verdict_text }),
+      ...player.violations.map((v) => h("div", { class: "sk-code sk-rule", text: `${v.code} (${v.rule})` }))];
   };
+  const verdictCell = (player) => h("td", { class: player.verdict === "wrong" ? "sk-wrong" : null }, ...verdictParts(player));
 
   const sheetTable = () => {
     const head = h("tr", {}, h("th", { text: "" }),
@@ -282,7 +328,34 @@
     return h("div", { class: "sk-table-wrap" }, h("table", { class: "sk-table" }, h("thead", {}, head, sub), h("tbody", {}, ...body)));
   };
 
-  const figureInputs = (name) => Array.from({ length: players }, (_, p) => {
+  // A phone: one card per player, each round a line (its link, the tiles' points, the
+  // floor, the total and the verdict on the figure written).
+  const narrow = () => window.matchMedia(NARROW).matches;
+  const sheetCards = () => h("div", { class: "sk-cards", "data-sk": "cards" },
+    ...Array.from({ length: players }, (_, p) => h("section", { class: "sk-card", "data-sk": `card-${p}` },
+      h("h4", { text: `${t("player", { n: p + 1 })} · ${reply.totals[p]}` }),
+      h("ol", { class: "sk-card-rounds" }, ...reply.rounds.map((round) => {
+        const player = round.players[p];
+        const placed = player.placements.map((x) => t("placement", { row: x.row + 1, points: x.points })).join(", ") || t("none");
+        return h("li", { "data-sk": `card-${p}-round-${round.round}` },
+          h("a", { href: `?sheet=${round.notation}`, class: "sk-link", text: t("round", { n: round.round }) }),
+          h("span", { class: "sk-card-line", text: ` ${placed} · ${t("floorPenalty")} ${player.floor_penalty ? `−${player.floor_penalty}` : "0"} · ` }),
+          h("span", { class: "sk-total", text: `${t("total")} ${player.score_after}` }),
+          player.written === null ? null : h("div", { class: "sk-verdict" }, ...verdictParts(player)));
+      })))));
+
+  const endCards = () => {
+    const e = reply.end;
+    return h("div", { class: "sk-cards" }, ...Array.from({ length: players }, (_, p) => h("section", { class: "sk-card", "data-sk": `end-card-${p}` },
+      h("h4", { text: t("player", { n: p + 1 }) }),
+      h("p", { text: `${t("bonuses")} · ${t("bonusDetail", e.bonuses[p])}` }),
+      h("p", { class: "sk-total", text: `${t("final")} · ${e.final[p]}` }),
+      h("label", { class: "sk-written" }, h("span", { text: t("writtenBonuses") }), figureInput("bonuses", p)),
+      h("label", { class: "sk-written" }, h("span", { text: t("writtenFinal") }), figureInput("final", p)),
+      h("label", { class: "sk-written" }, winnerBox(p), h("span", { text: t("writtenWinner") })))));
+  };
+
+  const figureInput = (name, p) => {
     const input = h("input", { type: "number", step: "1", "data-sk": `end-${name}-${p}`, "aria-label": `${t(name === "bonuses" ? "writtenBonuses" : "writtenFinal")} ${t("player", { n: p + 1 })}` });
     input.value = end[name]?.[p] ?? "";
     input.addEventListener("input", () => {
@@ -290,8 +363,22 @@
       figures[p] = input.value === "" ? null : Number.parseInt(input.value, 10);
       end[name] = figures;
     });
-    return h("td", {}, input);
-  });
+    return input;
+  };
+
+  const winnerBox = (p) => {
+    const box = h("input", { type: "checkbox", "data-sk": `end-winner-${p}`, "aria-label": `${t("writtenWinner")} ${t("player", { n: p + 1 })}` });
+    box.checked = (end.winners ?? []).includes(p);
+    box.addEventListener("change", () => {
+      const chosen = new Set(end.winners ?? []);
+      if (box.checked) chosen.add(p); else chosen.delete(p);
+      end.winners = [...chosen].sort();
+      if (!end.winners.length) delete end.winners;
+    });
+    return box;
+  };
+
+  const figureInputs = (name) => Array.from({ length: players }, (_, p) => h("td", {}, figureInput(name, p)));
 
   const endPart = () => {
     const e = reply.end;
@@ -302,21 +389,11 @@
       h("tr", {}, h("th", { text: t("final") }), ...e.final.map((f) => h("td", { class: "sk-total", text: String(f) }))),
       h("tr", {}, h("th", { text: t("writtenBonuses") }), ...figureInputs("bonuses")),
       h("tr", {}, h("th", { text: t("writtenFinal") }), ...figureInputs("final")),
-      h("tr", {}, h("th", { text: t("writtenWinner") }), ...Array.from({ length: players }, (_, p) => {
-        const box = h("input", { type: "checkbox", "data-sk": `end-winner-${p}`, "aria-label": `${t("writtenWinner")} ${t("player", { n: p + 1 })}` });
-        box.checked = (end.winners ?? []).includes(p);
-        box.addEventListener("change", () => {
-          const chosen = new Set(end.winners ?? []);
-          if (box.checked) chosen.add(p); else chosen.delete(p);
-          end.winners = [...chosen].sort();
-          if (!end.winners.length) delete end.winners;
-        });
-        return h("td", {}, box);
-      })));
+      h("tr", {}, h("th", { text: t("writtenWinner") }), ...Array.from({ length: players }, (_, p) => h("td", {}, winnerBox(p)))));
     return h("div", { class: "sk-end", "data-sk": "end" },
       h("h3", { text: t("end") }),
       h("p", { class: "sk-winners", "data-sk": "winners", text: t("winners", { count: e.winners.length, names: winners }) }),
-      table,
+      narrow() ? endCards() : table,
       h("button", { type: "button", "data-sk": "check-end", on: checkEnd, text: t("checkEnd") }),
       ...e.violations.map((v) => h("p", { class: "sk-wrong sk-code", text: `${v.code} (${v.rule}): ${v.message}` })));
   };
@@ -356,7 +433,7 @@
         : h("button", { type: "button", class: "primary", "data-sk": "score", on: scoreRound, text: t("score", { n: number }) }),
       refusal ? refusalPart() : null,
       reply && reply.rounds.length ? h("h3", { text: t("sheet") }) : null,
-      reply && reply.rounds.length ? sheetTable() : null,
+      reply && reply.rounds.length ? (narrow() ? sheetCards() : sheetTable()) : null,
       reply?.end ? endPart() : null,
       reply && reply.rounds.length ? h("p", { class: "sk-share" },
         h("a", { id: "scorekeeper-share", href: `?sheet=${reply.notation}`, text: t("link", { n: reply.rounds.length }) }), " · ",
@@ -371,6 +448,7 @@
     // The page's language buttons set <html lang>: redraw (and ask again) in the new language.
     new MutationObserver(() => { if (reply) settle(sheet(false), () => {}); else draw(); })
       .observe(document.documentElement, { attributes: true, attributeFilter: ["lang"] });
+    window.matchMedia(NARROW).addEventListener("change", () => draw());
     const linked = new URLSearchParams(location.search).get("sheet");
     if (linked) open(linked);
   });
