@@ -126,7 +126,8 @@ def _jit(env: engine.AzulEnv, name: str, batched: bool = True) -> Callable[..., 
     """``jax.jit`` of ``env``'s ``init`` or ``step``, under ``jax.vmap`` when ``batched``:
     traced and compiled once a module."""
     function = getattr(env, name)
-    return jax.jit(jax.vmap(function) if batched else function)
+    compiled: Callable[..., Any] = jax.jit(jax.vmap(function) if batched else function)
+    return compiled
 
 
 def _random_batch(env: engine.AzulEnv, batch: int, steps: int, seed: int) -> engine.AzulState:
