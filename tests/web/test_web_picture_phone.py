@@ -130,3 +130,16 @@ def test_the_picture_on_a_phone_has_targets_and_words_players_can_use(
     assert not small, f"targets under {MIN_TARGET} px: {small}"
     assert not tiny, f"text under {MIN_TEXT} px: {tiny}"
     assert not wide, f"the page scrolls sideways: {wide}"
+
+
+def test_a_wide_screen_keeps_the_wide_picture(browser: WebDriver, site: str) -> None:
+    """At 1280 x 800 the picture beside the answer is the wide one (600 units)."""
+    screen(browser, 1280, 800)
+    try:
+        open_page(browser, site, link())
+        measure(browser)
+        script = "return document.querySelector('#picture svg').viewBox.baseVal.width"
+        assert browser.execute_script(script) == 600
+        assert browser.find_element(By.ID, "picture").get_attribute("data-layout") == "wide"
+    finally:
+        screen(browser, *PHONE)
