@@ -412,7 +412,7 @@ class NarrowLayout(Layout):
     """The picture for a phone, in one column 312 wide: the header (its lines wrapped),
     the factories three a row, the centre under them, the information, the verdict's
     text, then the boards one under the other.  Every tile, line space and wall space
-    is 24 units (a 22.8-unit face) and no word under 12 units, so that at 312 px or more
+    is 24 units (a 22.8-unit face) and no word under 12 units, so that at 330 px or more
     wide a finger finds each (WCAG 2.5.8's 24 px) and an eye reads it."""
 
     narrow = True

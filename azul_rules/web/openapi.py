@@ -531,7 +531,7 @@ def _paths() -> Doc:
                         "(600 units wide). narrow: for a phone, one column 312 units wide, "
                         "the factories three a row over the centre, the boards one under "
                         "the other; tiles, pattern-line spaces and wall spaces 24 units, "
-                        "no text under 12, so that drawn 312 px wide or more every one is "
+                        "no text under 12, so that drawn 330 px wide or more every one is "
                         "a 24 px touch target (WCAG 2.5.8)."
                     ),
                 },
