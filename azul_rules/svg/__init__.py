@@ -39,17 +39,19 @@ from azul_rules.core.shown import shown
 from azul_rules.svg._checks import checked_result, checked_scoring
 from azul_rules.svg._marks import MARK_COLORS, collect_marks, draw_marks
 from azul_rules.svg._parts import (
-    FACTORY_R,
     FONT,
-    HEADER_H,
     INK,
+    LAYOUTS,
     MARGIN,
-    NOTES_WIDTH,
+    NARROW_FONT,
+    NARROW_MARGIN,
+    NARROW_WIDTH,
     PAPER,
     WIDTH,
     Audit,
     Item,
     Layout,
+    NarrowLayout,
     Rect,
     Verdict,
     circle,
@@ -99,6 +101,7 @@ def board(
     highlight: Highlight | None = None,
     lang: str = "en",
     size: int | None = None,
+    layout: str = "wide",
 ) -> Svg:
     """The whole table of ``state`` as an SVG document.
 
@@ -108,25 +111,52 @@ def board(
     each violation, the verdict's text under the table); a ``Result`` alone marks its
     violations; a ``RoundScoring`` marks the tiles that tiling placed.  ``lang`` is
     ``"en"``, ``"fr"`` or any language of the catalogues (:mod:`azul_rules.text`);
-    ``size`` the width in px (the height follows).
+    ``size`` the width in px (the height follows).  ``layout`` is ``"wide"`` (the table
+    beside its information, the boards two by two, 600 units wide) or ``"narrow"`` (for a
+    phone: one column 312 units wide, the factories three a row over the centre, the
+    boards one under the other, 24-unit tiles and spaces, no word under 12 units).
 
-    :raises ValueError: for a player out of range, an unknown language or a size below 1
-        or above 100,000 (``MAX_SIZE``).
+    :raises ValueError: for a player out of range, an unknown language or layout, or a
+        size below 1 or above 100,000 (``MAX_SIZE``).
     :raises FormatError: for arguments of the wrong type, a ``Result`` or
         ``RoundScoring`` built by hand with fields of other types among them (or
         violations whose params their messages cannot be worded from).
     """
     _check_arguments(state, player, lang, size)
+    _check_layout(layout)
     verdict = _verdict_of(state, highlight, lang)
     notes = verdict_notes(verdict, lang)
-    layout = Layout(state, _seat_order(len(state.players), player), notes_height(notes))
+    order = _seat_order(len(state.players), player)
+    audited = verdict.audit is not None
+    if layout == "narrow":
+        places: Layout = NarrowLayout(
+            state,
+            order,
+            notes_height(notes, NARROW_WIDTH - 2 * NARROW_MARGIN - 20),
+            header_h=_header_height(state, lang, audited),
+            info_h=_info_height(state, lang),
+        )
+    else:
+        places = Layout(state, order, notes_height(notes))
+    return _drawn(state, places, verdict, notes, player, lang, size)
+
+
+def _drawn(
+    state: Position,
+    layout: Layout,
+    verdict: Verdict,
+    notes: Sequence[Note],
+    player: int | None,
+    lang: str,
+    size: int | None,
+) -> Svg:
     root = _root(layout, size)
     ET.SubElement(root, "title").text = title_of(state, lang, audited=verdict.audit is not None)
     ET.SubElement(root, "desc").text = "\n".join(
         [render_state(state, lang)] + [t for _, t in notes]
     )
-    rect(root, Rect(0, 0, WIDTH, layout.height), "background", fill=PAPER)
-    _draw_header(root, state, lang, audited=verdict.audit is not None)
+    rect(root, Rect(0, 0, layout.width, layout.height), "background", fill=PAPER)
+    _draw_header(root, state, layout, lang, audited=verdict.audit is not None)
     _draw_table(root, state, layout, lang)
     _draw_info(root, state, layout, lang)
     _draw_notes(root, notes, layout, verdict)
@@ -157,6 +187,13 @@ def _check_arguments(state: object, player: object, lang: object, size: object) 
             raise ValueError(f"size must be at least 1 px, not {shown(size)}")
         if size > MAX_SIZE:
             raise ValueError(f"size must be at most {MAX_SIZE} px, not {shown(size)}")
+
+
+def _check_layout(layout: object) -> None:
+    if type(layout) is not str:
+        raise FormatError(f"layout must be a str, one of {', '.join(LAYOUTS)}, not {shown(layout)}")
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {shown(layout)}: choose one of {', '.join(LAYOUTS)}")
 
 
 MAX_SIZE: Final = 100_000
@@ -199,7 +236,7 @@ def _seat_order(players: int, player: int | None) -> tuple[int, ...]:
 
 
 def _root(layout: Layout, size: int | None) -> ET.Element:
-    width = float(size if size is not None else WIDTH)
+    width = float(size if size is not None else layout.width)
     return ET.Element(
         "svg",
         {
@@ -207,9 +244,9 @@ def _root(layout: Layout, size: int | None) -> ET.Element:
             "version": "1.1",
             "class": "azul",
             "role": "img",
-            "viewBox": f"0 0 {WIDTH} {num(layout.height)}",
+            "viewBox": f"0 0 {num(layout.width)} {num(layout.height)}",
             "width": num(width),
-            "height": num(width * layout.height / WIDTH),
+            "height": num(width * layout.height / layout.width),
             "font-family": FONT,
         },
     )
@@ -218,14 +255,39 @@ def _root(layout: Layout, size: int | None) -> ET.Element:
 # -- drawing ---------------------------------------------------------------------------
 
 
-def _draw_header(root: ET.Element, state: Position, lang: str, *, audited: bool = False) -> None:
+def _draw_header(
+    root: ET.Element, state: Position, layout: Layout, lang: str, *, audited: bool = False
+) -> None:
     """The round and phase, then the players and whose turn it is -- or, for an audit,
     that the factory offer has ended and its tiling is audited (no one is to move)."""
     group = el(root, "g", "header")
+    title, subtitle = _header_lines(state, lang, audited, narrow=layout.narrow)
+    x = MARGIN if not layout.narrow else NARROW_MARGIN + 5
+    y = 22.0
+    for k, part in enumerate(title):
+        y += 20 if k else 0
+        write(group, x, y, part, "title", font_size=17, bold=True)
+    for k, part in enumerate(subtitle):
+        y += 15 if k else 19
+        write(group, x, y, part, "subtitle", font_size=12)
+
+
+def _header_lines(
+    state: Position, lang: str, audited: bool, *, narrow: bool
+) -> tuple[list[str], list[str]]:
+    """The header's title and subtitle, in lines (wrapped in the narrow picture only)."""
     title = word("title", lang, round=state.round, phase=phase_name(state.phase.value, lang))
-    write(group, MARGIN, 22, title, "title", font_size=17, bold=True)
     subtitle = word("audit_subtitle", lang) if audited else subtitle_of(state, lang)
-    write(group, MARGIN, 41, subtitle, "subtitle", font_size=12)
+    if not narrow:
+        return [title], [subtitle]
+    width = NARROW_WIDTH - 2 * NARROW_MARGIN - 10
+    return wrap(title, width, 17 * 1.1), wrap(subtitle, width, 12)
+
+
+def _header_height(state: Position, lang: str, audited: bool) -> float:
+    """The narrow picture's header: its lines, and room under the last."""
+    title, subtitle = _header_lines(state, lang, audited, narrow=True)
+    return 22 + 20 * (len(title) - 1) + 19 + 15 * (len(subtitle) - 1) + 9
 
 
 def _draw_table(root: ET.Element, state: Position, layout: Layout, lang: str) -> None:
@@ -240,21 +302,27 @@ def _draw_table(root: ET.Element, state: Position, layout: Layout, lang: str) ->
     area = layout.center()
     circle(group, area, "center-area", fill="none", stroke="#b5ad9c", stroke_dasharray="4 3")
     centre = word("centre", lang)
-    write(group, area.cx, area.cy + area.r - 8, centre, "label", font_size=11, anchor="middle")
+    write(
+        group,
+        area.cx,
+        area.cy + area.r - 8,
+        centre,
+        "label",
+        font_size=layout.font(11),
+        anchor="middle",
+    )
     _draw_items(group, layout.source_boxes(CENTER))
 
 
 def _factory_label(group: ET.Element, layout: Layout, index: int) -> None:
-    disc = layout.factory(index)
-    dx, dy = disc.cx - layout.cx, disc.cy - layout.cy
-    reach = (layout.ring + FACTORY_R + 13) / layout.ring
+    x, y = layout.factory_label(index)
     write(
         group,
-        layout.cx + dx * reach,
-        layout.cy + dy * reach + 4,
+        x,
+        y,
         str(index + 1),
         "label",
-        font_size=11,
+        font_size=layout.font(11),
         anchor="middle",
         bold=True,
     )
@@ -271,10 +339,23 @@ def _draw_items(group: ET.Element, boxes: Sequence[tuple[Item, Rect]]) -> None:
 def _draw_info(root: ET.Element, state: Position, layout: Layout, lang: str) -> None:
     """Beside the table: the round, the phase, the turn or the result, bag, lid, legend."""
     group = el(root, "g", "info")
-    x = MARGIN + layout.table + 10
-    width = WIDTH - MARGIN - x
-    y = HEADER_H + 22
+    x = layout.info.x
+    width = layout.info.w if layout.narrow else WIDTH - MARGIN - x
+    y = layout.info.y + 22
     write(group, x, y, word("round", lang, round=state.round), "round", font_size=15, bold=True)
+    for cls, text in _info_lines(state, lang):
+        for part in wrap(text, width, 12):
+            y += 18
+            write(group, x, y, part, cls)
+    if layout.narrow:
+        _draw_narrow_legend(group, x, y + 16, width, lang)
+    else:
+        _draw_legend(group, x, y + 16, lang)
+
+
+def _info_lines(state: Position, lang: str) -> list[tuple[str, str]]:
+    """The information's lines under the round: the phase, the turn or the result, the
+    bag and the lid."""
     phase = phase_name(state.phase.value, lang)
     lines = [("phase", phase[:1].upper() + phase[1:])]
     if state.outcome is not None:
@@ -285,11 +366,18 @@ def _draw_info(root: ET.Element, state: Position, layout: Layout, lang: str) -> 
         lines.append(("turn", turn[:1].upper() + turn[1:]))
     lines.append(("bag", word("bag", lang, count=len(state.bag))))
     lines.append(("lid", word("lid", lang, count=len(state.lid))))
-    for cls, text in lines:
-        for part in wrap(text, width, 12):
-            y += 18
-            write(group, x, y, part, cls)
-    _draw_legend(group, x, y + 16, lang)
+    return lines
+
+
+def _info_height(state: Position, lang: str) -> float:
+    """The narrow picture's information: its lines, then the legend in two columns."""
+    width = NARROW_WIDTH - 2 * NARROW_MARGIN - 10
+    lines = sum(len(wrap(text, width, 12)) for _, text in _info_lines(state, lang))
+    marker = 14 * (len(_marker_words(lang, width)) - 1)
+    return 22 + 18 * lines + 16 + 3 * _NARROW_LEGEND_STEP + marker + 2
+
+
+_LEGEND_STEP: Final = 19
 
 
 def _draw_legend(parent: ET.Element, x: float, y: float, lang: str) -> None:
@@ -297,9 +385,33 @@ def _draw_legend(parent: ET.Element, x: float, y: float, lang: str) -> None:
     for color in Color:
         draw_tile(group, color, Rect(x, y, 15, 15), kind="swatch")
         write(group, x + 21, y + 12, color_name(color, lang), "legend-text", font_size=11)
-        y += 19
+        y += _LEGEND_STEP
     draw_marker(group, Rect(x, y, 15, 15), "swatch swatch-marker")
     write(group, x + 21, y + 12, word("marker", lang), "legend-text", font_size=11)
+
+
+def _draw_narrow_legend(parent: ET.Element, x: float, y: float, width: float, lang: str) -> None:
+    """The legend of the narrow picture: the colours and the marker in two columns of
+    three, its swatches larger (the marker's 1 is a word too) and its words at 12."""
+    group = el(parent, "g", "legend")
+    column = width / 2
+    for k, color in enumerate(Color):
+        left, top = x + (k // 3) * column, y + (k % 3) * _NARROW_LEGEND_STEP
+        draw_tile(group, color, Rect(left, top, 18, 18), kind="swatch")
+        name = color_name(color, lang)
+        write(group, left + 24, top + 14, name, "legend-text", font_size=NARROW_FONT)
+    left, top = x + column, y + 2 * _NARROW_LEGEND_STEP
+    draw_marker(group, Rect(left, top, 18, 18), "swatch swatch-marker")
+    for k, part in enumerate(_marker_words(lang, width)):
+        write(group, left + 24, top + 14 + 14 * k, part, "legend-text", font_size=NARROW_FONT)
+
+
+_NARROW_LEGEND_STEP: Final = 22
+
+
+def _marker_words(lang: str, width: float) -> list[str]:
+    """The marker's name in the narrow legend, in lines half ``width`` wide."""
+    return wrap(word("marker", lang), width / 2 - 24, NARROW_FONT)
 
 
 def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict: Verdict) -> None:
@@ -312,7 +424,8 @@ def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict
         else "legal" if verdict.result.ok else "illegal"
     )  # fmt: skip
     group = el(root, "g", f"verdict {kind}")
-    box = Rect(MARGIN, layout.notes_y, WIDTH - 2 * MARGIN, notes_height(notes) - 4)
+    width = layout.width - 2 * layout.margin
+    box = Rect(layout.margin, layout.notes_y, width, notes_height(notes, width - 20) - 4)
     rect(
         group,
         box,
@@ -328,7 +441,7 @@ def _draw_notes(root: ET.Element, notes: Sequence[Note], layout: Layout, verdict
     y = box.y + 4
     for cls, text in notes:
         bold = cls.startswith("verdict-head")
-        for part in wrap(text, NOTES_WIDTH, NOTE_SIZE):
+        for part in wrap(text, width - 20, NOTE_SIZE):
             y += NOTE_STEP
             write(group, box.x + 10, y, part, cls, font_size=NOTE_SIZE, bold=bold)
 
@@ -409,10 +522,10 @@ def _draw_pattern_lines(group: ET.Element, board: PlayerBoard, layout: Layout, s
         write(
             row,
             layout.board(seat).x + 11,
-            label.y + 15,
+            label.y + label.h / 2 + 4,
             str(index + 1),
             "label",
-            font_size=10,
+            font_size=layout.font(10),
             anchor="middle",
         )
         for slot in range(line.capacity):
@@ -459,7 +572,7 @@ def _draw_floor(
             box.y + box.h + 12,
             f"−{penalty}",
             "penalty",
-            font_size=10,
+            font_size=layout.font(10),
             anchor="middle",
         )
     for slot, item in enumerate(board.floor):
@@ -470,7 +583,7 @@ def _draw_floor(
             draw_marker(floor, box)
     right = layout.floor(seat)
     x = right.x + right.w + 9
-    write(floor, x, right.y + 9, word("floor", lang), "label", font_size=11)
+    write(floor, x, right.y + 9, word("floor", lang), "label", font_size=layout.font(11))
     penalty = floor_penalty(len(board.floor))
     total = f"−{penalty}" if penalty else "0"
     write(floor, x, right.y + 25, total, "floor-penalty", font_size=13, bold=True)

@@ -206,16 +206,35 @@ def draw_wall_space(parent: ET.Element, variant: Variant, row: int, column: int,
 MARGIN: Final = 10
 HEADER_H: Final = 50
 FACTORY_R: Final = 34
-_BOARD_W: Final = 285
-_BOARD_H: Final = 208
 _GAP: Final = 10
-_STEP: Final = 25  # a board's spaces
-_TILE: Final = 22
-_LINES_X: Final = 20
-_ROWS_Y: Final = 30
-_WALL_X: Final = 153
-_FLOOR_Y: Final = 164
 NOTES_WIDTH: Final = WIDTH - 2 * MARGIN - 20
+LAYOUTS: Final = ("wide", "narrow")
+"""The arrangements :func:`~azul_rules.svg.board` draws: ``wide`` (the table beside its
+information, the boards two by two, 600 wide) or ``narrow`` (one column, 312 wide, for a
+phone: larger tiles, no word under 12)."""
+NARROW_WIDTH: Final = 312
+NARROW_MARGIN: Final = 5
+NARROW_FONT: Final = 12  # the smallest text of the narrow picture
+_NARROW_FACTORY_R: Final = 44
+_NARROW_STEP: Final = 30  # the table's spaces in the narrow picture: 24-unit tiles
+
+
+class BoardGeometry(NamedTuple):
+    """Where a board's parts lie, from its top left corner, in user units."""
+
+    width: float
+    height: float
+    step: float  # from one space to the next
+    tile: float  # a space's side
+    lines_x: float
+    rows_y: float
+    wall_x: float
+    floor_y: float
+    held: Rect  # the marker held off the floor
+
+
+_WIDE_BOARD: Final = BoardGeometry(285, 208, 25, 22, 20, 30, 153, 164, Rect(186, 5, 17, 17))
+_NARROW_BOARD: Final = BoardGeometry(302, 218, 27, 24, 22, 30, 163, 173, Rect(184, 4, 20, 20))
 
 
 def _ring_radius(factories: int) -> float:
@@ -278,6 +297,12 @@ class Layout:
     """Where everything goes: the header, the ring of factories around the centre, the
     information panel beside them, the verdict's text, then the boards two by two."""
 
+    narrow = False
+    width: float = WIDTH
+    margin: float = MARGIN
+    geometry = _WIDE_BOARD
+    header_h: float = HEADER_H
+
     def __init__(self, state: Position, order: tuple[int, ...], notes_height: float) -> None:
         self.state = state
         self.order = order
@@ -287,14 +312,20 @@ class Layout:
         self.cy = HEADER_H + self.table / 2
         self.notes_y = HEADER_H + self.table + 4
         boards_y = self.notes_y + notes_height + 6
+        board = self.geometry
         self.origins = {
             seat: (
-                MARGIN + (slot % 2) * (_BOARD_W + _GAP),
-                boards_y + (slot // 2) * (_BOARD_H + _GAP),
+                MARGIN + (slot % 2) * (board.width + _GAP),
+                boards_y + (slot // 2) * (board.height + _GAP),
             )
             for slot, seat in enumerate(order)
         }
-        self.height = boards_y + (len(order) + 1) // 2 * (_BOARD_H + _GAP)
+        self.height = boards_y + (len(order) + 1) // 2 * (board.height + _GAP)
+        self.info = Rect(MARGIN + self.table + 10, HEADER_H, 0, 0)
+
+    def font(self, size: float) -> float:
+        """A text's size: as asked, or the narrow picture's smallest."""
+        return size
 
     # the table
     def factory(self, index: int) -> Circle:
@@ -302,6 +333,14 @@ class Layout:
         return Circle(
             self.cx + self.ring * math.cos(angle), self.cy + self.ring * math.sin(angle), FACTORY_R
         )
+
+    def factory_label(self, index: int) -> tuple[float, float]:
+        """Where a factory's number is written (its baseline's middle): outside the disc,
+        away from the centre."""
+        disc = self.factory(index)
+        dx, dy = disc.cx - self.cx, disc.cy - self.cy
+        reach = (self.ring + FACTORY_R + 13) / self.ring
+        return self.cx + dx * reach, self.cy + dy * reach + 4
 
     def center(self) -> Circle:
         return Circle(self.cx, self.cy, self.ring - FACTORY_R - 6)
@@ -317,27 +356,34 @@ class Layout:
         if source != CENTER and not 0 <= source < len(self.state.factories):
             return []
         items = source_items(self.state, source)
+        center_step, factory_step = self._table_steps()
         if source == CENTER:
             area = self.center()
-            boxes = _grid(len(items), (area.cx, area.cy - 6), area.r - 14, 21, side=1)
+            boxes = _grid(len(items), (area.cx, area.cy - 6), area.r - 14, center_step, side=1)
         else:
             disc = self.factory(source)
-            boxes = _grid(len(items), (disc.cx, disc.cy), disc.r - 1, 25, side=2)
+            boxes = _grid(len(items), (disc.cx, disc.cy), disc.r - 1, factory_step, side=2)
         return list(zip(items, boxes, strict=True))
+
+    def _table_steps(self) -> tuple[float, float]:
+        """The largest step of the centre's grid, and of a factory's."""
+        return 21, 25
 
     # the boards
     def board(self, player: int) -> Rect:
         x, y = self.origins[player]
-        return Rect(x, y, _BOARD_W, _BOARD_H)
+        return Rect(x, y, self.geometry.width, self.geometry.height)
 
     def _space(self, player: int, x: float, y: float) -> Rect:
         bx, by = self.origins[player]
-        pad = (_STEP - _TILE) / 2
-        return Rect(bx + x + pad, by + y + pad, _TILE, _TILE)
+        size = self.geometry.tile
+        pad = (self.geometry.step - size) / 2
+        return Rect(bx + x + pad, by + y + pad, size, size)
 
     def line_slot(self, player: int, line: int, slot: int) -> Rect:
         """Slot ``slot`` of pattern line ``line``, counted from the right (P5)."""
-        return self._space(player, _LINES_X + (4 - slot) * _STEP, _ROWS_Y + line * _STEP)
+        g = self.geometry
+        return self._space(player, g.lines_x + (4 - slot) * g.step, g.rows_y + line * g.step)
 
     def line(self, player: int, line: int) -> Rect:
         left = self.line_slot(player, line, line)
@@ -345,10 +391,12 @@ class Layout:
         return Rect(left.x, left.y, right.x + right.w - left.x, left.h)
 
     def wall(self, player: int, row: int, column: int) -> Rect:
-        return self._space(player, _WALL_X + column * _STEP, _ROWS_Y + row * _STEP)
+        g = self.geometry
+        return self._space(player, g.wall_x + column * g.step, g.rows_y + row * g.step)
 
     def floor_slot(self, player: int, slot: int) -> Rect:
-        return self._space(player, _LINES_X + slot * _STEP, _FLOOR_Y)
+        g = self.geometry
+        return self._space(player, g.lines_x + slot * g.step, g.floor_y)
 
     def floor(self, player: int) -> Rect:
         first, last = self.floor_slot(player, 0), self.floor_slot(player, len(FLOOR_PENALTIES) - 1)
@@ -356,4 +404,81 @@ class Layout:
 
     def held_marker(self, player: int) -> Rect:
         bx, by = self.origins[player]
-        return Rect(bx + 186, by + 5, 17, 17)
+        held = self.geometry.held
+        return Rect(bx + held.x, by + held.y, held.w, held.h)
+
+
+class NarrowLayout(Layout):
+    """The picture for a phone, in one column 312 wide: the header (its lines wrapped),
+    the factories three a row, the centre under them, the information, the verdict's
+    text, then the boards one under the other.  Every tile, line space and wall space
+    is 24 units (a 22.8-unit face) and no word under 12 units, so that at 330 px or more
+    wide a finger finds each (WCAG 2.5.8's 24 px) and an eye reads it."""
+
+    narrow = True
+    width = NARROW_WIDTH
+    margin = NARROW_MARGIN
+    geometry = _NARROW_BOARD
+
+    def __init__(
+        self,
+        state: Position,
+        order: tuple[int, ...],
+        notes_height: float,
+        *,
+        header_h: float,
+        info_h: float,
+    ) -> None:
+        self.state = state
+        self.order = order
+        self.header_h = header_h
+        inner = self.width - 2 * NARROW_MARGIN
+        self.cell = inner / 3
+        rows = math.ceil(len(state.factories) / 3)
+        self.factories_y = header_h + 2
+        center_y = self.factories_y + rows * (2 * _NARROW_FACTORY_R + 8)
+        radius = self._center_radius()
+        self.cx = self.width / 2
+        self.cy = center_y + radius
+        self.radius = radius
+        self.info = Rect(NARROW_MARGIN + 5, center_y + 2 * radius + 4, inner - 10, info_h)
+        self.notes_y = self.info.y + info_h + 4
+        boards_y = self.notes_y + notes_height + 6
+        step = self.geometry.height + _GAP
+        self.origins = {
+            seat: (NARROW_MARGIN, boards_y + slot * step) for slot, seat in enumerate(order)
+        }
+        self.height = boards_y + len(order) * step
+        self.ring = 0.0
+        self.table = inner
+
+    def font(self, size: float) -> float:
+        return max(size, NARROW_FONT)
+
+    def _center_radius(self) -> float:
+        """The centre's disc: its tiles' grid at full step, and room for its word."""
+        count = len(source_items(self.state, CENTER))
+        columns = max(1, math.ceil(math.sqrt(count)))
+        rows = max(1, math.ceil(count / columns))
+        reach = _NARROW_STEP * math.hypot(columns, rows) / 2 + 0.5
+        return max(60.0, reach + 14 + 6)
+
+    def factory(self, index: int) -> Circle:
+        """Three a row, in rows from the top, the last row centred."""
+        count = len(self.state.factories)
+        row, column = divmod(index, 3)
+        in_row = min(3, count - 3 * row)
+        left = NARROW_MARGIN + (3 - in_row) * self.cell / 2
+        cy = self.factories_y + row * (2 * _NARROW_FACTORY_R + 8) + _NARROW_FACTORY_R + 4
+        return Circle(left + (column + 0.5) * self.cell, cy, _NARROW_FACTORY_R)
+
+    def factory_label(self, index: int) -> tuple[float, float]:
+        """At the disc's top left, outside it."""
+        disc = self.factory(index)
+        return disc.cx - disc.r + 2, disc.cy - disc.r + 10
+
+    def center(self) -> Circle:
+        return Circle(self.cx, self.cy, self.radius)
+
+    def _table_steps(self) -> tuple[float, float]:
+        return _NARROW_STEP, _NARROW_STEP

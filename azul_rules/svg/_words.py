@@ -181,9 +181,9 @@ def wrap(text: str, width: float, font_size: float) -> list[str]:
     return textwrap.wrap(text, max(10, int(width / (0.56 * font_size)))) or [""]
 
 
-def notes_height(notes: Sequence[Note]) -> float:
-    """The height of the verdict's box (none without notes)."""
+def notes_height(notes: Sequence[Note], width: float = NOTES_WIDTH) -> float:
+    """The height of the verdict's box (none without notes), its lines ``width`` wide."""
     if not notes:
         return 0
-    lines = sum(len(wrap(text, NOTES_WIDTH, NOTE_SIZE)) for _, text in notes)
+    lines = sum(len(wrap(text, width, NOTE_SIZE)) for _, text in notes)
     return lines * NOTE_STEP + 18

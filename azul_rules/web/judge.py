@@ -263,6 +263,15 @@ def _seat(doc: Document, state: GameState | None, lang: str) -> int | None:
     return _integer(doc, "player", 0, 3, lang)
 
 
+def _layout(doc: Document, lang: str) -> str:
+    """``render``'s ``layout``: ``"wide"`` (the default) or ``"narrow"`` (a phone's)."""
+    value = doc.get("layout", "wide")
+    if value not in ("wide", "narrow"):
+        problem = say("layout", lang, kind=describe(value, lang))
+        raise unreadable([{"path": "$.layout", "problem": problem}], lang)
+    return str(value)
+
+
 def _boolean(doc: Document, key: str, lang: str) -> bool:
     value = doc.get(key, False)
     if not isinstance(value, bool):
@@ -578,7 +587,7 @@ def render(raw: bytes, lang: str = "en") -> str:
     about), and so is a position that cannot exist, as it was typed (a table being
     built), when nothing is marked on it; ``POST /api/v1/problems`` says why."""
     fields = {"state": True, "move": False, "player": False, "size": False, "tiling": False,
-              "claim": False}  # fmt: skip
+              "claim": False, "layout": False}  # fmt: skip
     doc, gathered = read_request(raw, fields, lang)
     lang = gathered.lang
     typed = gathered.read(doc, "state", lambda: _typed_position(doc, lang))  # audits too
@@ -588,6 +597,7 @@ def render(raw: bytes, lang: str = "en") -> str:
         doc, "size", lambda: _integer(doc, "size", MIN_PICTURE_SIZE, MAX_PICTURE_SIZE, lang)
     )
     player = gathered.read(doc, "player", lambda: _seat(doc, state, lang))
+    layout = gathered.read(doc, "layout", lambda: _layout(doc, lang))
     tiling = gathered.read(doc, "tiling", lambda: _boolean(doc, "tiling", lang))
     claim = gathered.read(doc, "claim", lambda: _read_with(claim_from_dict, doc, "claim", lang))
     if sum(x is not None and x is not False for x in (move, tiling, claim)) > 1:
@@ -611,7 +621,10 @@ def render(raw: bytes, lang: str = "en") -> str:
         if state.last_scoring is None:
             raise unreadable([{"path": "$.tiling", "problem": say("no_tiling", lang)}], lang)
         highlight = state.last_scoring
-    return str(board(state, player=player, highlight=highlight, lang=lang, size=size))
+    arranged = layout or "wide"
+    return str(
+        board(state, player=player, highlight=highlight, lang=lang, size=size, layout=arranged)
+    )
 
 
 def replay(raw: bytes, lang: str = "en") -> Document:

@@ -522,6 +522,19 @@ def _paths() -> Doc:
                     "maximum": MAX_PICTURE_SIZE,
                     "description": "Width in px.",
                 },
+                layout={
+                    "type": "string",
+                    "enum": ["wide", "narrow"],
+                    "default": "wide",
+                    "description": (
+                        "wide: the table beside its information, the boards two by two "
+                        "(600 units wide). narrow: for a phone, one column 312 units wide, "
+                        "the factories three a row over the centre, the boards one under "
+                        "the other; tiles, pattern-line spaces and wall spaces 24 units, "
+                        "no text under 12, so that drawn 330 px wide or more every one is "
+                        "a 24 px touch target (WCAG 2.5.8)."
+                    ),
+                },
                 tiling={
                     "type": "boolean",
                     "description": "Mark the last wall tiling's placements.",

@@ -3,6 +3,7 @@ rules say, and ``GameState``'s text, repr and notebook picture."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 import azul_rules as az
 from azul_rules import testing as azt
 from azul_rules.adjudication.auditing import audit, claim_from_json, position_from_json
-from azul_rules.core.colors import wall_color, wall_column
+from azul_rules.core.colors import CENTER, FLOOR, wall_color, wall_column
 from azul_rules.core.render import render_state
 from azul_rules.svg import WIDTH, Svg, board
 from azul_rules.svg.game import record_pictures
@@ -732,3 +733,87 @@ def test_record_pictures_checks_its_arguments_like_board(
     with pytest.raises(kind) as raised:
         record_pictures(record, **options)  # type: ignore[arg-type]
     assert type(raised.value) is kind and str(raised.value) == message
+
+
+# -- the narrow picture (a phone's) --------------------------------------------------------
+
+NARROW_TARGETS = ("tile", "marker", "line-space", "wall-space", "space")
+
+
+def _crowded(players: int) -> az.GameState:
+    """A table whose factories but one have been taken, one colour each to the floor:
+    their leftovers in the centre with the marker, the floors full (a crowded centre,
+    the narrow picture's tallest)."""
+    state = az.new_game(players, seed=11)
+    for _ in range(len(state.factories) - 1):
+        take = next(
+            m
+            for m in state.legal_moves()
+            if isinstance(m, az.Take) and m.source != CENTER and m.line == FLOOR
+        )
+        state = state.apply(take)
+    return state
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_narrow_picture_has_large_targets_and_words(players: int, lang: str) -> None:
+    """layout="narrow": one column 312 units wide, every tile, line space, wall space and
+    floor space a 24-unit box (a 22.8-unit face: 25 px drawn 344 px wide, a 390 px
+    phone's picture), every word at least 12 units, inside the
+    picture, the boards one under the other; the classes and data-* of the wide picture."""
+    state = _crowded(players)
+    document = board(state, layout="narrow", lang=lang)
+    root = parse(document)
+    assert root.get("viewBox", "").startswith("0 0 312 ")
+    width, height = 312.0, float(root.get("viewBox", "").split()[3])
+    assert root.get("width") == "312"
+    for node in root.iter():
+        if classes(node) & set(NARROW_TARGETS) and "swatch" not in classes(node):
+            x, y, w, h = box_of(node)
+            assert min(w, h) >= 24 - 1e-6, (classes(node), (x, y, w, h))
+            assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
+    texts = [n for n in root.iter() if n.tag.endswith("text")]
+    assert texts
+    for node in texts:
+        if "glyph" in classes(node):  # the marker's 1, in a 20-unit piece: below
+            continue
+        size = float(node.get("font-size", "0"))
+        assert size >= 12, (node.text, size)
+        assert 0 <= float(node.get("x", "0")) <= width
+    for marker in elements(root, "marker") + elements(root, "swatch-marker"):
+        assert box_of(marker)[2] * 14 / 20 >= 12, box_of(marker)  # its 1 at 12 or more
+    frames = [box_of(f) for f in elements(root, "board-frame")]
+    assert len(frames) == players
+    assert len({x for x, _, _, _ in frames}) == 1  # one column
+    assert all(a[1] + a[3] < b[1] for a, b in itertools.pairwise(frames))
+    assert frames[-1][1] + frames[-1][3] <= height
+    wide = parse(board(state, lang=lang))
+    for cls in ("factory", "center", "pattern-line", "wall-space", "floor-space", "tile"):
+        assert len(elements(root, cls)) == len(elements(wide, cls)), cls
+    assert {t.get("data-line") for t in elements(root, "pattern-line")} == {*"01234"}
+
+
+def test_the_narrow_picture_marks_a_move_and_keeps_the_wide_one() -> None:
+    """A verdict's marks in the narrow picture fall on its own places; the default stays
+    the wide picture, byte for byte the same when asked for by name."""
+    state = _position()
+    move = _example_move("partial-take")
+    assert board(state, highlight=move) == board(state, highlight=move, layout="wide")
+    root = parse(board(state, highlight=move, layout="narrow", size=390))
+    assert root.get("width") == "390"
+    offending = _offending(root, E.PARTIAL_TAKE)
+    assert offending
+    (box,) = elements(root, "verdict-box")
+    assert box_of(box)[0] + box_of(box)[2] <= 312
+
+
+@pytest.mark.parametrize("layout", ["tall", "", "NARROW"])
+def test_an_unknown_layout_is_refused(layout: str) -> None:
+    with pytest.raises(ValueError, match="unknown layout"):
+        board(_position(), layout=layout)
+
+
+def test_a_layout_of_another_type_is_refused() -> None:
+    with pytest.raises(az.FormatError, match="layout must be a str"):
+        board(_position(), layout=None)  # type: ignore[arg-type]

@@ -858,3 +858,24 @@ def test_every_problem_of_a_request_is_listed_at_once(client: TestClient) -> Non
     doc = problem_of(post(client, "apply", {"state": impossible, "move": "1B1"}), 422,
                      "impossible-position")  # fmt: skip
     assert doc["errors"]
+
+
+def test_render_draws_the_narrow_picture_for_a_phone(client: TestClient) -> None:
+    """``"layout": "narrow"``: the phone's picture (azul_rules.svg.board(layout=...));
+    ``"wide"`` or nothing: the wide one; anything else a 400 naming $.layout."""
+    from azul_rules.svg import board
+
+    state = az.from_dict(ROUND_TWO, az.GameState)
+    reply = post(client, "render", {"state": ROUND_TWO, "layout": "narrow", "lang": "fr"})
+    assert reply.status_code == 200
+    assert reply.text == board(state, layout="narrow", lang="fr")
+    assert 'viewBox="0 0 312 ' in reply.text
+    wide = post(client, "render", {"state": ROUND_TWO, "layout": "wide"})
+    assert wide.text == post(client, "render", {"state": ROUND_TWO}).text == board(state)
+    for value, kind in (("tall", 'the string "tall"'), (1, "1")):
+        doc = problem_of(
+            post(client, "render", {"state": ROUND_TWO, "layout": value}), 400, "unreadable-input"
+        )
+        assert doc["errors"] == [
+            {"path": "$.layout", "problem": f'expected "wide" or "narrow", got {kind}'}
+        ]

@@ -9,6 +9,7 @@
   const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
   const FACTORIES = { 2: 5, 3: 7, 4: 9 };
   const FLOOR_SIZE = 7;
+  const NARROW_BELOW = 720;   // px: a picture's area narrower than this gets the narrow picture
   const PHASES = ["factory_offer", "wall_tiling", "refill", "game_over"];
 
   // -- words ------------------------------------------------------------------------------
@@ -665,13 +666,30 @@
     document.getElementById("picture").dataset.pending = "true";   // for tests: a picture is on its way
     pictureTimer = setTimeout(() => drawPicture(highlight, tiling, claim), highlight || claim ? 0 : 250);
   };
+  // The picture's arrangement (docs/pictures.md): "narrow" -- one column, larger tiles --
+  // where the page is one column and the picture's area narrower than the wide picture
+  // needs for 24 px targets and 12 px words (720 px); "wide" on a wide screen, where the
+  // picture beside the answer fits the screen's height.
+  const pictureLayout = () => {
+    const figure = document.getElementById("picture");
+    const oneColumn = !window.matchMedia("(min-width: 64rem)").matches;
+    return oneColumn && figure.clientWidth < NARROW_BELOW ? "narrow" : "wide";
+  };
+  // A window resized (a phone turned) across that width: the picture drawn again.
+  let pictureWith = [null, false, null];
+  window.addEventListener("resize", () => {
+    const figure = document.getElementById("picture");
+    if (figure?.dataset.layout && figure.dataset.layout !== pictureLayout()) drawPicture(...pictureWith);
+  });
   // The picture (with the move asked about, the tiling just done, or the audit of a
   // claim), the link to it, and why the table cannot exist when it cannot (a table
   // being built is drawn as it is, its problems beside it).
   const drawPicture = async (highlight, tiling, claim) => {
     const asked = ++pictureAsked;
+    pictureWith = [highlight, tiling, claim];
     const state = positionDocument();
-    const body = { state, lang };
+    const layout = pictureLayout();
+    const body = { state, lang, layout };
     if (highlight) body.move = highlight;
     else if (tiling && pos.last_scoring) body.tiling = true;
     else if (claim) body.claim = claim;
@@ -693,6 +711,7 @@
       const box = shown.viewBox.baseVal;
       if (box && box.width) document.getElementById("table").style.setProperty("--aspect", String(box.height / box.width));
       figure.replaceChildren(shown);
+      figure.dataset.layout = layout;
       if (!highlight && !tiling && !claim && lastPlayed) markLastMove(shown, lastPlayed);
       markPicked(shown);
       const blank = isBlank(state) && hooks.emptyPrompt;

@@ -12,6 +12,7 @@
   const SEATS = ["person", "greedy", "random"];
   const MAX_SEED = 2 ** 53 - 1;
   const BOT_PAUSE_MS = 350;
+  const NARROW_BELOW = 720;   // px: a picture's area narrower than this gets the narrow picture
 
   const WORDS = JSON.parse(document.getElementById("play-words").textContent);
   const SOURCE = "en";
@@ -333,7 +334,8 @@
   const drawPicture = async () => {
     const mine = ++asked;
     let reply;
-    try { reply = await api("render", { state: game.position }); } catch { return; }
+    const layout = pictureLayout();
+    try { reply = await api("render", { state: game.position, layout }); } catch { return; }
     const figure = document.getElementById("play-table");
     if (mine !== asked || !figure || !reply.svg) return;
     const svg = new DOMParser().parseFromString(reply.svg, "image/svg+xml").documentElement;
@@ -341,9 +343,20 @@
     svg.removeAttribute("height");
     svg.setAttribute("role", "img");
     picture = document.importNode(svg, true);
+    picture.dataset.layout = layout;
     figure.replaceChildren(picture);
     markPicked();
   };
+
+  // The picture's arrangement (docs/pictures.md): "narrow" -- one column, larger tiles,
+  // 24 px targets and 12 px words -- where the picture's area is narrow (a phone).
+  const pictureLayout = () => {
+    const width = document.getElementById("play-table")?.clientWidth;
+    return width && width < NARROW_BELOW ? "narrow" : "wide";
+  };
+  window.addEventListener("resize", () => {
+    if (game && picture && picture.dataset.layout !== pictureLayout()) drawPicture();
+  });
 
   const markPicked = () => {
     const figure = document.getElementById("play-table");
