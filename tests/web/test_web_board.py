@@ -266,7 +266,7 @@ def test_french_from_the_link_to_the_answer(page: WebDriver, site: str) -> None:
     wait(page, lambda d: "Coup légal" in verdict_text(d))
     effect = page.find_element(By.ID, "effect").text
     assert "S'il est joué" in effect and "2 carreaux sur la ligne 3" in effect
-    assert "1 carreau au plancher : −1 point maintenant (F1)" in effect
+    assert "1 carreau au plancher\u202f: −1 point maintenant (F1)" in effect
 
 
 GLYPHS = """

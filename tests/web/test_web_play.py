@@ -199,7 +199,7 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
     start(page, "11", ("person", "person"))
     status = page.find_element(By.ID, "play-status").text
     dealt = az.new_game(2, seed=11, variant="grey")
-    assert status == f"Manche 1 : joueur {dealt.current_player + 1} (une personne) doit jouer"
+    assert status == f"Manche 1\u202f: joueur {dealt.current_player + 1} (une personne) doit jouer"
     tiles = page.find_elements(By.CSS_SELECTOR, "#play-chooser .play-take")
     assert tiles and all("tile" in str(t.get_attribute("class")).split() for t in tiles)
     colors = {"blue": "bleu", "yellow": "jaune", "red": "rouge", "black": "noir", "white": "blanc"}
@@ -212,7 +212,8 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
     my_turn_after(page, 1)
     link = page.find_element(By.ID, "play-link").get_attribute("href") or ""
     seat = az.from_notation(link.split("?position=")[1]).current_player
-    assert page.find_element(By.ID, "play-status").text.startswith(f"Manche 1 : joueur {seat + 1}")
+    status = page.find_element(By.ID, "play-status").text
+    assert status.startswith(f"Manche 1\u202f: joueur {seat + 1}")
     assert seat != dealt.current_player
     shot(page, "6-hot-seat-french")
     page.find_element(By.ID, "lang-en").click()
