@@ -16,6 +16,7 @@ import azul_rules as az
 from azul_rules.adjudication.auditing import position_from_json
 from azul_rules.adjudication.claims import claim_from_json
 from azul_rules.adjudication.scoresheet import scoresheet_from_json
+from azul_rules.core.shown import is_printable
 from azul_rules.testing import tile_counts
 from azul_rules.tournament import run as run_tournament
 
@@ -295,9 +296,11 @@ def dumps(data: object) -> str:
 
 def check_lines(args: list[str], out: str, err: str) -> None:
     """What a command wrote about hostile input: every line printable (no control
-    character reaches the terminal) and at most :data:`MAX_LINE` characters (values are
-    quoted cut); standard output too, unless it is ``--json`` (JSON escapes them)."""
+    character reaches the terminal; the no-break spaces of French typography are none:
+    :func:`azul_rules.core.shown.is_printable`) and at most :data:`MAX_LINE` characters
+    (values are quoted cut); standard output too, unless it is ``--json`` (JSON escapes
+    them)."""
     lines = err.splitlines() + ([] if "--json" in args else out.splitlines())
     for line in lines:
-        assert line.isprintable(), (args, line[:300])
+        assert is_printable(line), (args, line[:300])
         assert len(line) <= MAX_LINE, (args, len(line), line[:300])

@@ -9,6 +9,7 @@ counted word) come from the catalogues (:mod:`azul_rules.text`); every layer may
 
 from __future__ import annotations
 
+import re
 import string
 import sys
 from collections.abc import Callable, Sequence
@@ -17,8 +18,8 @@ from typing import Final, TypeVar
 from azul_rules.text import SOURCE, languages, plural_index, template
 
 __all__ = [
-    "MAX_FIGURE_DIGITS", "MAX_NAME", "MAX_SHOWN", "clipped", "fill", "listed", "name", "number",
-    "plural_form", "printable", "shown", "singular", "too_long",
+    "MAX_FIGURE_DIGITS", "MAX_NAME", "MAX_SHOWN", "TYPOGRAPHY", "clipped", "fill", "is_printable",
+    "listed", "name", "number", "plural_form", "printable", "shown", "singular", "too_long",
 ]  # fmt: skip
 
 T = TypeVar("T")
@@ -101,10 +102,31 @@ def fill(template: str, lang: str, /, **params: object) -> str:
     return _Words(lang).vformat(template, (), params)
 
 
+TYPOGRAPHY: Final = frozenset("\u00a0\u202f")
+"""The spaces that ``str.isprintable`` refuses (category Zs) but that a phrase of the
+catalogues holds as ordinary typography: the no-break space U+00A0 and the narrow
+no-break space U+202F that French puts before ``; : ! ?`` and inside « ».  Visible as
+spaces, they move no cursor and end no line; every other character Python does not
+print (controls, U+2028, bidirectional controls, zero-width and other format
+characters) is still escaped."""
+
+_TYPOGRAPHY_SPLIT: Final = re.compile("([\u00a0\u202f])")
+
+
+def is_printable(text: str) -> bool:
+    """Whether :func:`printable` leaves ``text`` as it is: every character printable by
+    ``str.isprintable``, or one of the spaces of :data:`TYPOGRAPHY`."""
+    return text.isprintable() or all(c.isprintable() or c in TYPOGRAPHY for c in text)
+
+
 def printable(text: str) -> str:
-    """``text`` on one line: control characters (and every character Python does not
-    print, such as U+2028) escaped as ``repr`` escapes them."""
-    return text if text.isprintable() else repr(text)[1:-1]
+    """``text`` on one line: control characters (and every other character Python does
+    not print, such as U+2028 or a bidirectional control) escaped as ``repr`` escapes
+    them; the no-break spaces of French typography (:data:`TYPOGRAPHY`) kept."""
+    if is_printable(text):
+        return text
+    pieces = _TYPOGRAPHY_SPLIT.split(text)
+    return "".join(p if p in TYPOGRAPHY else repr(p)[1:-1] for p in pieces)
 
 
 def clipped(text: str, limit: int = MAX_SHOWN) -> str:

@@ -191,7 +191,7 @@ def test_audit_text_french_and_bad_input(capsys: pytest.CaptureFixture[str]) -> 
     folder = f"{EXAMPLES}/audits/marker-penalty-forgotten"
     assert main(["audit", f"{folder}/position.json", f"{folder}/claim.json", "--lang", "fr"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("l'annonce est fausse :")
+    assert out.startswith("l'annonce est fausse\u202f:")
     assert "marqueur premier joueur" in out
     assert main(["audit", f"{folder}/position.json", f"{folder}/position.json"]) == 2
     assert main(["audit", f"{folder}/claim.json", f"{folder}/claim.json"]) == 2
@@ -201,13 +201,13 @@ def test_every_command_speaks_french(capsys: pytest.CaptureFixture[str]) -> None
     assert main(["play", "--seed", "2", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Azul, 2 joueurs, graine 2, mur coloré")
-    assert "== manche 1 : le joueur" in out and "scores finaux : joueur 1 :" in out
+    assert "== manche 1\u202f: le joueur" in out and "scores finaux\u202f: joueur 1\u202f:" in out
     assert main(["show", f"{EXAMPLES}/round-2-position.json", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
-    assert "fabrique 2 : B B B R" in out and "plancher : M (1/7, -1)" in out
+    assert "fabrique 2\u202f: B B B R" in out and "plancher\u202f: M (1/7, -1)" in out
     assert main(["replay", f"{EXAMPLES}/disputed-game.json", "--lang", "fr"]) == 1
     out = capsys.readouterr().out
-    assert out.startswith("coup 7 (CB2), joueur 1 : illégal")
+    assert out.startswith("coup 7 (CB2), joueur 1\u202f: illégal")
     assert "ligne de préparation 2 contient déjà des carreaux de couleur jaune" in out
 
 
@@ -373,11 +373,13 @@ def test_every_command_but_serve_takes_lang(capsys: pytest.CaptureFixture[str]) 
 
 
 IMPOSSIBLE_FR = [
-    "TILE_COUNT (S3) en {at} : 21 carreaux de couleur bleue en tout : le jeu en compte 20 "
+    "TILE_COUNT (S3) en {at}\u202f: 21 carreaux de couleur bleue en tout\u202f: le jeu en "
+    "compte 20 "
     "de chaque couleur",
-    "LINE_COLOR_ON_WALL (P3) en {at}.players[0].pattern_lines[0] : la ligne de préparation "
+    "LINE_COLOR_ON_WALL (P3) en {at}.players[0].pattern_lines[0]\u202f: la ligne de préparation "
     "1 contient la couleur bleue, déjà présente dans la rangée 1 du mur",
-    "MARKER_COUNT (T3) en {at}.players : 2 marqueurs premier joueur sur les planchers : il "
+    "MARKER_COUNT (T3) en {at}.players\u202f: 2 marqueurs premier joueur sur les "
+    "planchers\u202f: il "
     "n'en existe qu'un",
 ]
 
@@ -406,7 +408,7 @@ def test_an_impossible_position_is_told_in_the_commands_language(
         out, err = capsys.readouterr()
         assert out == ""
         assert err.splitlines() == [
-            f"azul-rules: {source} : position impossible : {line.format(at=at)}"
+            f"azul-rules: {source}\u202f: position impossible\u202f: {line.format(at=at)}"
             for line in IMPOSSIBLE_FR
         ]
     assert main(["show", position]) == 2
@@ -427,7 +429,8 @@ def test_a_tournament_lines_impossible_record_is_told_at_its_path_in_the_line(
     lines.write_text(json.dumps({"tournament": {}, "game": 0, "record": record}) + "\n")
     assert main(["replay", str(lines), "--game", "0", "--lang", "fr"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        f"azul-rules: {lines} : position impossible : {line.format(at='$.record.initial_state')}"
+        f"azul-rules: {lines}\u202f: position impossible\u202f: "
+        f"{line.format(at='$.record.initial_state')}"
         for line in IMPOSSIBLE_FR
     ]
 
@@ -442,7 +445,7 @@ def test_an_impossible_record_on_standard_input_is_told_as_from_a_file(
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(record.encode())))
     assert main(["replay", "-", "--lang", "fr"]) == 2
     assert capsys.readouterr().err.splitlines() == [
-        f"azul-rules: - : position impossible : {line.format(at='$.initial_state')}"
+        f"azul-rules: -\u202f: position impossible\u202f: {line.format(at='$.initial_state')}"
         for line in IMPOSSIBLE_FR
     ]
 
@@ -547,14 +550,15 @@ def test_cli_play_forfeits_an_illegal_move_with_its_verdict_and_shares_the_victo
     out = capsys.readouterr().out.splitlines()
     at = next(i for i, line in enumerate(out) if "perd par forfait" in line)
     assert re.fullmatch(
-        r"le joueur 2 \(tests\.tournament_bots:IllegalBot\) perd par forfait au coup \d+ : "
+        r"le joueur 2 \(tests\.tournament_bots:IllegalBot\) perd par forfait au coup \d+\u202f: "
         r"coup illégal 100R1", out[at]
     ), out[at]
     assert out[at + 1] == (
-        "  NO_SUCH_SOURCE (S2) : la fabrique 100 n'existe pas : cette table a les fabriques 1 "
+        "  NO_SUCH_SOURCE (S2)\u202f: la fabrique 100 n'existe pas\u202f: cette table a "
+        "les fabriques 1 "
         "à 7 et le centre"
     )
-    assert out[-2] == "victoire partagée : joueur 1 et joueur 3"
+    assert out[-2] == "victoire partagée\u202f: joueur 1 et joueur 3"
     assert main(["replay", str(record)]) == 1
     assert "NO_SUCH_SOURCE (S2)" in capsys.readouterr().out
 

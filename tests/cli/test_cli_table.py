@@ -82,8 +82,10 @@ def test_s3_a_position_without_bag_and_lid_is_read_as_every_other_tile_and_said_
                  ["convert", str(path), "--to", "notation"]):  # fmt: skip
         assert run(capsys, *args)[::2] == (0, note), args
     french = run(capsys, "moves", str(path), "--lang", "fr")[2]
-    assert french == f"azul-rules: {path} : sac et couvercle non donnés : lus comme tous les " \
-                     "autres carreaux\n"
+    assert french == (
+        f"azul-rules: {path}\u202f: sac et couvercle non donnés\u202f: lus comme tous les "
+        "autres carreaux\n"
+    )
 
 
 def test_s3_the_strict_reading_is_kept_for_a_complete_document(

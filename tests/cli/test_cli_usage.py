@@ -41,9 +41,10 @@ def test_check_in_french_words_a_table_take_in_french_T2(
     spacing before each colon."""
     assert main(["check", POSITION, str(EXAMPLES / "partial-take.json"), "--lang", "fr"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "coup illégal : 2 carreaux de couleur bleue pris de la fabrique 2 : 2 vers la ligne 3",
-        "  PARTIAL_TAKE (T2) : 2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris "
-        ": il faut prendre tous les carreaux de la couleur choisie",
+        "coup illégal\u202f: 2 carreaux de couleur bleue pris de la fabrique 2\u202f: 2 "
+        "vers la ligne 3",
+        "  PARTIAL_TAKE (T2)\u202f: 2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris"
+        "\u202f: il faut prendre tous les carreaux de la couleur choisie",
     ]
 
 
@@ -52,7 +53,8 @@ def test_check_of_a_legal_table_take_in_french_P5(capsys: pytest.CaptureFixture[
     legal = str(EXAMPLES / "legal-table-take.json")
     assert main(["check", POSITION, legal, "--lang", "fr"]) == 0
     assert capsys.readouterr().out == (
-        "coup légal : 3 carreaux de couleur bleue pris de la fabrique 2 : 1 vers le plancher, "
+        "coup légal\u202f: 3 carreaux de couleur bleue pris de la fabrique 2\u202f: 1 "
+        "vers le plancher, "
         "2 vers la ligne 3\n"
     )
     assert main(["check", POSITION, legal]) == 0
@@ -66,7 +68,7 @@ def test_play_on_the_grey_wall_in_french_words_the_placements_V1(
     """V1: a grey-wall placement chosen by a bot is printed in French."""
     assert main(["play", "--variant", "grey", "--seed", "3", "--lang", "fr"]) == 0
     out = capsys.readouterr().out
-    assert "   joueur 1 : poser la ligne 1 en colonne 1  (décoration du mur)\n" in out
+    assert "   joueur 1\u202f: poser la ligne 1 en colonne 1  (décoration du mur)\n" in out
     assert "place line" not in out
 
 
@@ -81,10 +83,10 @@ def test_replay_of_an_illegal_table_take_in_french_T2(
     record.write_text(az.GameRecord((take,), 2, 1).to_json(), encoding="utf-8")
     assert main(["replay", str(record), "--lang", "fr"]) == 1
     assert capsys.readouterr().out.splitlines() == [
-        "coup 1 (1 carreau de couleur rouge pris de la fabrique 1 : 1 vers la ligne 2), "
-        "joueur 2 : illégal",
-        "  PARTIAL_TAKE (T2) : 1 des 2 carreaux de couleur rouge de la fabrique 1 a été pris "
-        ": il faut prendre tous les carreaux de la couleur choisie",
+        "coup 1 (1 carreau de couleur rouge pris de la fabrique 1\u202f: 1 vers la ligne 2), "
+        "joueur 2\u202f: illégal",
+        "  PARTIAL_TAKE (T2)\u202f: 1 des 2 carreaux de couleur rouge de la fabrique 1 a été pris"
+        "\u202f: il faut prendre tous les carreaux de la couleur choisie",
     ]
 
 
@@ -92,13 +94,13 @@ def test_move_text_in_french_for_every_kind_of_move() -> None:
     """``move_text``: ``str(move)`` in English, the same words in French."""
     moves: dict[az.Move, str] = {
         az.TableTake(2, az.Color.YELLOW, 1, {3: 1}):
-            "1 carreau de couleur jaune pris de la fabrique 3 : 1 vers la ligne 4",
+            "1 carreau de couleur jaune pris de la fabrique 3\u202f: 1 vers la ligne 4",
         az.TableTake(0, (az.Color.BLUE, az.Color.RED), 4, {3: 4}):
-            "4 carreaux de couleurs bleue et rouge pris de la fabrique 1 : 4 vers la ligne 4",
+            "4 carreaux de couleurs bleue et rouge pris de la fabrique 1\u202f: 4 vers la ligne 4",
         az.TableTake(az.CENTER, az.MARKER, 1, {}):
-            "1 marqueur premier joueur pris du centre : posé nulle part",
+            "1 marqueur premier joueur pris du centre\u202f: posé nulle part",
         az.TableTake(az.CENTER, az.Color.WHITE, 2, {}):
-            "2 carreaux de couleur blanche pris du centre : posés nulle part",
+            "2 carreaux de couleur blanche pris du centre\u202f: posés nulle part",
         az.PlaceTile(0, 2): "poser la ligne 1 en colonne 3",
         az.Refill([[az.Color.BLUE] * 4] * 2): "remplissage 1:BBBB 2:BBBB",
         az.parse_move("cwf"): "CWF",
@@ -113,14 +115,14 @@ def test_move_text_in_french_for_every_kind_of_move() -> None:
     [
         (
             "grey-space-occupied",
-            "  SPACE_OCCUPIED (V1) : le carreau de couleur rouge de la ligne de préparation 2 "
+            "  SPACE_OCCUPIED (V1)\u202f: le carreau de couleur rouge de la ligne de préparation 2 "
             "du joueur 1 a été posé en rangée 2, colonne 1, sur une case qui porte déjà un "
             "carreau de couleur bleue",
         ),
         (
             "tile-in-wrong-row",
-            "  NOT_WALL_COLOR_SPACE (W1) : le carreau de couleur noire de la ligne de "
-            "préparation 3 du joueur 1 est dans la rangée 4 du mur (colonne 2) : le carreau "
+            "  NOT_WALL_COLOR_SPACE (W1)\u202f: le carreau de couleur noire de la ligne de "
+            "préparation 3 du joueur 1 est dans la rangée 4 du mur (colonne 2)\u202f: le carreau "
             "d'une ligne complète va dans la rangée du mur à sa hauteur, la rangée 3",
         ),
     ],
@@ -133,7 +135,7 @@ def test_french_audit_messages_agree_with_the_tile_V1_W1(
     folder = AUDITS / case
     assert main(["audit", str(folder / "position.json"), str(folder / "claim.json"),
                  "--lang", "fr"]) == 1  # fmt: skip
-    assert capsys.readouterr().out.splitlines() == ["l'annonce est fausse :", line]
+    assert capsys.readouterr().out.splitlines() == ["l'annonce est fausse\u202f:", line]
 
 
 def test_no_french_audit_message_puts_a_feminine_colour_after_carreau_W3() -> None:
@@ -149,7 +151,7 @@ def test_an_unknown_rule_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     """``rules ID --lang fr``: the unknown id is told in French, as the rules are."""
     assert main(["rules", "Z9", "--lang", "fr"]) == 2
     assert capsys.readouterr().err == (
-        "azul-rules: aucune règle 'Z9' dans le livre de règles : les identifiants sont G1-G2, "
+        "azul-rules: aucune règle 'Z9' dans le livre de règles\u202f: les identifiants sont G1-G2, "
         "S1-S7, T1-T4, P1-P7, F1-F4, W1-W5, R1-R7, E1-E4, V1-V5\n"
     )
     assert main(["rules", "Z9"]) == 2

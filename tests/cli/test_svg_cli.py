@@ -28,7 +28,7 @@ def test_show_writes_the_picture_and_still_prints_the_text(
 def test_show_in_french(tmp_path: Path) -> None:
     out = tmp_path / "position.svg"
     assert main(["show", POSITION, "--svg", str(out), "--lang", "fr"]) == 0
-    assert "Sac : 72 carreaux" in out.read_text(encoding="utf-8")
+    assert "Sac\u202f: 72 carreaux" in out.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize(

@@ -84,7 +84,7 @@ def test_every_cli_phrase_has_english_and_french_with_the_same_placeholders() ->
 def test_unknown_language_is_refused() -> None:
     violation = az.Violation.of(az.ErrorCode.GAME_OVER, "E1")
     assert violation.message == "the game is over: no move can be made"
-    assert violation.message_in("fr") == "la partie est terminée : aucun coup n'est possible"
+    assert violation.message_in("fr") == "la partie est terminée\u202f: aucun coup n'est possible"
     with pytest.raises(ValueError, match="unknown language"):
         violation.message_in("de")
 
@@ -142,15 +142,15 @@ def test_no_template_counts_in_brackets() -> None:
     [
         (az.StateProblem.LINE_OVER_CAPACITY, {"line": 0, "count": 2, "capacity": 1},
          "pattern line 1 holds 2 tiles: it has 1 space",
-         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place"),
+         "la ligne de préparation 1 contient 2 carreaux\u202f: elle n'a que 1 place"),
         (az.StateProblem.TILE_COUNT, {"color": az.Color.BLUE, "count": 1},
          "1 blue tile in all: the game has 20 of each colour",
-         "1 carreau de couleur bleue en tout : le jeu en compte 20 de chaque couleur"),
+         "1 carreau de couleur bleue en tout\u202f: le jeu en compte 20 de chaque couleur"),
         (az.StateProblem.TILE_COUNT, {"color": az.Color.BLUE, "count": 0},
          "0 blue tiles in all: the game has 20 of each colour",
-         "0 carreau de couleur bleue en tout : le jeu en compte 20 de chaque couleur"),
+         "0 carreau de couleur bleue en tout\u202f: le jeu en compte 20 de chaque couleur"),
         (az.StateProblem.PLAYER_COUNT, {"count": 1}, "1 player: Azul has 2 to 4",
-         "1 joueur : Azul se joue à 2, 3 ou 4"),
+         "1 joueur\u202f: Azul se joue à 2, 3 ou 4"),
     ],
 )  # fmt: skip
 def test_problems_count_in_the_singular_and_the_plural_S1_S3_S4(
@@ -203,10 +203,12 @@ def test_the_command_line_counts_in_the_singular_and_the_plural() -> None:
     from azul_rules.core.messages import phrase
 
     assert phrase("supply", "en", bag=1, lid=0) == "  bag: 1 tile, lid: 0 tiles"
-    assert phrase("supply", "fr", bag=1, lid=0) == "  sac : 1 carreau, couvercle : 0 carreau"
+    assert phrase("supply", "fr", bag=1, lid=0) == (
+        "  sac\u202f: 1 carreau, couvercle\u202f: 0 carreau"
+    )
     assert phrase("placement", "en", player=1, color="red", row=1, column=2, horizontal=1,
                   vertical=0, points=1).endswith("-> 1 point")  # fmt: skip
     assert phrase("bonuses", "fr", player=1, rows=1, columns=2, colors=0, points=24,
-                  score=50) == ("  joueur 1 : bonus de fin 1 rangée x2, 2 colonnes x7, "
+                  score=50) == ("  joueur 1\u202f: bonus de fin 1 rangée x2, 2 colonnes x7, "
                                 "0 couleur x10 = +24 -> 50")  # fmt: skip
     assert phrase("sheet_correct", "en", rounds=1) == "the scoresheet is correct (1 round)"

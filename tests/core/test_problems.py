@@ -217,24 +217,24 @@ def test_problems_in_french_s3_s4_p2() -> None:
         (
             P.LINE_OVER_CAPACITY,
             "pattern line 2 holds 3 tiles: it has 2 spaces",
-            "la ligne de préparation 2 contient 3 carreaux : elle n'a que 2 places",
+            "la ligne de préparation 2 contient 3 carreaux\u202f: elle n'a que 2 places",
         ),
         (P.LINE_MIXED_COLORS, "pattern line 3 mixes colours",
          "la ligne de préparation 3 mélange plusieurs couleurs"),
         (
             P.TILE_COUNT,
             "21 blue tiles in all: the game has 20 of each colour",
-            "21 carreaux de couleur bleue en tout : le jeu en compte 20 de chaque couleur",
+            "21 carreaux de couleur bleue en tout\u202f: le jeu en compte 20 de chaque couleur",
         ),
         (
             P.TILE_COUNT,
             "23 red tiles in all: the game has 20 of each colour",
-            "23 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur",
+            "23 carreaux de couleur rouge en tout\u202f: le jeu en compte 20 de chaque couleur",
         ),
         (
             P.TILE_COUNT,
             "21 white tiles in all: the game has 20 of each colour",
-            "21 carreaux de couleur blanche en tout : le jeu en compte 20 de chaque couleur",
+            "21 carreaux de couleur blanche en tout\u202f: le jeu en compte 20 de chaque couleur",
         ),
     ]  # fmt: skip
 
@@ -255,7 +255,7 @@ def test_problems_in_french_f3_g1_r2() -> None:
     assert [p.message_in("fr") for p in found(d)] == [
         "des carreaux restent dans les fabriques ou au centre pendant la phase préparation "
         "de la manche",
-        "une partie avec graine remplit elle-même ses fabriques : elle n'attend jamais de "
+        "une partie avec graine remplit elle-même ses fabriques\u202f: elle n'attend jamais de "
         "remplissage (rng_state doit être null avec des tirages extérieurs)",
     ]
     d = doc()
@@ -304,7 +304,7 @@ def test_a_records_impossible_start_keeps_its_french_words() -> None:
         az.GameRecord.from_dict(record)
     (problem,) = caught.value.problems
     assert problem.path == "$.initial_state.players[0].score"
-    assert problem.message_in("fr") == "score -4 < 0 : un score n'est jamais négatif"
+    assert problem.message_in("fr") == "score -4 < 0\u202f: un score n'est jamais négatif"
 
 
 # -- what play cannot reach (issue 34): the end, the scores, the takes, round 1 ----------
@@ -341,7 +341,7 @@ def test_e1_r6_r7_a_game_over_with_no_cause_cannot_exist() -> None:
     assert problem.message_in("fr") == (
         "la partie est finie, mais aucune rangée de mur n'est complète (E1), 100 carreaux "
         "restent dans le sac et le couvercle pour remplir les fabriques (R6), et une rangée "
-        "de mur peut encore être complétée (R7) : rien ne l'a terminée"
+        "de mur peut encore être complétée (R7)\u202f: rien ne l'a terminée"
     )
 
 

@@ -570,10 +570,11 @@ def test_french_text() -> None:
     state = _position()
     picture = board(state, lang="fr", highlight=_example_move("wall-color-conflict"))
     root = parse(picture)
-    assert "manche 2" in picture and "plancher" in picture and "Sac : 72 carreaux" in picture
+    assert "manche 2" in picture and "plancher" in picture and "Sac\u202f: 72 carreaux" in picture
     assert "floor line" not in picture
     assert _verdict_text(root).startswith(
-        "Coup illégal : 1 carreau de couleur jaune pris de la fabrique 3 : 1 vers la ligne "
+        "Coup illégal\u202f: 1 carreau de couleur jaune pris de la fabrique 3\u202f: 1 "
+        "vers la ligne "
         "de préparation 4"
     )
     assert "la rangée 4 du mur contient déjà la couleur jaune" in _verdict_text(root)

@@ -52,7 +52,9 @@ def test_french_and_english_differ_where_they_should() -> None:
     same = [k for k in keys() if template("en", k) == template("fr", k)]
     # what reads the same: figures alone, a score, "centre", the framing of a path
     assert len(same) < 15, same
-    assert template("fr", "code.GAME_OVER") == "la partie est terminée : aucun coup n'est possible"
+    assert template("fr", "code.GAME_OVER") == (
+        "la partie est terminée\u202f: aucun coup n'est possible"
+    )
 
 
 def test_plural_forms_come_from_the_headers() -> None:

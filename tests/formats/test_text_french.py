@@ -1,7 +1,7 @@
-"""French throughout (issue 37): French punctuation in the scorekeeper's phrases of
-``fr.po`` (a narrow no-break space before ``; : ! ?``; the rest of the catalogue is still
-to do: the command line escapes U+202F as unprintable), no counted word left in the
-plural for a count of 1 in either language, and one name for a pattern line, « ligne de
+"""French throughout (issue 37): French punctuation in every phrase of ``fr.po`` (a
+narrow no-break space before ``; : ! ?`` and inside « », which the command line and the
+web judge show as they are, not escaped), no counted word left in the plural for a
+count of 1 in either language, and one name for a pattern line, « ligne de
 préparation », in the catalogue and the French documents."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from azul_rules.core.shown import fill
+from azul_rules.core.shown import fill, is_printable, printable, shown
 from azul_rules.text import load
 from azul_rules.text.po import placeholders
 
@@ -29,17 +29,39 @@ def _words_only(text: str) -> str:
     return re.sub(r"Content-(Type|Encoding): ", "", text)
 
 
-def test_the_scorekeepers_french_has_a_no_break_space_before_high_punctuation() -> None:
-    wrong = {key: text for key, text in load("fr").texts.items()
-             if key.startswith("web.scorekeeper.")
+NOT_PROSE = {
+    "ask.synonyms": "the question box's groups of words, each ended by a semicolon",
+}
+"""The French entries that are data rather than sentences, and why."""
+
+
+def test_every_french_phrase_has_a_no_break_space_before_high_punctuation() -> None:
+    """Not a plain space nor none: U+202F (or U+00A0) before ``; : ! ?`` of every phrase
+    (placeholders, code in backticks, addresses and quoted HTTP headers aside)."""
+    texts = load("fr").texts
+    wrong = {key: text for key, text in texts.items()
+             if key not in NOT_PROSE
              and re.search(rf"(?<![{NO_BREAK}])[;:!?]", _words_only(text))}  # fmt: skip
     assert wrong == {}
+    said = {key: text for key, text in texts.items() if "\u202f" in text}
+    assert len(said) > 250 and "Règle {id}\u202f: {title}" in said.values()
 
 
-def test_the_scorekeepers_french_guillemets_hold_a_no_break_space() -> None:
+def test_every_french_guillemet_holds_a_no_break_space() -> None:
     for key, text in load("fr").texts.items():
         unspaced = re.search(rf"«(?![{NO_BREAK}])|(?<![{NO_BREAK}])»", text)
-        assert not (key.startswith("web.scorekeeper.") and unspaced), key
+        assert not unspaced, key
+
+
+def test_no_no_break_space_in_english_nor_in_the_placeholders() -> None:
+    """The English phrases have none, and French's placeholders are English's: no space
+    was put inside a ``{name}`` or a ``{n:form|forms}`` (nor anywhere code is quoted)."""
+    english, french = load("en").texts, load("fr").texts
+    assert not [key for key, text in english.items() if set(text) & set(NO_BREAK)]
+    for key, text in french.items():
+        for field in re.findall(r"\{[^{}]*\}|`[^`]*`", text):
+            assert not set(field) & set(NO_BREAK), (key, field)
+        assert placeholders(text) == placeholders(english[key]), key
 
 
 _NOUNS = (
@@ -118,3 +140,47 @@ def test_the_french_catalogue_says_ligne_de_preparation() -> None:
     texts = load("fr").texts
     assert "ligne de préparation" in texts["web.scorekeeper.same_row"]
     assert "lignes de préparation" in texts["web.scorekeeper.supply"]
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("Règle P3\u202f: pas deux fois", "Règle P3\u202f: pas deux fois"),
+        ("«\u00a0oui\u00a0»", "«\u00a0oui\u00a0»"),
+        ("reçu\u202f: \x1b[31m", "reçu\u202f: \\x1b[31m"),  # a terminal's escape
+        ("a\u202eb", "a\\u202eb"),  # a bidirectional override
+        ("a\u2066b\u2069", "a\\u2066b\\u2069"),  # bidirectional isolates
+        ("a\u200bb\u200dc\ufeff", "a\\u200bb\\u200dc\\ufeff"),  # zero-width
+        ("a\u00adb", "a\\xadb"),  # a soft hyphen, another format character
+        ("ligne\u2028suivante\r", "ligne\\u2028suivante\\r"),
+        ("a\u2009b\u3000c", "a\\u2009b\\u3000c"),  # other spaces: still escaped
+    ],
+)
+def test_printable_keeps_frances_no_break_spaces_and_escapes_the_rest(
+    text: str, said: str
+) -> None:
+    """U+00A0 and U+202F are French typography (the catalogue puts them before ``:``),
+    shown as they are; every other character Python does not print is escaped, beside
+    them too."""
+    assert printable(text) == said
+    assert is_printable(said)
+    assert is_printable(text) == (text == said)
+
+
+def test_a_quoted_value_keeps_its_no_break_spaces_escaped() -> None:
+    """What the library quotes from its input (``shown``: a ``repr``) keeps U+202F
+    escaped, so that a value reads as what was sent; only its own phrases show it."""
+    assert shown("a\u202fb") == "'a\\u202fb'"
+
+
+def test_the_command_line_shows_french_punctuation_unescaped(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A French error line of the command line: its narrow no-break spaces as they are
+    (they used to come out as ``\\u202f``)."""
+    from azul_rules.cli import main
+
+    assert main(["rules", "Z9", "--lang", "fr"]) == 2
+    err = capsys.readouterr().err
+    assert "règles\u202f: les identifiants" in err and "\\u202f" not in err
+    assert is_printable(err.rstrip("\n"))

@@ -300,8 +300,8 @@ def test_the_report_in_french(capsys: pytest.CaptureFixture[str]) -> None:
     engine = " ".join(REFERENCE)
     assert main(command("--engine", engine, "--games", "2", "--seed", "1", "--lang", "fr")) == 0
     assert re.fullmatch(
-        "azul-rules differential : azul_rules reference engine est d'accord avec l'arbitre "
-        "\\(2 parties, [0-9\u202f]+ coups comparés en [0-9]+,[0-9] s ; graine 1\\)\\.\n",
+        "azul-rules differential\u202f: azul_rules reference engine est d'accord avec l'arbitre "
+        "\\(2 parties, [0-9\u202f]+ coups comparés en [0-9]+,[0-9] s\u202f; graine 1\\)\\.\n",
         capsys.readouterr().out,
     )
     bug = " ".join(buggy("floor-while-room"))
@@ -309,13 +309,13 @@ def test_the_report_in_french(capsys: pytest.CaptureFixture[str]) -> None:
                         "--lang", "fr")) == 1  # fmt: skip
     lines = capsys.readouterr().out.splitlines()
     assert lines[:2] == [
-        "azul-rules differential : buggy engine (floor-while-room) n'est pas d'accord avec "
+        "azul-rules differential\u202f: buggy engine (floor-while-room) n'est pas d'accord avec "
         "l'arbitre.",
-        "règle enfreinte : P5 (L'excédent tombe au plancher)",
+        "règle enfreinte\u202f: P5 (L'excédent tombe au plancher)",
     ]
-    assert lines[2].startswith("la plus courte partie en désaccord : 1 coup (la première "
-                               "trouvée en avait 1) ; 1 partie (et ")  # fmt: skip
-    assert lines[3] == "à la première distribution : refill 1:BBBB 2:BBBB 3:BBBB 4:BBBB 5:BBBB"
+    assert lines[2].startswith("la plus courte partie en désaccord\u202f: 1 coup (la première "
+                               "trouvée en avait 1)\u202f; 1 partie (et ")  # fmt: skip
+    assert lines[3] == "à la première distribution\u202f: refill 1:BBBB 2:BBBB 3:BBBB 4:BBBB 5:BBBB"
     assert "(P5): FLOOR_WHILE_ROOM: 3 carreaux sont allés au plancher" in lines[5]
     with pytest.raises(ValueError, match="unknown language 'de'"):
         differential.run(REFERENCE, games=1, lang="de")

@@ -735,7 +735,8 @@ def test_lang_fr_records_the_forfeits_verdicts_in_french(
     capsys.readouterr()
     assert [game["result"]["forfeit"]["violations"][0] for game in lines(out)] == [{
         "code": "NO_SUCH_SOURCE", "rule": "S2",
-        "message": "la fabrique 100 n'existe pas : cette table a les fabriques 1 à 5 et le centre",
+        "message": "la fabrique 100 n'existe pas\u202f: cette table a les fabriques 1 à 5 "
+        "et le centre",
     }] * 2  # fmt: skip
     assert "lang" not in lines(out)[0]["tournament"]
     assert main(["tournament", *bots, "--games", "3", "--resume"]) == 0

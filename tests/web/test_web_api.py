@@ -204,7 +204,8 @@ def test_apply_refuses_an_illegal_move_with_its_violations(client: TestClient) -
     assert doc["title"] == "Coup illégal"
     assert [v["code"] for v in doc["violations"]] == ["WALL_COLOR_CONFLICT"]
     assert doc["detail"] == (
-        "WALL_COLOR_CONFLICT (P3) : la rangée 4 du mur contient déjà la couleur jaune : cette "
+        "WALL_COLOR_CONFLICT (P3)\u202f: la rangée 4 du mur contient déjà la couleur "
+        "jaune\u202f: cette "
         "couleur ne peut pas aller dans la ligne de préparation 4"
     )
     assert doc["move"] == example("wall-color-conflict.json")
@@ -379,7 +380,7 @@ def test_an_option_out_of_range_is_quoted(
         return
     for lang, kind, expected in (
         ("en", en, "expected an integer from {} to {}, got {}"),
-        ("fr", fr, "attendu : un entier de {} à {} ; reçu : {}"),
+        ("fr", fr, "attendu\u202f: un entier de {} à {}\u202f; reçu\u202f: {}"),
     ):
         body = {"state": ROUND_TWO, "size": value, "lang": lang}
         doc = problem_of(post(client, "render", body), 400, "unreadable-input")
@@ -680,7 +681,7 @@ def test_the_judge_keeps_nothing_between_requests(client: TestClient) -> None:
 # -- answers JSON text cannot hold ------------------------------------------------------------
 
 TOO_LONG_EN = "an integer of more than 4300 digits: JSON text holds at most that many"
-TOO_LONG_FR = "un entier de plus de 4300 chiffres : le texte JSON n'en admet pas plus"
+TOO_LONG_FR = "un entier de plus de 4300 chiffres\u202f: le texte JSON n'en admet pas plus"
 
 
 def test_an_answer_past_4300_digits_is_a_422_naming_each_place(client: TestClient) -> None:

@@ -89,7 +89,7 @@ def test_a_french_question_answered_in_french_in_view(
     assert first.get_attribute("data-rule") == "W3"
     assert "Les points d'un carreau posé" in first.text
     assert "Les voisins en diagonale ne comptent jamais" in first.text
-    assert "Réponses à « les diagonales comptent ? »" in phone.find_element(
+    assert "Réponses à «\u202fles diagonales comptent ?\u202f»" in phone.find_element(
         By.ID, "question-answers").text
     assert _in_view(phone, first)
 

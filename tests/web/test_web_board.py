@@ -19,6 +19,7 @@ import pytest
 
 import azul_rules as az
 import tests.browser  # noqa: F401 (skips the module without chromium)
+from azul_rules.web.page import page_words
 from tests.extras import needs
 from tests.web.conftest import window
 from tests.web.test_web_browser import (
@@ -41,7 +42,6 @@ EXAMPLES = Path("examples")
 ROUND_TWO = az.from_json((EXAMPLES / "round-2-position.json").read_text(), az.GameState)
 NOTATION = az.to_notation(ROUND_TWO)
 COLORS = ("blue", "yellow", "red", "black", "white")
-LETTERS = {"blue": "B", "yellow": "Y", "red": "R", "black": "K", "white": "W"}
 
 
 @pytest.fixture(scope="module")
@@ -266,47 +266,89 @@ def test_french_from_the_link_to_the_answer(page: WebDriver, site: str) -> None:
     wait(page, lambda d: "Coup légal" in verdict_text(d))
     effect = page.find_element(By.ID, "effect").text
     assert "S'il est joué" in effect and "2 carreaux sur la ligne 3" in effect
-    assert "1 carreau au plancher : −1 point maintenant (F1)" in effect
+    assert "1 carreau au plancher\u202f: −1 point maintenant (F1)" in effect
 
 
 GLYPHS = """
-return [...document.querySelectorAll('.tile, svg .marker')].map(e => ({
-  classes: (e.getAttribute('class') || '').split(/\\s+/),
-  glyph: e.querySelector('.glyph') ? e.querySelector('.glyph').tagName : null,
-  text: e.textContent.trim(),
-  svg: e instanceof SVGElement,
-}));
+const named = (e) => e.getAttribute('aria-label') || e.getAttribute('title')
+  || (e.closest('label, button') || e).textContent;
+return [...document.querySelectorAll('.tile, svg .marker')].map(e => {
+  const drawn = e.querySelector('svg.glyph');
+  return {
+    classes: (e.getAttribute('class') || '').split(/\\s+/),
+    glyph: e.querySelector('.glyph') ? e.querySelector('.glyph').tagName : null,
+    drawn: drawn ? drawn.getAttribute('data-glyph') : null,
+    path: drawn ? drawn.querySelector('path').getAttribute('d') : null,
+    text: e.textContent.trim(),
+    name: e instanceof SVGElement ? '' : named(e).trim(),
+    where: e.closest('[id]') ? e.closest('[id]').id : '',
+    svg: e instanceof SVGElement,
+  };
+});
 """
 
 
-def test_every_tile_on_the_page_names_its_colour_and_shows_its_glyph(
-    page: WebDriver, site: str
-) -> None:
-    """Colour is never the only sign: every element of class ``tile`` (the picture's,
-    the editor's, the brushes, the counts) names its colour in its class and shows a
-    glyph or its letter; the starting player marker shows its 1."""
-    open_page(page, site, link())
-    picture_ready(page)
-    key(page, "tool:edit").click()  # the brushes above the picture too
-    on_table = 28  # 12 on factories, 3 in the centre, 8 on pattern lines, 5 on walls
-    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#picture svg .tile")) == on_table)
-    tiles = page.execute_script(GLYPHS)
-    # The picture's 28 and its marker; the editor's 28 and its marker, 12 brushes, 10 counts
-    # (and any other part of the page's own).
-    assert sum(t["svg"] for t in tiles) == on_table + 1
-    assert sum(not t["svg"] for t in tiles) >= on_table + 1 + 12 + 10
+def _page_tiles(page: WebDriver) -> list[dict[str, Any]]:
+    tiles: list[dict[str, Any]] = page.execute_script(GLYPHS)
+    return tiles
+
+
+def _check_tiles(tiles: list[dict[str, Any]], lang: str) -> set[tuple[str, bool]]:
+    """Each tile of ``tiles`` names one colour in its class; a tile of the page (not of a
+    picture) draws that colour's glyph, the pictures' own path, and its label (or its
+    label element's words) names the colour in ``lang``; a marker shows its 1.  The
+    (colour, in a picture) pairs seen."""
+    from azul_rules.svg._parts import _GLYPHS
+
+    paths = {color.name.lower(): d for color, d in _GLYPHS.items()}
+    words = page_words()[lang]
     kinds = set()
     for tile in tiles:
         named = [c for c in (*COLORS, "marker") if c in tile["classes"]]
         assert len(named) == 1, tile
-        kinds.add((named[0], tile["svg"]))
-        if named[0] == "marker":
+        color = named[0]
+        kinds.add((color, tile["svg"]))
+        if color == "marker":
             assert tile["text"] == "1", tile
         elif tile["svg"]:
             assert tile["glyph"] in ("path", "text", "g"), tile
         else:
-            assert tile["text"] == LETTERS[named[0]], tile
+            assert tile["drawn"] == color and tile["path"] == paths[color], tile
+            assert tile["text"] == "", tile  # no letter: B is no colour's initial in French
+            assert words[color] in tile["name"].lower(), (lang, tile)
+        if color == "marker" and not tile["svg"]:
+            assert words["markerTile"].lower() in tile["name"].lower(), (lang, tile)
+    return kinds
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_every_tile_on_the_page_names_its_colour_and_shows_its_glyph(
+    page: WebDriver, site: str, lang: str
+) -> None:
+    """Colour is never the only sign, in any language: every element of class ``tile``
+    (the picture's, the editor's, the brushes, the counts, the lot of *one board, one
+    lot*, the scorekeeper's) names its colour in its class and shows its glyph, the
+    pictures' shape (static/glyphs.js), not an English letter; outside the picture its
+    label names the colour in the page's language; the starting player marker shows its
+    1."""
+    open_page(page, site, link(), lang=lang)
+    picture_ready(page)
+    key(page, "tool:edit").click()  # the brushes above the picture too
+    on_table = 28  # 12 on factories, 3 in the centre, 8 on pattern lines, 5 on walls
+    wait(page, lambda d: len(d.find_elements(By.CSS_SELECTOR, "#picture svg .tile")) == on_table)
+    tiles = _page_tiles(page)
+    # The picture's 28 and its marker; the editor's 28 and its marker, 12 brushes, 10 counts
+    # (and any other part of the page's own).
+    assert sum(t["svg"] for t in tiles) == on_table + 1
+    assert sum(not t["svg"] for t in tiles) >= on_table + 1 + 12 + 10
+    kinds = _check_tiles(tiles, lang)
     assert {(c, s) for c in (*COLORS, "marker") for s in (True, False)} <= kinds
+    assert {t["where"] for t in tiles if not t["svg"]} >= {"tools", "editor"}
+    # One board, one lot (static/table.js): its five colours too.
+    page.find_element(By.ID, "quick").click()
+    wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#quick-panel .tile"))
+    lot = [t for t in _page_tiles(page) if t["where"] == "quick-panel"]
+    assert {c for c, _ in _check_tiles(lot, lang)} == set(COLORS)
 
 
 def test_a_half_laid_table_is_named_impossible(page: WebDriver, site: str) -> None:

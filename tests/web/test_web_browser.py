@@ -129,10 +129,10 @@ def test_a_position_built_by_clicks_and_a_partial_take_judged_in_french(page: We
     shown = verdict_text(page)
     assert "Coup illégal" in shown
     assert (
-        "2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris : il faut prendre "
+        "2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris\u202f: il faut prendre "
         "tous les carreaux de la couleur choisie"
     ) in shown
-    assert "Règle T2 : Prendre sur une fabrique" in shown
+    assert "Règle T2\u202f: Prendre sur une fabrique" in shown
     assert az.rule("T2").text("fr") in shown
     # The server's picture, the blue left behind on factory 2 marked.
     wait(page, lambda d: d.find_elements(By.CSS_SELECTOR, "#picture svg .offending.left-behind"))

@@ -37,7 +37,7 @@ CLAIM_POSITION = json.loads((CLAIM_FOLDER / "position.json").read_text())
 CLAIM = json.loads((CLAIM_FOLDER / "claim.json").read_text())
 PROBLEM = "application/problem+json"
 JSON = {"Content-Type": "application/json"}
-FRAME = "{document} illisible à cet endroit ; raison (en anglais) : « {text} »"
+FRAME = "{document} illisible à cet endroit\u202f; raison (en anglais)\u202f: «\u202f{text}\u202f»"
 
 
 class Reply:
@@ -119,20 +119,23 @@ def test_envelope_errors_in_french(server: tuple[str, int]) -> None:
     assert doc["errors"] == [
         {"path": "$.state", "problem": "donné deux fois"},
         {"path": "$.extra",
-         "problem": "membre inconnu (membres possibles : state, move, infer_unseen, lang)"},
+         "problem": "membre inconnu (membres possibles\u202f: state, move, infer_unseen, lang)"},
         {"path": "$.move", "problem": "membre obligatoire absent"},
     ]
     assert doc["detail"] == (
-        "$.state : donné deux fois ; $.extra : membre inconnu (membres possibles : state, "
-        "move, infer_unseen, lang) ; $.move : membre obligatoire absent"
+        "$.state\u202f: donné deux fois\u202f; $.extra\u202f: membre inconnu (membres "
+        "possibles\u202f: state, "
+        "move, infer_unseen, lang)\u202f; $.move\u202f: membre obligatoire absent"
     )
     doc = unreadable(post(server, "legal-moves", {"state": ROUND_TWO, "lang": "de"}, "?lang=fr"))
     assert doc["errors"] == [
-        {"path": "$.lang", "problem": 'attendu : "en" ou "fr" ; reçu : la chaîne "de"'}
+        {"path": "$.lang",
+         "problem": 'attendu\u202f: "en" ou "fr"\u202f; reçu\u202f: la chaîne "de"'}
     ]
     doc = unreadable(post(server, "check", [1], "?lang=fr"))
     assert doc["detail"] == (
-        '$ : attendu : un objet JSON avec "state", "move", "infer_unseen" ; reçu : le tableau [1]'
+        '$\u202f: attendu\u202f: un objet JSON avec "state", "move", '
+        '"infer_unseen"\u202f; reçu\u202f: le tableau [1]'
     )
 
 
@@ -144,7 +147,7 @@ def test_the_body_lang_wins_over_the_query(server: tuple[str, int]) -> None:
     ]
     doc = unreadable(post(server, "legal-moves", {**body, "lang": "fr"}, "?lang=en"))
     assert doc["errors"] == [
-        {"path": "$.at", "problem": "membre inconnu (membres possibles : state, lang)"}
+        {"path": "$.at", "problem": "membre inconnu (membres possibles\u202f: state, lang)"}
     ]
     reply = post(server, "legal-moves", {"state": ROUND_TWO}, "?lang=de")
     assert reply.status == 400 and reply.doc["title"] == "Unreadable input"
@@ -155,23 +158,24 @@ def test_options_in_french(server: tuple[str, int]) -> None:
     """render's size, tiling and player, replay's at, a move of no known form."""
     body = {"state": ROUND_TWO, "size": 3, "tiling": "oui", "lang": "fr"}
     assert unreadable(post(server, "render", body))["errors"] == [
-        {"path": "$.size", "problem": "attendu : un entier de 64 à 4096 ; reçu : 3"},
-        {"path": "$.tiling", "problem": 'attendu : true ou false ; reçu : la chaîne "oui"'},
+        {"path": "$.size", "problem": "attendu\u202f: un entier de 64 à 4096\u202f; reçu\u202f: 3"},
+        {"path": "$.tiling",
+         "problem": 'attendu\u202f: true ou false\u202f; reçu\u202f: la chaîne "oui"'},
     ]
     cases = [
         ("render", {"state": ROUND_TWO, "player": 3}, "$.player",
-         "les joueurs sont numérotés de 0 à 1 ; reçu : 3"),
+         "les joueurs sont numérotés de 0 à 1\u202f; reçu\u202f: 3"),
         ("render", {"state": ROUND_TWO, "tiling": True}, "$.tiling",
          "cette position n'enregistre aucune décoration du mur (pas de last_scoring) à marquer"),
         ("replay", {"record": RECORD, "at": 50}, "$.at",
-         "la partie enregistrée compte 49 coups ; reçu : 50"),
+         "la partie enregistrée compte 49 coups\u202f; reçu\u202f: 50"),
         ("check", {"state": ROUND_TWO, "move": 7}, "$.move",
-         'attendu : un objet coup ou sa notation, comme "3B2" ; reçu : 7'),
+         'attendu\u202f: un objet coup ou sa notation, comme "3B2"\u202f; reçu\u202f: 7'),
     ]  # fmt: skip
     for endpoint, request, path, problem in cases:
         doc = unreadable(post(server, endpoint, {**request, "lang": "fr"}))
         assert doc["errors"] == [{"path": path, "problem": problem}]
-        assert doc["detail"] == f"{path} : {problem}"
+        assert doc["detail"] == f"{path}\u202f: {problem}"
 
 
 # -- the library's English-only texts ----------------------------------------------------
@@ -210,7 +214,8 @@ def test_unreadable_documents_are_framed_in_french(server: tuple[str, int]) -> N
             "problem_en": move_text,
         },
     ]
-    assert doc["detail"] == " ; ".join(f"{e['path']} : {e['problem']}" for e in doc["errors"])
+    said = [f"{e['path']}\u202f: {e['problem']}" for e in doc["errors"]]
+    assert doc["detail"] == "\u202f; ".join(said)
     english = unreadable_english(post(server, "check", {"state": state, "move": "9Z9"}))
     assert english == [
         {"path": "$.state.round", "problem": state_text},
@@ -229,8 +234,8 @@ def test_a_claim_that_does_not_fit_is_framed_in_french(server: tuple[str, int]) 
     assert doc["errors"] == [
         {
             "path": "$.claim.scores",
-            "problem": "annonce des scores (claim) incompatible avec la position à cet endroit "
-            f"; raison (en anglais) : « {text} »",
+            "problem": "annonce des scores (claim) incompatible avec la position à cet endroit"
+            f"\u202f; raison (en anglais)\u202f: «\u202f{text}\u202f»",
             "problem_en": text,
         }
     ]
@@ -250,14 +255,14 @@ def test_an_impossible_position_in_french_s3_s4(server: tuple[str, int]) -> None
         "impossible-position",
         "Position impossible",
     )
-    assert doc["detail"] == "cette position ne peut pas exister (2 problèmes) : voir errors"
+    assert doc["detail"] == "cette position ne peut pas exister (2 problèmes)\u202f: voir errors"
     assert [(e["code"], e["path"], e["problem"], e["message"]) for e in doc["errors"]] == [
         ("LINE_OVER_CAPACITY", "$.state.players[0].pattern_lines[0]",
-         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place",
-         "la ligne de préparation 1 contient 2 carreaux : elle n'a que 1 place"),
+         "la ligne de préparation 1 contient 2 carreaux\u202f: elle n'a que 1 place",
+         "la ligne de préparation 1 contient 2 carreaux\u202f: elle n'a que 1 place"),
         ("TILE_COUNT", "$.state",
-         "22 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur",
-         "22 carreaux de couleur rouge en tout : le jeu en compte 20 de chaque couleur"),
+         "22 carreaux de couleur rouge en tout\u202f: le jeu en compte 20 de chaque couleur",
+         "22 carreaux de couleur rouge en tout\u202f: le jeu en compte 20 de chaque couleur"),
     ]  # fmt: skip
     assert all("problem_en" not in e for e in doc["errors"])
     assert doc["errors"][0]["rule_title"] == az.rule("S4").title_in("fr")
@@ -277,7 +282,7 @@ def test_an_impossible_start_of_a_record_in_french(server: tuple[str, int]) -> N
         "impossible-position",
         "Position impossible",
     )
-    assert doc["detail"] == "cette position ne peut pas exister (1 problème) : voir errors"
+    assert doc["detail"] == "cette position ne peut pas exister (1 problème)\u202f: voir errors"
     ((path, message),) = [(e["path"], e["message"]) for e in doc["errors"]]
     assert path == "$.record.initial_state.players[1].floor"
     assert message == (
@@ -296,8 +301,8 @@ def test_an_illegal_move_applied_in_french(server: tuple[str, int]) -> None:
         "Coup illégal",
     )
     assert doc["detail"] == (
-        "PARTIAL_TAKE (T2) : 2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris "
-        ": il faut prendre tous les carreaux de la couleur choisie"
+        "PARTIAL_TAKE (T2)\u202f: 2 des 3 carreaux de couleur bleue de la fabrique 2 ont été pris"
+        "\u202f: il faut prendre tous les carreaux de la couleur choisie"
     )
 
 
@@ -307,25 +312,27 @@ def test_an_illegal_move_applied_in_french(server: tuple[str, int]) -> None:
 def test_http_refusals_in_french(server: tuple[str, int]) -> None:
     """404, 405, 415 and a 404 of the rule book and of the schemas, with ?lang=fr."""
     doc = problem_of(call(server, "GET", "/api/v2/check?lang=fr"), 404, "not-found", "Introuvable")
-    assert doc["detail"] == "aucune page ni aucun point d'accès à cette adresse : /api/v2/check"
+    assert doc["detail"] == (
+        "aucune page ni aucun point d'accès à cette adresse\u202f: /api/v2/check"
+    )
     doc = problem_of(
         call(server, "GET", "/api/v1/check?lang=fr"),
         405,
         "method-not-allowed",
         "Méthode non permise",
     )
-    assert doc["detail"] == "GET n'est pas permis ici : utilisez POST"
+    assert doc["detail"] == "GET n'est pas permis ici\u202f: utilisez POST"
     reply = call(server, "POST", "/api/v1/check?lang=fr", b"{}", {"Content-Type": "text/plain"})
     doc = problem_of(reply, 415, "unsupported-media-type", "Type de contenu non pris en charge")
     assert doc["detail"] == (
-        "envoyez le corps en JSON avec l'en-tête Content-Type: application/json (UTF-8) ; "
-        "reçu : text/plain"
+        "envoyez le corps en JSON avec l'en-tête Content-Type: application/json (UTF-8)\u202f; "
+        "reçu\u202f: text/plain"
     )
     doc = problem_of(
         call(server, "GET", "/api/v1/rules/Z9?lang=fr"), 404, "not-found", "Introuvable"
     )
     assert doc["detail"] == (
-        "pas de règle 'Z9' dans le livre de règles : les identifiants sont G1-G2, S1-S7, "
+        "pas de règle 'Z9' dans le livre de règles\u202f: les identifiants sont G1-G2, S1-S7, "
         "T1-T4, P1-P7, F1-F4, W1-W5, R1-R7, E1-E4, V1-V5"
     )
     english = call(server, "GET", "/api/v1/rules/Z9").doc["detail"]
@@ -336,7 +343,7 @@ def test_http_refusals_in_french(server: tuple[str, int]) -> None:
         call(server, "GET", "/api/v1/schemas/board.json?lang=fr"), 404, "not-found", "Introuvable"
     )
     assert doc["detail"] == (
-        "pas de schéma 'board' : les schémas sont position.json, move.json, record.json, "
+        "pas de schéma 'board'\u202f: les schémas sont position.json, move.json, record.json, "
         "claim.json, scoresheet.json"
     )
 
@@ -356,7 +363,8 @@ def test_a_body_too_large_in_french(server: tuple[str, int]) -> None:
     assert reply.status == 413
     assert reply.doc["title"] == "Requête trop grande"
     assert (
-        reply.doc["detail"] == "300000 octets : le corps d'une requête fait au plus 262144 octets"
+        reply.doc["detail"] == "300000 octets\u202f: le corps d'une requête fait au plus "
+            "262144 octets"
     )
 
 
@@ -379,7 +387,7 @@ def test_a_streamed_body_too_large_and_a_bug_in_french(monkeypatch: pytest.Monke
         reply = client.post("/api/v1/check?lang=fr", content=chunks(), headers=JSON)
         assert reply.status_code == 413
         assert reply.json()["detail"] == (
-            "plus de 262144 octets : le corps d'une requête fait au plus 262144 octets"
+            "plus de 262144 octets\u202f: le corps d'une requête fait au plus 262144 octets"
         )
     monkeypatch.setattr(web_judge, "check", broken)
     with TestClient(create_app(), raise_server_exceptions=False) as client:
@@ -387,7 +395,7 @@ def test_a_streamed_body_too_large_and_a_bug_in_french(monkeypatch: pytest.Monke
     assert reply.status_code == 500
     assert reply.json()["title"] == "Erreur interne"
     assert reply.json()["detail"] == (
-        "le juge a échoué sur cette requête : c'est un bogue d'azul_rules, merci de le "
+        "le juge a échoué sur cette requête\u202f: c'est un bogue d'azul_rules, merci de le "
         "signaler avec la requête"
     )
 
@@ -439,4 +447,4 @@ def test_bad_bodies_in_french_are_never_answered_in_english(
         assert fr_entry["problem"] != en_entry["problem"], fr_entry
         if "problem_en" in fr_entry:
             assert fr_entry["problem_en"] == en_entry["problem"]
-            assert f"« {en_entry['problem']} »" in fr_entry["problem"]
+            assert f"«\u202f{en_entry['problem']}\u202f»" in fr_entry["problem"]

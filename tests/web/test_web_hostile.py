@@ -30,6 +30,7 @@ needs("httpx2")
 
 from starlette.testclient import TestClient  # noqa: E402
 
+from azul_rules.core.shown import is_printable  # noqa: E402
 from azul_rules.web import create_app  # noqa: E402
 from azul_rules.web.app import SVG_POLICY  # noqa: E402
 from tests.webserver import running_server  # noqa: E402
@@ -73,7 +74,7 @@ def test_a_compressed_body_is_415_naming_its_coding(
     assert reply.headers["accept-encoding"] == "identity"  # RFC 9110, 12.5.3
     reply = client.post("/api/v1/check?lang=fr", content=body, headers=headers)
     assert problem_of(reply, 415, "unsupported-media-type")["detail"] == (
-        f"le corps est envoyé avec Content-Encoding: {coding} ; envoyez-le tel quel, "
+        f"le corps est envoyé avec Content-Encoding: {coding}\u202f; envoyez-le tel quel, "
         "sans Content-Encoding"
     )
     identity = [JSON, ("Content-Encoding", "identity")]
@@ -220,7 +221,7 @@ def test_web_a_hostile_value_is_quoted_cut_and_printable(client: TestClient, lan
     doc = problem_of(reply, 400, "unreadable-input")
     assert len(reply.content) < 3000
     words = [doc["detail"], *(e[k] for e in doc["errors"] for k in ("path", "problem"))]
-    assert all(word.isprintable() for word in words), words
+    assert all(is_printable(word) for word in words), words  # French: U+202F before ;:
     assert "\\x1b[31m\\rxxx" in doc["detail"]
 
 
@@ -274,8 +275,8 @@ def test_render_refuses_a_move_and_a_tiling_together(client: TestClient) -> None
         "/api/v1/render", content=json.dumps({**body, "lang": "fr"}), headers=[JSON]
     )
     assert problem_of(reply, 400, "unreadable-input")["errors"][0]["problem"] == (
-        "une image marque une seule chose : un coup, la dernière décoration du mur ou "
-        "l'annonce d'un audit ; ne gardez qu'un de move, tiling et claim"
+        "une image marque une seule chose\u202f: un coup, la dernière décoration du mur ou "
+        "l'annonce d'un audit\u202f; ne gardez qu'un de move, tiling et claim"
     )
 
 
@@ -325,7 +326,7 @@ def test_a_body_trickled_in_is_408_and_the_connection_closed() -> None:
     assert doc["type"] == "urn:azul-rules:problem:request-timeout"
     assert doc["title"] == "Délai de la requête dépassé"
     assert doc["detail"] == (
-        "le corps n'est pas arrivé dans le délai de 1 seconde après les en-têtes : "
+        "le corps n'est pas arrivé dans le délai de 1 seconde après les en-têtes\u202f: "
         "envoyez-le d'un seul coup"
     )
 

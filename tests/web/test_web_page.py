@@ -188,5 +188,28 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     # the page's words and app.js, each part's words and script (the scorekeeper, Play a
     # game): no more than index.html holds
     scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
-    assert served["page"].count("</script>") == scripts == 9 and page.title == "Azul judge"
+    assert served["page"].count("</script>") == scripts == 10 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"
+
+
+def test_the_tiles_glyphs_are_the_pictures_written_once() -> None:
+    """static/glyphs.js holds the pictures' glyph of each colour (azul_rules/svg/_parts.py),
+    the only copy: no other script keeps its own paths or a table of English letters
+    (B, Y, R, K, W mean nothing in French); the page loads it before the scripts that use
+    it, versioned as they are, and serves it as JavaScript."""
+    from azul_rules.svg._parts import _GLYPHS
+
+    source = STATIC.joinpath("glyphs.js").read_text(encoding="utf-8")
+    found = dict(re.findall(r'^\s+(\w+): "(M[^"]+)",$', source, re.MULTILINE))
+    assert found == {color.name.lower(): d for color, d in _GLYPHS.items()}
+    for name in ("app.js", "play.js", "table.js", "scorekeeper.js"):
+        script = STATIC.joinpath(name).read_text(encoding="utf-8")
+        assert "window.azulGlyphs" in script or "P.glyph" in script, name
+        assert "LETTERS" not in script and not any(d in script for d in _GLYPHS.values()), name
+    page = TestClient(create_app()).get("/").text
+    order = re.findall(r'<script src="static/(\w+)\.js\?v=[^"]+" defer>', page)
+    assert order[0] == "glyphs" and set(order) == {"glyphs", "app", "scorekeeper", "play",
+                                                   "table", "ask"}  # fmt: skip
+    served = TestClient(create_app()).get("/static/glyphs.js")
+    assert served.status_code == 200 and served.text == source
+    assert served.headers["content-type"].startswith("text/javascript")

@@ -199,19 +199,21 @@ def test_a_hot_seat_game_on_the_grey_wall_in_french(page: WebDriver) -> None:
     start(page, "11", ("person", "person"))
     status = page.find_element(By.ID, "play-status").text
     dealt = az.new_game(2, seed=11, variant="grey")
-    assert status == f"Manche 1 : joueur {dealt.current_player + 1} (une personne) doit jouer"
+    assert status == f"Manche 1\u202f: joueur {dealt.current_player + 1} (une personne) doit jouer"
     tiles = page.find_elements(By.CSS_SELECTOR, "#play-chooser .play-take")
     assert tiles and all("tile" in str(t.get_attribute("class")).split() for t in tiles)
-    letters = {"blue": "B", "yellow": "Y", "red": "R", "black": "K", "white": "W"}
-    for tile in tiles:  # colour-blind safe: each tile shows its colour's letter
-        (color,) = set(str(tile.get_attribute("class")).split()) & set(letters)
-        assert tile.find_element(By.CSS_SELECTOR, ".glyph").text == letters[color]
+    colors = {"blue": "bleu", "yellow": "jaune", "red": "rouge", "black": "noir", "white": "blanc"}
+    for tile in tiles:  # colour-blind safe: each tile shows its colour's glyph, not a letter
+        (color,) = set(str(tile.get_attribute("class")).split()) & set(colors)
+        assert tile.find_element(By.CSS_SELECTOR, "svg.glyph").get_attribute("data-glyph") == color
+        assert colors[color] in (tile.get_attribute("aria-label") or "")
     tiles[0].click()
     press(page, "play-target:floor")
     my_turn_after(page, 1)
     link = page.find_element(By.ID, "play-link").get_attribute("href") or ""
     seat = az.from_notation(link.split("?position=")[1]).current_player
-    assert page.find_element(By.ID, "play-status").text.startswith(f"Manche 1 : joueur {seat + 1}")
+    status = page.find_element(By.ID, "play-status").text
+    assert status.startswith(f"Manche 1\u202f: joueur {seat + 1}")
     assert seat != dealt.current_player
     shot(page, "6-hot-seat-french")
     page.find_element(By.ID, "lang-en").click()

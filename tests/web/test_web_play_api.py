@@ -72,7 +72,7 @@ def test_new_game_names_every_wrong_setting_at_once(client: TestClient) -> None:
     french = problem_of(post(client, "new-game", {"players": 5, "lang": "fr"}), 400,
                         "unreadable-input")  # fmt: skip
     assert french["errors"] == [
-        {"path": "$.players", "problem": "attendu : un entier de 2 à 4 ; reçu : 5"}]
+        {"path": "$.players", "problem": "attendu\u202f: un entier de 2 à 4\u202f; reçu\u202f: 5"}]
     missing = problem_of(post(client, "new-game", {}), 400, "unreadable-input")
     assert missing["errors"] == [{"path": "$.players", "problem": "required member missing"}]
 
@@ -135,7 +135,9 @@ def test_record_refuses_an_illegal_move_naming_its_number(client: TestClient) ->
     assert doc["number"] == 2 and doc["notation"] == "1B2"
     assert doc["move"] == {"type": "take", "source": 0, "color": "blue", "line": 1}
     assert [v["code"] for v in doc["violations"]] == ["EMPTY_SOURCE"]
-    assert doc["detail"] == "coup 2 : EMPTY_SOURCE (T2) : la fabrique 1 ne contient aucun carreau"
+    assert doc["detail"] == (
+        "coup 2\u202f: EMPTY_SOURCE (T2)\u202f: la fabrique 1 ne contient aucun carreau"
+    )
 
 
 def test_record_names_each_unreadable_move_and_setting(client: TestClient) -> None:

@@ -6,7 +6,8 @@
 
 (() => {
   const COLORS = ["blue", "yellow", "red", "black", "white"];
-  const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
+  // A tile's glyph, the pictures' shape of its colour (static/glyphs.js, loaded first).
+  const { glyph } = window.azulGlyphs;
   const FACTORIES = { 2: 5, 3: 7, 4: 9 };
   const FLOOR_SIZE = 7;
   const NARROW_BELOW = 720;   // px: a picture's area narrower than this gets the narrow picture
@@ -205,9 +206,9 @@
     }
   };
 
-  // A tile of the editor: its colour and its letter (the marker its 1), never colour alone.
+  // A tile of the editor: its colour and its glyph (the marker its 1), never colour alone.
   const tileButton = (tile, place, remove, key) => button(
-    h("span", { class: "glyph", "aria-hidden": "true", text: tile === "marker" ? "1" : LETTERS[tile] }), remove, {
+    glyph(tile), remove, {
       class: `tile ${tile}`, key, "aria-label": t("removeFrom", { tile: colorWord(tile), place }),
       title: colorWord(tile),
     });
@@ -251,7 +252,7 @@
 
   // The tile to add, chosen in the editor (keys brush:COLOUR) or above the picture (pbrush:COLOUR).
   const brushChoices = (stem) => h("div", { class: "brush", "data-group": stem },
-    [...COLORS, "marker"].map((c) => button(h("span", { class: "glyph", "aria-hidden": "true", text: c === "marker" ? "1" : LETTERS[c] }),
+    [...COLORS, "marker"].map((c) => button(glyph(c),
       () => { brush = c; focusAfter = `${stem}:${c}`; drawEditor(); drawTools(); },
       { class: `tile ${c} brush-choice`, key: `${stem}:${c}`, "aria-pressed": pressed(brush === c),
         "aria-label": c === "marker" ? t("markerTile") : t(c), title: c === "marker" ? t("markerTile") : t(c) })));
@@ -300,7 +301,7 @@
           }) });
       input.id = uid(which);
       return h("div", { class: "count-field" },
-        h("label", { for: input.id }, h("span", { class: `mini tile ${c}`, "aria-hidden": "true", text: LETTERS[c] }),
+        h("label", { for: input.id }, h("span", { class: `mini tile ${c}`, "aria-hidden": "true" }, glyph(c)),
           h("span", { class: "sr", text: t(which === "bag" ? "bagCount" : "lidCount", { color: t(c) }) })), input);
     };
     const restBox = h("input", { type: "checkbox", key: "bag-rest", checked: bagIsRest,
@@ -327,7 +328,7 @@
       const printed = wallColor(r, c);
       const where = grey ? t("wallGrey", { r: r + 1, c: c + 1 }) : t("wallSpace", { r: r + 1, c: c + 1, color: t(printed) });
       const state = tile ? colorWord(tile) : `${t("emptySpace")}, ${t("placeTile")}`;
-      wall.append(button(h("span", { class: "glyph", "aria-hidden": "true", text: tile ? LETTERS[tile] : "" }), () => edit(() => {
+      wall.append(button(tile ? glyph(tile) : null, () => edit(() => {
         if (tile) board.wall[r][c] = null;
         else if (!grey) board.wall[r][c] = printed;
         else if (brush !== "marker") board.wall[r][c] = brush;
@@ -1091,7 +1092,7 @@
 
   // -- what static/table.js (a dealt table, one board and one lot, the paste box) uses ------
   Object.assign(hooks, {
-    t, h, button, call, COLORS, LETTERS, FACTORIES,
+    t, h, button, call, COLORS, glyph, FACTORIES,
     lang: () => lang,
     pos: () => pos,
     blankPosition,

@@ -8,7 +8,6 @@
 
 (() => {
   const COLORS = ["blue", "yellow", "red", "black", "white"];
-  const LETTERS = { blue: "B", yellow: "Y", red: "R", black: "K", white: "W" };
   const SEATS = ["person", "greedy", "random"];
   const MAX_SEED = 2 ** 53 - 1;
   const BOT_PAUSE_MS = 350;
@@ -71,7 +70,8 @@
   };
   const select = (key, options, current, onchange) => h("select", { key, onchange },
     options.map(([value, label]) => h("option", { value: String(value), selected: String(value) === String(current) }, label)));
-  const glyph = (color) => h("span", { class: "glyph", "aria-hidden": "true", text: color === "marker" ? "1" : LETTERS[color] });
+  // A tile's glyph, the pictures' shape of its colour (static/glyphs.js, loaded first).
+  const { glyph } = window.azulGlyphs;
 
   const panel = () => document.getElementById("play");
   const draw = () => {

@@ -4,21 +4,13 @@
 // figure.  Nothing is scored here: the page only keeps the entries and shows the answers.
 // A link (?sheet=<notation>) reopens the sheet at a round.  On the grey wall (V1-V5) a
 // space laid also names its colour: click the space, then one of five colours.  A tile
-// shows its colour's glyph, the picture's (azul_rules/svg/_parts.py _GLYPHS), in every
+// shows its colour's glyph, the picture's (static/glyphs.js, shared by the page), in every
 // language; its label names the colour in the page's language.  At a phone's width the
 // sheet is one card per player; each round's verdicts are read out (a polite live region).
 "use strict";
 
 (() => {
   const COLORS = ["blue", "yellow", "red", "black", "white"];
-  // The glyphs of the SVG pictures, in a 20-unit box (tests check they are the same).
-  const GLYPHS = {
-    blue: "M10 4.5L15.5 10L10 15.5L4.5 10Z",
-    yellow: "M15 10A5 5 0 1 1 5 10A5 5 0 1 1 15 10Z",
-    red: "M5.5 5.5L14.5 14.5M14.5 5.5L5.5 14.5",
-    black: "M5 6.5H15M5 10H15M5 13.5H15",
-    white: "M10 4.5V15.5M4.5 10H15.5",
-  };
   const NARROW = "(max-width: 40rem)";   // a phone: the sheet as one card per player
   const PENALTIES = [1, 1, 2, 2, 2, 3, 3];
   const wallColor = (row, column) => COLORS[(column - row + 5) % 5];
@@ -69,17 +61,8 @@
     el.append(...children.filter((c) => c !== null && c !== undefined));
     return el;
   };
-  const glyph = (color) => {
-    const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-    svg.setAttribute("viewBox", "0 0 20 20");
-    svg.setAttribute("class", "glyph");
-    svg.setAttribute("aria-hidden", "true");
-    svg.setAttribute("data-glyph", color);
-    const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
-    path.setAttribute("d", GLYPHS[color]);
-    svg.append(path);
-    return svg;
-  };
+  // A tile's glyph, the pictures' shape of its colour (static/glyphs.js, loaded first).
+  const { glyph } = window.azulGlyphs;
   const colorName = (color) => t(`color.${color}`);
 
   // The verdicts of the last round scored, read out by screen readers (aria-live).
@@ -274,7 +257,7 @@
       "aria-pressed": entry.marker ? "true" : "false", disabled: gameOver(), title: t("marker"),
       "aria-label": t("marker"),
       on: () => { entry.marker = !entry.marker; draw(`marker-${p}`); },
-    }, h("span", { class: "glyph", "aria-hidden": "true", text: "1" }));
+    }, glyph("marker"));
     return h("div", { class: "sk-floor-row" }, line, marker);
   };
 

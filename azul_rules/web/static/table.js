@@ -143,7 +143,7 @@
       parts.push(h("div", { class: "quick-panel", id: "quick-panel" },
         h("div", { class: "lot", role: "group", "aria-label": t("lotColour") },
           h("span", { class: "tool-label", text: t("lotColour") }),
-          P.COLORS.map((c) => button(h("span", { class: "glyph", "aria-hidden": "true", text: P.LETTERS[c] }),
+          P.COLORS.map((c) => button(P.glyph(c),
             () => setLot(() => { quick.color = c; }),
             { class: `tile ${c} brush-choice`, key: `quick-color:${c}`, "aria-pressed": pressed(quick.color === c),
               "aria-label": t(c), title: t(c) }))),
