@@ -143,3 +143,44 @@ def test_a_wide_screen_keeps_the_wide_picture(browser: WebDriver, site: str) -> 
         assert browser.find_element(By.ID, "picture").get_attribute("data-layout") == "wide"
     finally:
         screen(browser, *PHONE)
+
+
+# The page's own controls (buttons, fields, checkboxes, choices) smaller than 24 px either
+# way; links inside a sentence are left out, as WCAG 2.5.8 leaves them out.
+SMALL_CONTROLS = """
+const small = [];
+for (const el of document.querySelectorAll("button, input, select, textarea, [role=button]")) {
+  const box = el.getBoundingClientRect();
+  if (box.width === 0 || box.height === 0) continue;  // not shown in this mode
+  if (Math.min(box.width, box.height) < arguments[0]) {
+    small.push([el.tagName, el.getAttribute("data-key") || el.id || el.getAttribute("type"),
+                Math.round(box.width), Math.round(box.height)]);
+  }
+}
+return small;
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_page_s_own_controls_on_a_phone_are_24_px_or_more(
+    browser: WebDriver, site: str, lang: str
+) -> None:
+    """WCAG 2.5.8 off the picture too: every button, field, checkbox and choice of the
+    page at 390 x 844 -- asking, editing the table, one board and one lot, playing -- is at least
+    24 px each way (the bag's "every other tile" checkbox was 13 px)."""
+    found = {}
+    open_page(browser, site, link(), lang)
+    measure(browser)  # the picture drawn
+    found["ask"] = browser.execute_script(SMALL_CONTROLS, MIN_TARGET)
+    key(browser, "tool:edit").click()
+    picture_changed(browser)
+    found["edit"] = browser.execute_script(SMALL_CONTROLS, MIN_TARGET)
+    open_page(browser, site, link(FOUR), lang)
+    measure(browser)
+    key(browser, "quick").click()
+    picture_changed(browser)
+    found["one board, one lot"] = browser.execute_script(SMALL_CONTROLS, MIN_TARGET)
+    browser.find_element(By.CSS_SELECTOR, '#play [data-key="play-new"]').click()
+    wait(browser, lambda d: d.find_elements(By.CSS_SELECTOR, "#play-table svg"))
+    found["playing"] = browser.execute_script(SMALL_CONTROLS, MIN_TARGET)
+    assert not {mode: small for mode, small in found.items() if small}
