@@ -78,6 +78,7 @@ _MAX_INSTANCE: Final = 200
 out, rather than echoing a 100 KB address)."""
 
 _STATIC: Final = {
+    "dom.js": "text/javascript; charset=utf-8",
     "glyphs.js": "text/javascript; charset=utf-8",
     "app.js": "text/javascript; charset=utf-8",
     "play.js": "text/javascript; charset=utf-8",

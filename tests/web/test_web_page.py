@@ -188,7 +188,7 @@ def test_a_de_po_gives_the_page_a_german_button_and_german_words(tmp_path: Path)
     # the page's words and app.js, each part's words and script (the scorekeeper, Play a
     # game): no more than index.html holds
     scripts = STATIC.joinpath("index.html").read_text(encoding="utf-8").count("</script>")
-    assert served["page"].count("</script>") == scripts == 10 and page.title == "Azul judge"
+    assert served["page"].count("</script>") == scripts == 11 and page.title == "Azul judge"
     assert served["rule"] == GERMAN + "No colour twice beside a wall row"
 
 
@@ -208,8 +208,25 @@ def test_the_tiles_glyphs_are_the_pictures_written_once() -> None:
         assert "LETTERS" not in script and not any(d in script for d in _GLYPHS.values()), name
     page = TestClient(create_app()).get("/").text
     order = re.findall(r'<script src="static/(\w+)\.js\?v=[^"]+" defer>', page)
-    assert order[0] == "glyphs" and set(order) == {"glyphs", "app", "scorekeeper", "play",
-                                                   "table", "ask"}  # fmt: skip
+    assert order[:2] == ["dom", "glyphs"] and set(order) == {
+        "dom", "glyphs", "app", "scorekeeper", "play", "table", "ask"
+    }
     served = TestClient(create_app()).get("/static/glyphs.js")
+    assert served.status_code == 200 and served.text == source
+    assert served.headers["content-type"].startswith("text/javascript")
+
+
+def test_the_element_builder_is_written_once() -> None:
+    """static/dom.js holds the one element builder (``h``) and plain button of the page's
+    scripts, loaded first, served as JavaScript; app.js, play.js, ask.js and the
+    scorekeeper take it from there (each had its own copy, the scorekeeper's with other
+    conventions), table.js through app.js."""
+    source = STATIC.joinpath("dom.js").read_text(encoding="utf-8")
+    assert "window.azulDom" in source
+    for name in ("app.js", "play.js", "ask.js", "scorekeeper.js"):
+        script = STATIC.joinpath(name).read_text(encoding="utf-8")
+        assert "window.azulDom" in script, name
+        assert "document.createElement(tag)" not in script, name
+    served = TestClient(create_app()).get("/static/dom.js")
     assert served.status_code == 200 and served.text == source
     assert served.headers["content-type"].startswith("text/javascript")

@@ -15,22 +15,8 @@
     return text.replace(/\{\{|\}\}|\{(\w+)\}/g, (whole, name) => (name === undefined ? whole[0] : String(params[name] ?? "")));
   };
 
-  const h = (tag, props = {}, ...children) => {
-    const el = document.createElement(tag);
-    for (const [name, value] of Object.entries(props)) {
-      if (value === null || value === undefined || value === false) continue;
-      if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-      else if (name === "text") el.textContent = value;
-      else if (name === "class") el.className = value;
-      else el.setAttribute(name, value === true ? "" : value);
-    }
-    for (const child of children.flat()) {
-      if (child !== null && child !== undefined && child !== false) {
-        el.append(typeof child === "string" ? document.createTextNode(child) : child);
-      }
-    }
-    return el;
-  };
+  // The element builder, shared with the other scripts (static/dom.js, loaded first).
+  const { h } = window.azulDom;
 
   const panel = () => document.getElementById("question");
   const field = () => document.getElementById("question-text");

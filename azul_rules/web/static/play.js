@@ -44,25 +44,8 @@
   };
 
   // -- building the panel ------------------------------------------------------------------
-  const h = (tag, props = {}, ...children) => {
-    const el = document.createElement(tag);
-    for (const [name, value] of Object.entries(props)) {
-      if (value === null || value === undefined || value === false) continue;
-      if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
-      else if (name === "text") el.textContent = value;
-      else if (name === "class") el.className = value;
-      else if (name === "key") el.dataset.key = value;
-      else if (name === "value") el.value = value;
-      else el.setAttribute(name, value === true ? "" : value);
-    }
-    for (const child of children.flat()) {
-      if (child !== null && child !== undefined && child !== false) {
-        el.append(typeof child === "string" ? document.createTextNode(child) : child);
-      }
-    }
-    return el;
-  };
-  const button = (label, onclick, props = {}) => h("button", { type: "button", onclick, ...props }, label);
+  // The element builder, shared with the other scripts (static/dom.js, loaded first).
+  const { h, button } = window.azulDom;
   let uid = 0;
   const labelled = (label, control) => {
     control.id = control.id || `play-field-${++uid}`;

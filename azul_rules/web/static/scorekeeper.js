@@ -50,17 +50,8 @@
     ...(Object.keys(end).length ? { end } : {}),
   });
 
-  const h = (tag, attrs = {}, ...children) => {
-    const el = document.createElement(tag);
-    for (const [name, value] of Object.entries(attrs)) {
-      if (value === undefined || value === null || value === false) continue;
-      if (name === "text") el.textContent = value;
-      else if (name === "on") el.addEventListener("click", value);
-      else el.setAttribute(name, value === true ? "" : value);
-    }
-    el.append(...children.filter((c) => c !== null && c !== undefined));
-    return el;
-  };
+  // The element builder, shared with the other scripts (static/dom.js, loaded first).
+  const { h } = window.azulDom;
   // A tile's glyph, the pictures' shape of its colour (static/glyphs.js, loaded first).
   const { glyph } = window.azulGlyphs;
   const colorName = (color) => t(`color.${color}`);
@@ -164,7 +155,7 @@
       "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid || picked ? "true" : "false",
       "aria-expanded": color ? null : String(picked),
       disabled: (cells[r][c] !== null) || gameOver(), title: label, "aria-label": label,
-      on: () => {
+      onclick: () => {
         if (laid) entry.placed = entry.placed.filter(([x, y]) => x !== r || y !== c);
         choosing = laid || picked ? null : { p, r, c };
         draw(choosing ? `pick-${p}-${firstFree(p, r, c)}` : `wall-${p}-${r}-${c}`);
@@ -196,12 +187,12 @@
       "data-sk": `pick-${p}-${color}`,
       title: colorName(color) + (taken.has(color) ? ` (${t("taken")})` : ""),
       "aria-label": colorName(color) + (taken.has(color) ? ` (${t("taken")})` : ""),
-      on: () => {
+      onclick: () => {
         entries[p].placed = [...entries[p].placed, [r, c, color]];
         back();
       },
     }, glyph(color))),
-    h("button", { type: "button", class: "sk-cancel", "data-sk": `pick-${p}-cancel`, on: back, text: t("cancel") }));
+    h("button", { type: "button", class: "sk-cancel", "data-sk": `pick-${p}-cancel`, onclick: back, text: t("cancel") }));
     group.addEventListener("keydown", (event) => { if (event.key === "Escape") back(); });
     return group;
   };
@@ -229,7 +220,7 @@
           "data-sk": `wall-${p}-${r}-${c}`, "aria-pressed": laid ? "true" : "false",
           disabled: old || gameOver(), title: t("space", { row: r + 1, column: c + 1, color: colorName(color) }),
           "aria-label": t("space", { row: r + 1, column: c + 1, color: colorName(color) }),
-          on: () => {
+          onclick: () => {
             entry.placed = laid ? entry.placed.filter(([x, y]) => x !== r || y !== c) : [...entry.placed, [r, c]];
             draw(`wall-${p}-${r}-${c}`);
           },
@@ -248,7 +239,7 @@
         type: "button", class: `sk-floor-space${filled ? " sk-filled" : ""}`, "data-sk": `floor-${p}-${i}`,
         "aria-pressed": filled ? "true" : "false", disabled: gameOver(),
         "aria-label": t("floorSpace", { n: i + 1, penalty: -penalty }),
-        on: () => { entry.floor = entry.floor === i + 1 ? i : i + 1; draw(`floor-${p}-${i}`); },
+        onclick: () => { entry.floor = entry.floor === i + 1 ? i : i + 1; draw(`floor-${p}-${i}`); },
         text: `−${penalty}`,
       }));
     });
@@ -256,7 +247,7 @@
       type: "button", class: `tile marker sk-marker${entry.marker ? " sk-laid" : ""}`, "data-sk": `marker-${p}`,
       "aria-pressed": entry.marker ? "true" : "false", disabled: gameOver(), title: t("marker"),
       "aria-label": t("marker"),
-      on: () => { entry.marker = !entry.marker; draw(`marker-${p}`); },
+      onclick: () => { entry.marker = !entry.marker; draw(`marker-${p}`); },
     }, glyph("marker"));
     return h("div", { class: "sk-floor-row" }, line, marker);
   };
@@ -377,7 +368,7 @@
       h("h3", { text: t("end") }),
       h("p", { class: "sk-winners", "data-sk": "winners", text: t("winners", { count: e.winners.length, names: winners }) }),
       narrow() ? endCards() : table,
-      h("button", { type: "button", "data-sk": "check-end", on: checkEnd, text: t("checkEnd") }),
+      h("button", { type: "button", "data-sk": "check-end", onclick: checkEnd, text: t("checkEnd") }),
       ...e.violations.map((v) => h("p", { class: "sk-wrong sk-code", text: `${v.code} (${v.rule}): ${v.message}` })));
   };
 
@@ -409,18 +400,18 @@
       h("div", { class: "sk-controls" },
         h("label", {}, h("span", { text: `${t("players")} ` }), select),
         h("label", {}, h("span", { text: `${t("wallSide")} ` }), side),
-        h("button", { type: "button", "data-sk": "new", on: () => newSheet(players), text: t("new") }),
-        rounds.length ? h("button", { type: "button", "data-sk": "undo", on: takeBack, text: t("undo") }) : null),
+        h("button", { type: "button", "data-sk": "new", onclick: () => newSheet(players), text: t("new") }),
+        rounds.length ? h("button", { type: "button", "data-sk": "undo", onclick: takeBack, text: t("undo") }) : null),
       boardsPart(),
       gameOver() ? h("p", { class: "sk-over", text: t("over") })
-        : h("button", { type: "button", class: "primary", "data-sk": "score", on: scoreRound, text: t("score", { n: number }) }),
+        : h("button", { type: "button", class: "primary", "data-sk": "score", onclick: scoreRound, text: t("score", { n: number }) }),
       refusal ? refusalPart() : null,
       reply && reply.rounds.length ? h("h3", { text: t("sheet") }) : null,
       reply && reply.rounds.length ? (narrow() ? sheetCards() : sheetTable()) : null,
       reply?.end ? endPart() : null,
       reply && reply.rounds.length ? h("p", { class: "sk-share" },
         h("a", { id: "scorekeeper-share", href: `?sheet=${reply.notation}`, text: t("link", { n: reply.rounds.length }) }), " · ",
-        h("button", { type: "button", "data-sk": "download", on: download, text: t("download") })) : null,
+        h("button", { type: "button", "data-sk": "download", onclick: download, text: t("download") })) : null,
     ].filter(Boolean));
     section.setAttribute("aria-labelledby", "scorekeeper-title");
     if (focusKey) section.querySelector(`[data-sk="${focusKey}"]`)?.focus();
