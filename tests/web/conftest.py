@@ -1,6 +1,6 @@
-"""The web judge's shared fixtures: one real server and one headless chromium for the whole
-run (each module's ``browser`` sets the window it needs), screenshots under the run's
-temporary folder.
+"""The web judge's shared fixtures: the application in Starlette's test client (one a
+module), one real server and one headless chromium for the whole run (each module's
+``browser`` sets the window it needs), screenshots under the run's temporary folder.
 
 Every module that drives chromium is in the ``browser`` xdist group, so that under
 ``pytest -n`` they run on one worker, one chromium between them.  ``AZUL_SCREENSHOTS``
@@ -17,6 +17,19 @@ import pytest
 
 if TYPE_CHECKING:
     from selenium.webdriver.remote.webdriver import WebDriver
+    from starlette.testclient import TestClient
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    """The judge in Starlette's test client, one a module; an exception escaping a
+    handler fails the test at once (``raise_server_exceptions``)."""
+    from starlette.testclient import TestClient
+
+    from azul_rules.web import create_app
+
+    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
+        yield test_client
 
 
 @pytest.fixture(scope="session")

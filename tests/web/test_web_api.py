@@ -34,12 +34,6 @@ def example(name: str) -> Any:
     return json.loads((EXAMPLES / name).read_text())
 
 
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
-
-
 def post(client: TestClient, path: str, body: object, **headers: str) -> Any:
     return client.post(
         f"/api/v1/{path}",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from importlib import resources
 from typing import Any
 
@@ -22,16 +21,9 @@ needs("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from azul_rules.text import keys, languages  # noqa: E402
-from azul_rules.web import create_app  # noqa: E402
 from azul_rules.web.page import ASK_PREFIX, PLURALS, page_words  # noqa: E402
 
 PROBLEM = "application/problem+json"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
 
 
 def ask(client: TestClient, **params: str) -> Any:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl
@@ -71,13 +70,6 @@ ANSWERS = {
     413: ("application/problem+json",),
     422: ("application/problem+json",),
 }
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    # raise_server_exceptions: anything escaping the handlers fails the test at once.
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
 
 
 def assert_answered(reply: Any) -> None:

@@ -7,7 +7,6 @@ and notation."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,22 +19,10 @@ from starlette.testclient import TestClient  # noqa: E402
 
 from azul_rules.core.errors import FormatError  # noqa: E402
 from azul_rules.core.phases import Variant  # noqa: E402
-from azul_rules.web import create_app  # noqa: E402
 from azul_rules.web.sheet import sheet_from_data, sheet_from_notation  # noqa: E402
+from tests.web.test_web_scorekeeper_api import post  # noqa: E402  (the same endpoint)
 
 PATH = "/api/v1/scorekeeper"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
-
-
-def post(client: TestClient, sheet: object, status: int = 200, **more: object) -> Any:
-    response = client.post(PATH, json={"sheet": sheet, **more})
-    assert response.status_code == status, response.text
-    return response.json()
 
 
 def entry(*placed: tuple[int, int, str], floor: int = 0, marker: bool = False,

@@ -15,7 +15,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -39,12 +38,6 @@ ROUND_TWO = json.loads(Path("examples/round-2-position.json").read_text())
 BODY = json.dumps({"state": ROUND_TWO, "move": "2B3"}).encode()
 JSON = ("Content-Type", "application/json")
 PROBLEM = "application/problem+json"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
 
 
 def problem_of(reply: Any, status: int, slug: str) -> dict[str, Any]:

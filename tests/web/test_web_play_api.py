@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from importlib.resources import files
 from typing import Any
 
@@ -22,18 +21,11 @@ needs("httpx2")
 from starlette.testclient import TestClient  # noqa: E402
 
 from azul_rules.text import keys, languages  # noqa: E402
-from azul_rules.web import create_app  # noqa: E402
 from azul_rules.web.page import PLAY_PREFIX, PLURALS, page_words  # noqa: E402
 from azul_rules.web.play import MAX_GAME_MOVES, MAX_SEED  # noqa: E402
 from tests.web.test_web_api import _documented_members, post, problem_of  # noqa: E402
 
 STATIC = files("azul_rules.web").joinpath("static")
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
 
 
 # -- new-game --------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ sheet's notation (docs/scorekeeper.md)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,7 +17,6 @@ needs("starlette")
 from starlette.testclient import TestClient  # noqa: E402
 
 from azul_rules.core.errors import FormatError  # noqa: E402
-from azul_rules.web import create_app  # noqa: E402
 from azul_rules.web.sheet import (  # noqa: E402
     MAX_NOTATION,
     sheet_from_data,
@@ -28,12 +26,6 @@ from azul_rules.web.sheet import (  # noqa: E402
 )
 
 PATH = "/api/v1/scorekeeper"
-
-
-@pytest.fixture(scope="module")
-def client() -> Iterator[TestClient]:
-    with TestClient(create_app(), raise_server_exceptions=True) as test_client:
-        yield test_client
 
 
 def post(client: TestClient, sheet: object, status: int = 200, **more: object) -> Any:
