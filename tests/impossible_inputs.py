@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Callable
+import signal
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Final
 
@@ -32,7 +34,8 @@ from azul_rules.testing import fill_factories
 from azul_rules.text.catalogue import FOLDER
 
 __all__ = [
-    "FAMILIES", "SPECS", "hostile_catalogue", "impossible", "reachable", "tampered",
+    "FAMILIES", "SPECS", "deadline", "hostile_catalogue", "impossible", "reachable",
+    "tampered", "tampered_copy",
 ]  # fmt: skip
 
 P = az.StateProblem
@@ -263,3 +266,36 @@ def hostile_catalogue(rng: random.Random, folder: Path) -> Path:
     path.write_text(text, encoding="utf-8")
     return path
 
+
+@contextmanager
+def deadline(seconds: int) -> Iterator[None]:
+    """Fail, rather than hang, a block running past ``seconds`` (a tampered state must get
+    an exception at once, never a loop that does not end)."""
+
+    def hung(*_: object) -> None:
+        raise AssertionError(f"no answer within {seconds} s: a loop that never ends")
+
+    previous = signal.signal(signal.SIGALRM, hung)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def tampered_copy(
+    state: az.GameState, player: int | None, name: str, value: object
+) -> az.GameState:
+    """A copy of ``state`` with one attribute changed behind the constructors: the state's
+    own (``player`` None) or that of ``player``'s board."""
+    copy = attrs.evolve(state)
+    if player is None:
+        object.__setattr__(copy, name, value)
+        return copy
+    board = attrs.evolve(copy.players[player])
+    object.__setattr__(board, name, value)
+    players = list(copy.players)
+    players[player] = board
+    object.__setattr__(copy, "players", tuple(players))
+    return copy

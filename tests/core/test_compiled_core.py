@@ -16,7 +16,6 @@ from __future__ import annotations
 import contextlib
 import os
 import random
-import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
@@ -34,6 +33,7 @@ from azul_rules.core.board import PatternLine, pattern_line
 from azul_rules.core.colors import COLORS
 from tests.core.test_possible_successors import mutated_position
 from tests.core_digest import game_digest
+from tests.impossible_inputs import deadline, tampered_copy
 
 compiled = pytest.mark.skipif(
     not az.accelerated, reason="the compiled core is not in use (AZUL_RULES_PURE_PYTHON=1)"
@@ -329,15 +329,7 @@ def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> Non
         ]
         changes += [(state.current_player, name, value) for name, value in _tampered_board(rnd)]
         for player, name, value in changes:
-            copy = attrs.evolve(state)
-            if player is None:
-                object.__setattr__(copy, name, value)
-            else:
-                board = attrs.evolve(copy.players[player])
-                object.__setattr__(board, name, value)
-                players = list(copy.players)
-                players[player] = board
-                object.__setattr__(copy, "players", tuple(players))
+            copy = tampered_copy(state, player, name, value)
             for move in (*state.legal_moves()[:3], *moves_to_try(state, rnd)[:6]):
                 assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
             assert_same(copy.legal_moves)
@@ -419,25 +411,6 @@ def _tampered_line(count: object, capacity: object, color: object) -> PatternLin
     return line
 
 
-def _with_alarm(seconds: int) -> contextlib.AbstractContextManager[None]:
-    """Fail (rather than hang) a block that runs past ``seconds``."""
-
-    @contextlib.contextmanager
-    def alarm() -> Iterator[None]:
-        def hung(*_: object) -> None:
-            raise AssertionError(f"no answer within {seconds} s: a loop that never ends")
-
-        previous = signal.signal(signal.SIGALRM, hung)
-        signal.alarm(seconds)
-        try:
-            yield
-        finally:
-            signal.alarm(0)
-            signal.signal(signal.SIGALRM, previous)
-
-    return alarm()
-
-
 def _last_placement_of_a_round(rnd: random.Random, players: int) -> az.GameState:
     """A grey wall tiling of a random game where the next placement is the round's last
     decision (the tiling then goes round the table to its starting player)."""
@@ -483,7 +456,7 @@ def test_g2_s4_a_tampered_round_context_or_line_gets_an_exception_never_a_hang(
         object.__setattr__(copy, "players", tuple(players))
         copies.append(copy)
     for copy in copies:
-        with _with_alarm(20):
+        with deadline(20):
             for move in state.legal_moves():
                 kind, _ = assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
                 assert kind == "raised"

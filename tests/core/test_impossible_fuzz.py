@@ -7,9 +7,7 @@ words every phrase."""
 from __future__ import annotations
 
 import random
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+from contextlib import suppress
 from pathlib import Path
 
 import pytest
@@ -18,23 +16,13 @@ from hypothesis import strategies as st
 
 import azul_rules as az
 from azul_rules.text.po import CatalogueError, read_catalogue
-from tests.impossible_inputs import FAMILIES, hostile_catalogue, impossible, tampered
-
-
-@contextmanager
-def deadline(seconds: int) -> Iterator[None]:
-    """Fail, rather than hang, a block running past ``seconds``."""
-
-    def hung(*_: object) -> None:
-        raise AssertionError(f"no answer within {seconds} s")
-
-    previous = signal.signal(signal.SIGALRM, hung)
-    signal.alarm(seconds)
-    try:
-        yield
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, previous)
+from tests.impossible_inputs import (
+    FAMILIES,
+    deadline,
+    hostile_catalogue,
+    impossible,
+    tampered,
+)
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))
