@@ -144,6 +144,7 @@ void az_board_clear(az_board *b);
 int az_board_set_wall(az_board *b, int row, int column, int color);
 
 /* takes.c */
+extern uint8_t AZ_BITS[1 << 10];  /* the bits set in m < 2**10 (after az_takes_ready) */
 void az_takes_ready(void);
 void az_sync_holders(az_game *g);
 int az_take(az_game *g, int source, int color, int line, az_report *report);
@@ -190,7 +191,7 @@ int az_action_legal(const az_game *g, int action);
 int az_num_actions(int players, int grey);
 int az_observation_size(int players);
 int az_legal_actions(const az_game *g, uint16_t *ids);
-void az_legal_mask(const az_game *g, uint8_t *mask);
+int az_legal_mask(const az_game *g, uint8_t *mask);
 void az_observe(const az_game *g, int player, float *out);
 
 #endif

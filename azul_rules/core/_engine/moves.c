@@ -32,7 +32,7 @@ az_legal_moves_call(az_module *m, PyObject *self)
             return Py_NewRef(m->empty_tuple);
         }
         uint8_t columns = az_legal_columns(b, row);
-        PyObject *out = PyTuple_New(__builtin_popcount(columns));
+        PyObject *out = PyTuple_New(AZ_BITS[columns]);
         for (int c = 0, at = 0; out != NULL && c < 5; c++) {
             if (columns >> c & 1) {
                 PyTuple_SET_ITEM(out, at++, Py_NewRef(m->place_tiles[row][c]));

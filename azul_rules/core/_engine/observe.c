@@ -62,8 +62,9 @@ static const uint8_t EXPAND[64][6] = {
 };
 
 /* The legal action mask (actions.legal_action_mask): ``mask[id]`` 1 for each legal id,
- * 0 for the others, ``az_num_actions`` bytes; what az_legal_actions lists. */
-void
+ * 0 for the others, ``az_num_actions`` bytes; what az_legal_actions lists.  Returns how
+ * many ids are legal. */
+int
 az_legal_mask(const az_game *g, uint8_t *mask)
 {
     int actions = az_num_actions(g->players, g->grey);
@@ -74,17 +75,22 @@ az_legal_mask(const az_game *g, uint8_t *mask)
         for (int i = 0; i < n; i++) {
             mask[ids[i]] = 1;
         }
-        return;
+        return n;
     }
     const az_board *b = &g->board[g->current];
+    int n = 0;
     for (int c = 0; c < AZ_COLORS; c++) {
-        const uint8_t *bytes = EXPAND[az_destinations(b, c)];
+        uint32_t to = az_destinations(b, c);
+        const uint8_t *bytes = EXPAND[to];
+        int options = AZ_BITS[to];
         for (uint32_t sources = g->holders[c]; sources; sources &= sources - 1) {
             int bit = __builtin_ctz(sources);
             int s = bit == AZ_CENTER_BIT ? g->factories : bit;
             memcpy(mask + s * AZ_TAKES_PER_SOURCE + c * 6, bytes, 6);
+            n += options;
         }
     }
+    return n;
 }
 
 static float *

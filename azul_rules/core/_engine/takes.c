@@ -4,18 +4,24 @@
  * colours in order; pattern lines 0-4, then the floor), which is the order of their
  * action ids (source * 30 + colour * 6 + destination).
  */
+#include <string.h>
+
 #include "engine.h"
 
-/* The bits set in a mask of 5 (pattern lines) or 10 (sources) bits. */
-static uint8_t BITS[1 << 10];
+/* The bits set in a mask of 5 (pattern lines), 6 (destinations) or 10 (sources) bits. */
+uint8_t AZ_BITS[1 << 10];
+#define BITS AZ_BITS
 
-/* Fills BITS (az_tables_read calls it, once, before any game). */
+static void places_ready(void);
+
+/* Fills AZ_BITS and PLACES (az_tables_read calls it, once, before any game). */
 void
 az_takes_ready(void)
 {
     for (int m = 1; m < (1 << 10); m++) {
         BITS[m] = (uint8_t)(BITS[m & (m - 1)] + 1);
     }
+    places_ready();
 }
 
 /* Every accepting bit of pattern line ``line`` (board.NOT_LINE's complement). */
@@ -166,8 +172,28 @@ az_offer_over(const az_game *g)
     return !(h[0] | h[1] | h[2] | h[3] | h[4]);
 }
 
+/* PLACES[m]: the bits set in a take's destinations m (6 bits), in order, padded. */
+typedef uint16_t az_ids8 __attribute__((vector_size(16)));
+static az_ids8 PLACES[64];
+
+static void
+places_ready(void)
+{
+    for (int m = 0; m < 64; m++) {
+        uint16_t lanes[8] = {0};
+        for (int d = 0, k = 0; d < 6; d++) {
+            if (m >> d & 1) {
+                lanes[k++] = (uint16_t)d;
+            }
+        }
+        memcpy(&PLACES[m], lanes, sizeof lanes);
+    }
+}
+
 /* The action ids of the legal takes, in order; returns how many (T1: at least one
- * while a tile is left). */
+ * while a tile is left).  For each source in order, each colour it holds in order: the
+ * colour's destinations (P2-P4, F1) after the source's and colour's first id, eight
+ * lanes at a time (the lanes past the destinations written over by the next). */
 int
 az_legal_takes(const az_game *g, uint16_t *ids)
 {
@@ -175,19 +201,27 @@ az_legal_takes(const az_game *g, uint16_t *ids)
         return 0;
     }
     const az_board *b = &g->board[g->current];
-    int n = 0;
-    for (int s = 0; s <= g->factories; s++) {
-        int bit = s == g->factories ? AZ_CENTER_BIT : s;
-        for (int c = 0; c < AZ_COLORS; c++) {
-            if (!(g->holders[c] >> bit & 1)) {
-                continue;
-            }
-            int base = s * AZ_TAKES_PER_SOURCE + c * 6;
-            for (uint32_t to = az_destinations(b, c); to; to &= to - 1) {
-                ids[n++] = (uint16_t)(base + __builtin_ctz(to));
-            }
+    uint32_t to[AZ_COLORS];
+    uint8_t colors_at[AZ_CENTER_BIT + 1] = {0};  /* by source bit: the colours it holds */
+    for (int c = 0; c < AZ_COLORS; c++) {
+        to[c] = az_destinations(b, c);
+        for (uint32_t sources = g->holders[c]; sources; sources &= sources - 1) {
+            colors_at[__builtin_ctz(sources)] |= (uint8_t)(1u << c);
         }
     }
+    uint16_t listed[AZ_MAX_ACTIONS + 8];
+    int n = 0;
+    for (int s = 0; s <= g->factories; s++) {
+        int base = s * AZ_TAKES_PER_SOURCE;
+        for (uint32_t colors = colors_at[s == g->factories ? AZ_CENTER_BIT : s]; colors;
+             colors &= colors - 1) {
+            int c = __builtin_ctz(colors);
+            az_ids8 lanes = PLACES[to[c]] + (uint16_t)(base + c * 6);
+            memcpy(listed + n, &lanes, sizeof lanes);
+            n += BITS[to[c]];
+        }
+    }
+    memcpy(ids, listed, (size_t)n * sizeof *ids);
     return n;
 }
 
