@@ -8,6 +8,7 @@
 #include <Python.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine.h"
 
@@ -26,11 +27,13 @@ typedef struct {
     PyObject_HEAD
     Py_ssize_t count;
     int players, grey, actions, observation, threads;
+    int listed;          /* each step lists the legal ids instead of writing the mask */
     int busy;            /* a step runs (the GIL released): the games are not to be touched */
     long long max_rounds;
     az_game *games;
     uint64_t *deals;     /* each slot's stream of game seeds */
-    uint8_t *ended;      /* the game ended at the last step: dealt afresh at the next */
+    uint8_t *ended;      /* the last step ended the game (ENDED or CUT): dealt afresh next */
+    struct Pool *pool;   /* the threads that step the games with this one (NULL: none yet) */
 } Games;
 
 static int
@@ -44,11 +47,16 @@ tables_ready(void)
     return 0;
 }
 
+struct Pool;
+static void pool_stop(struct Pool *pool);
+
+enum { PLAYING, ENDED, CUT };  /* ended[i]: CUT a game truncated at the round cap */
+
 static void
 deal(Games *self, Py_ssize_t i)
 {
     az_new_game(&self->games[i], self->players, self->grey, az_split_mix(&self->deals[i]), -1);
-    self->ended[i] = 0;
+    self->ended[i] = PLAYING;
 }
 
 static PyObject *
@@ -58,12 +66,12 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     int players, grey;
     unsigned long long seed;
     long long max_rounds;
-    int threads;
-    if (kwargs != NULL || !PyArg_ParseTuple(args, "nipKLi:Games", &count, &players, &grey, &seed,
-                                            &max_rounds, &threads)) {
+    int threads, listed;
+    if (kwargs != NULL || !PyArg_ParseTuple(args, "nipKLip:Games", &count, &players, &grey, &seed,
+                                            &max_rounds, &threads, &listed)) {
         if (kwargs != NULL) {
             PyErr_SetString(PyExc_TypeError,
-                            "Games(count, players, grey, seed, max_rounds, threads)");
+                            "Games(count, players, grey, seed, max_rounds, threads, listed)");
         }
         return NULL;
     }
@@ -87,7 +95,9 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     self->observation = az_observation_size(players);
     self->max_rounds = max_rounds;
     self->threads = threads;
+    self->listed = listed;
     self->busy = 0;
+    self->pool = NULL;
     self->games = PyMem_Calloc((size_t)count, sizeof(az_game));
     self->deals = PyMem_Calloc((size_t)count, sizeof(uint64_t));
     self->ended = PyMem_Calloc((size_t)count, 1);
@@ -105,6 +115,7 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static void
 games_dealloc(Games *self)
 {
+    pool_stop(self->pool);
     PyMem_Free(self->games);
     PyMem_Free(self->deals);
     PyMem_Free(self->ended);
@@ -133,47 +144,68 @@ buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize,
     return 0;
 }
 
-/* The outputs of a step: the mask, the player to move, the rewards and the flags. */
+/* What a step writes: the legal actions (the mask, or the ids listed), how many are
+ * legal, the player to move, the rewards and the flags. */
 typedef struct {
-    Py_buffer mask, current, rewards, terminated, truncated;
-    int held;
+    Py_buffer legal, count, current, rewards, terminated, truncated;
+    int held, listed;
+    int padded;  /* each listed row is -1 past its count already (a step's own outputs) */
 } Outputs;
 
 static void
 release(Outputs *out)
 {
-    Py_buffer *views[5] = {&out->mask, &out->current, &out->rewards, &out->terminated,
-                           &out->truncated};
+    Py_buffer *views[6] = {&out->legal, &out->count, &out->current, &out->rewards,
+                           &out->terminated, &out->truncated};
     for (int i = 0; i < out->held; i++) {
         PyBuffer_Release(views[i]);
     }
 }
 
+/* The legal actions' buffers: a mask of bytes or ids of int16, a row a game; the counts. */
 static int
-outputs(Games *self, PyObject *const *args, Outputs *out)
+legal_outputs(Games *self, PyObject *const *args, int listed, Outputs *out)
 {
-    out->held = 0;
     Py_ssize_t n = self->count;
-    if (buffer(args[0], &out->mask, "mask", 1, "?bB", n * self->actions, 1) < 0) {
+    out->held = 0;
+    out->listed = listed;
+    out->padded = 0;
+    if ((listed ? buffer(args[0], &out->legal, "legal_action_ids", 2, "h", n * self->actions, 1)
+                : buffer(args[0], &out->legal, "mask", 1, "?bB", n * self->actions, 1)) < 0) {
         return -1;
     }
     out->held = 1;
-    if (buffer(args[1], &out->current, "current_player", 4, "i", n, 1) < 0) {
+    if (buffer(args[1], &out->count, "legal_action_count", 4, "i", n, 1) < 0) {
         return -1;
     }
     out->held = 2;
-    if (buffer(args[2], &out->rewards, "rewards", 4, "f", n * self->players, 1) < 0) {
+    return 0;
+}
+
+/* Every output: legal, count, current_player, rewards, terminated, truncated. */
+static int
+outputs(Games *self, PyObject *const *args, Outputs *out)
+{
+    Py_ssize_t n = self->count;
+    if (legal_outputs(self, args, self->listed, out) < 0) {
+        return -1;
+    }
+    if (buffer(args[2], &out->current, "current_player", 4, "i", n, 1) < 0) {
         return -1;
     }
     out->held = 3;
-    if (buffer(args[3], &out->terminated, "terminated", 1, "?bB", n, 1) < 0) {
+    if (buffer(args[3], &out->rewards, "rewards", 4, "f", n * self->players, 1) < 0) {
         return -1;
     }
     out->held = 4;
-    if (buffer(args[4], &out->truncated, "truncated", 1, "?bB", n, 1) < 0) {
+    if (buffer(args[4], &out->terminated, "terminated", 1, "?bB", n, 1) < 0) {
         return -1;
     }
     out->held = 5;
+    if (buffer(args[5], &out->truncated, "truncated", 1, "?bB", n, 1) < 0) {
+        return -1;
+    }
+    out->held = 6;
     return 0;
 }
 
@@ -192,18 +224,38 @@ utilities(const az_game *g, uint8_t winners, float *rewards)
     }
 }
 
-/* Game i's mask (all true once it is over, pgx's convention) and player to move. */
+/* Game i's legal actions and their count: every id once the game is over (pgx's
+ * convention), as a mask or listed in order, -1 after the last. */
 static void
-write_mask(Games *self, Py_ssize_t i, const Outputs *out, int over)
+write_legal(Games *self, Py_ssize_t i, const Outputs *out)
 {
-    uint8_t *mask = (uint8_t *)out->mask.buf + i * self->actions;
     const az_game *g = &self->games[i];
-    if (over) {
-        memset(mask, 1, (size_t)self->actions);
+    int actions = self->actions, n;
+    int all = self->ended[i] == ENDED;
+    if (out->listed) {
+        int16_t *ids = (int16_t *)out->legal.buf + i * actions;
+        if (all) {
+            for (n = 0; n < actions; n++) {
+                ids[n] = (int16_t)n;
+            }
+        } else {
+            n = az_legal_actions(g, (uint16_t *)ids);
+            /* -1 after the ids: past the row's last count, they are -1 already */
+            int stale = out->padded ? ((const int32_t *)out->count.buf)[i] : actions;
+            if (stale > n) {
+                memset(ids + n, 0xFF, (size_t)(stale - n) * sizeof *ids);
+            }
+        }
     } else {
-        az_legal_mask(g, mask);
+        uint8_t *mask = (uint8_t *)out->legal.buf + i * actions;
+        if (all) {
+            memset(mask, 1, (size_t)actions);
+            n = actions;
+        } else {
+            n = az_legal_mask(g, mask);
+        }
     }
-    ((int32_t *)out->current.buf)[i] = g->current;
+    ((int32_t *)out->count.buf)[i] = n;
 }
 
 /* One game's step (pgx's conventions): a game that ended at the last step is dealt
@@ -221,39 +273,37 @@ step_one(Games *self, Py_ssize_t i, long long action, const Outputs *out)
         rewards[p] = 0.0f;
     }
     *terminated = *truncated = 0;
-    if (self->ended[i]) {
+    if (self->ended[i] != PLAYING) {
         deal(self, i);
-        write_mask(self, i, out, 0);
-        return;
-    }
-    int mover = g->current;
-    if (action < 0 || action >= self->actions || !az_apply_action(g, (int)action, NULL)) {
-        for (int p = 0; p < self->players; p++) {  /* pgx: -1 for the mover, n - 1 others */
-            rewards[p] = (float)(self->players - 1);
+    } else {
+        int mover = g->current;
+        if (action < 0 || action >= self->actions || !az_apply_action(g, (int)action, NULL)) {
+            for (int p = 0; p < self->players; p++) {  /* pgx: -1 for the mover, n - 1 others */
+                rewards[p] = (float)(self->players - 1);
+            }
+            rewards[mover] = -1.0f;  /* an illegal action changes nothing: the position kept */
+            *terminated = 1;
+            self->ended[i] = ENDED;
+        } else if (g->phase == AZ_OVER) {
+            utilities(g, az_winners(g), rewards);
+            *terminated = 1;
+            self->ended[i] = ENDED;
+        } else if (g->round > self->max_rounds) {
+            *truncated = 1;
+            self->ended[i] = CUT;
         }
-        rewards[mover] = -1.0f;  /* an illegal action changes nothing: the position kept */
-        *terminated = 1;
-        self->ended[i] = 1;
-        write_mask(self, i, out, 1);
-        return;
     }
-    if (g->phase == AZ_OVER) {
-        utilities(g, az_winners(g), rewards);
-        *terminated = 1;
-        self->ended[i] = 1;
-        write_mask(self, i, out, 1);
-        return;
-    }
-    if (g->round > self->max_rounds) {
-        *truncated = 1;
-        self->ended[i] = 1;
-    }
-    write_mask(self, i, out, 0);
+    write_legal(self, i, out);
+    ((int32_t *)out->current.buf)[i] = g->current;
 }
 
-/* The games of one thread's share of a step: [first, last). */
+/* One thread's share of a job over the games [first, last): a step, or the outputs of
+ * the games as they stand (legal only: the form a step did not write). */
+typedef enum { STEP, OUTPUTS, LEGAL } Job;
+
 typedef struct {
     Games *games;
+    Job job;
     const void *actions;
     int wide;
     const Outputs *out;
@@ -261,13 +311,22 @@ typedef struct {
 } Slice;
 
 static void *
-step_slice(void *arg)
+run_slice(void *arg)
 {
     Slice *slice = arg;
+    Games *self = slice->games;
+    const Outputs *out = slice->out;
     for (Py_ssize_t i = slice->first; i < slice->last; i++) {
-        long long action = slice->wide ? ((const int64_t *)slice->actions)[i]
-                                       : ((const int32_t *)slice->actions)[i];
-        step_one(slice->games, i, action, slice->out);
+        if (slice->job == STEP) {
+            long long action = slice->wide ? ((const int64_t *)slice->actions)[i]
+                                           : ((const int32_t *)slice->actions)[i];
+            step_one(self, i, action, out);
+        } else {
+            write_legal(self, i, out);
+            if (slice->job == OUTPUTS) {
+                ((int32_t *)out->current.buf)[i] = self->games[i].current;
+            }
+        }
     }
     return NULL;
 }
@@ -283,10 +342,140 @@ available(Games *self)
     return 0;
 }
 
-/* The games stepped, split over the threads (each game on its own: the same results
+/* -- the threads ---------------------------------------------------------------------- */
+
+/* The threads of a batch, started at its first job and kept until it is freed: each job
+ * wakes them, each runs its slice, and the last to finish wakes the caller, which runs
+ * slice 0 meanwhile.  A process forked from one with threads starts its own. */
+typedef struct Pool {
+    pthread_mutex_t lock;
+    pthread_cond_t wake, done;
+    pid_t pid;                   /* the process whose threads these are */
+    int workers;                 /* threads started (slices 1 ... workers) */
+    unsigned long long pending;  /* threads still running the current job (atomic) */
+    int stop;                    /* atomic */
+    unsigned long long job;      /* counts the jobs given (atomic) */
+    Slice *slices;               /* the current job's slices */
+    pthread_t ids[256];
+} Pool;
+
+typedef struct {
+    Pool *pool;
+    int index;
+} Worker;
+
+/* A short wait for ``*value`` to differ from ``from`` without sleeping (the next step
+ * of a loop comes within microseconds: a sleeping thread takes tens to wake); whether
+ * it did. */
+static int
+spun(const volatile unsigned long long *value, unsigned long long from)
+{
+    enum { SPINS = 4000 };
+    for (int i = 0; i < SPINS; i++) {
+        if (__atomic_load_n(value, __ATOMIC_ACQUIRE) != from) {
+            return 1;
+        }
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+    }
+    return 0;
+}
+
+static void *
+work(void *arg)
+{
+    Worker *worker = arg;
+    Pool *pool = worker->pool;
+    int index = worker->index;
+    PyMem_RawFree(worker);
+    unsigned long long seen = 0;
+    for (;;) {
+        if (!spun(&pool->job, seen)) {
+            pthread_mutex_lock(&pool->lock);
+            while (__atomic_load_n(&pool->job, __ATOMIC_ACQUIRE) == seen && !pool->stop) {
+                pthread_cond_wait(&pool->wake, &pool->lock);
+            }
+            pthread_mutex_unlock(&pool->lock);
+        }
+        if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE)) {
+            return NULL;
+        }
+        seen = __atomic_load_n(&pool->job, __ATOMIC_ACQUIRE);
+        run_slice(&pool->slices[index]);
+        if (__atomic_sub_fetch(&pool->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+            pthread_mutex_lock(&pool->lock);
+            pthread_cond_signal(&pool->done);
+            pthread_mutex_unlock(&pool->lock);
+        }
+    }
+}
+
+/* Stops and joins the threads, frees the pool (in a forked child: the threads are the
+ * parent's, only the memory is freed). */
+static void
+pool_stop(Pool *pool)
+{
+    if (pool == NULL) {
+        return;
+    }
+    if (pool->pid == getpid()) {
+        pthread_mutex_lock(&pool->lock);
+        __atomic_store_n(&pool->stop, 1, __ATOMIC_RELEASE);
+        __atomic_add_fetch(&pool->job, 1, __ATOMIC_ACQ_REL);  /* ends a spinning wait */
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+        for (int t = 1; t <= pool->workers; t++) {
+            pthread_join(pool->ids[t], NULL);
+        }
+        pthread_cond_destroy(&pool->wake);
+        pthread_cond_destroy(&pool->done);
+        pthread_mutex_destroy(&pool->lock);
+    }
+    PyMem_RawFree(pool);
+}
+
+/* The batch's pool with up to ``wanted`` threads (as many as could be started), made
+ * at the first job; NULL when none could be (the caller then runs every slice). */
+static Pool *
+pool_of(Games *self, int wanted)
+{
+    Pool *pool = self->pool;
+    if (pool != NULL && pool->pid != getpid()) {
+        pool_stop(pool);  /* a forked child: the threads stayed with the parent */
+        pool = self->pool = NULL;
+    }
+    if (pool != NULL) {
+        return pool;
+    }
+    pool = PyMem_RawCalloc(1, sizeof(Pool));
+    if (pool == NULL) {
+        return NULL;
+    }
+    pthread_mutex_init(&pool->lock, NULL);
+    pthread_cond_init(&pool->wake, NULL);
+    pthread_cond_init(&pool->done, NULL);
+    pool->pid = getpid();
+    for (int t = 1; t <= wanted; t++) {
+        Worker *worker = PyMem_RawMalloc(sizeof(Worker));
+        if (worker == NULL) {
+            break;
+        }
+        *worker = (Worker){pool, t};
+        if (pthread_create(&pool->ids[t], NULL, work, worker) != 0) {
+            PyMem_RawFree(worker);
+            break;  /* no more threads: the caller runs the slices left */
+        }
+        pool->workers = t;
+    }
+    self->pool = pool;
+    return pool;
+}
+
+/* A job over every game, split over the threads (each game on its own: the same results
  * whatever the split), with the GIL released. */
 static void
-step_all(Games *self, const void *actions, int wide, const Outputs *out)
+run_job(Games *self, Job job, const void *actions, int wide, const Outputs *out)
 {
     enum { MIN_SLICE = 512 };
     int threads = self->threads;
@@ -294,35 +483,52 @@ step_all(Games *self, const void *actions, int wide, const Outputs *out)
         threads = self->count / MIN_SLICE > 0 ? (int)(self->count / MIN_SLICE) : 1;
     }
     Slice slices[256];
-    pthread_t ids[256];
-    int started = 0;
     for (int t = 0; t < threads; t++) {
-        slices[t] = (Slice){self, actions, wide, out, self->count * t / threads,
+        slices[t] = (Slice){self, job, actions, wide, out, self->count * t / threads,
                             self->count * (t + 1) / threads};
     }
-    for (int t = 1; t < threads; t++) {
-        if (pthread_create(&ids[t], NULL, step_slice, &slices[t]) != 0) {
-            break;  /* no more threads: this one steps the slices left */
+    self->busy = 1;
+    Py_BEGIN_ALLOW_THREADS
+    Pool *pool = threads > 1 ? pool_of(self, threads - 1) : NULL;
+    int helped = pool != NULL ? pool->workers : 0;
+    if (helped > 0) {
+        pthread_mutex_lock(&pool->lock);
+        pool->slices = slices;
+        __atomic_store_n(&pool->pending, (unsigned long long)helped, __ATOMIC_RELAXED);
+        __atomic_add_fetch(&pool->job, 1, __ATOMIC_ACQ_REL);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->lock);
+    }
+    run_slice(&slices[0]);
+    for (int t = helped + 1; t < threads; t++) {
+        run_slice(&slices[t]);
+    }
+    if (helped > 0) {
+        unsigned long long left = (unsigned long long)helped;
+        while (left > 0 && spun(&pool->pending, left)) {
+            left = __atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE);
         }
-        started = t;
+        if (left > 0) {
+            pthread_mutex_lock(&pool->lock);
+            while (__atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) > 0) {
+                pthread_cond_wait(&pool->done, &pool->lock);
+            }
+            pthread_mutex_unlock(&pool->lock);
+        }
     }
-    step_slice(&slices[0]);
-    for (int t = started + 1; t < threads; t++) {
-        step_slice(&slices[t]);
-    }
-    for (int t = 1; t <= started; t++) {
-        pthread_join(ids[t], NULL);
-    }
+    Py_END_ALLOW_THREADS
+    self->busy = 0;
 }
 
-/* step(actions, mask, current_player, rewards, terminated, truncated): every game one
- * action (int32 or int64 ids), the outputs written in place. */
+/* step(actions, legal, count, current_player, rewards, terminated, truncated): every
+ * game one action (int32 or int64 ids), the outputs written in place (legal: the mask,
+ * or the ids listed for Games made listed). */
 static PyObject *
 games_step(Games *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "step(actions, mask, current, rewards, terminated, "
-                        "truncated)");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError, "step(actions, legal, count, current, rewards, "
+                        "terminated, truncated)");
         return NULL;
     }
     if (available(self) < 0) {
@@ -347,23 +553,21 @@ games_step(Games *self, PyObject *const *args, Py_ssize_t nargs)
         PyBuffer_Release(&actions);
         return NULL;
     }
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    step_all(self, actions.buf, wide, &out);
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
+    out.padded = 1;  /* the outputs of the last write or step, rewritten */
+    run_job(self, STEP, actions.buf, wide, &out);
     release(&out);
     PyBuffer_Release(&actions);
     Py_RETURN_NONE;
 }
 
-/* write(mask, current_player, rewards, terminated, truncated): the outputs of the
- * games as they stand (after make: no reward, no flag). */
+/* write(legal, count, current_player, rewards, terminated, truncated): the outputs of
+ * the games as they stand (after make: no reward, no flag). */
 static PyObject *
 games_write(Games *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 5) {
-        PyErr_SetString(PyExc_TypeError, "write(mask, current, rewards, terminated, truncated)");
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "write(legal, count, current, rewards, terminated, "
+                        "truncated)");
         return NULL;
     }
     if (available(self) < 0) {
@@ -377,9 +581,30 @@ games_write(Games *self, PyObject *const *args, Py_ssize_t nargs)
     memset(out.rewards.buf, 0, (size_t)out.rewards.len);
     memset(out.terminated.buf, 0, (size_t)out.terminated.len);
     memset(out.truncated.buf, 0, (size_t)out.truncated.len);
-    for (Py_ssize_t i = 0; i < self->count; i++) {
-        write_mask(self, i, &out, 0);
+    run_job(self, OUTPUTS, NULL, 0, &out);
+    release(&out);
+    Py_RETURN_NONE;
+}
+
+/* legal(out, count, listed): the games' legal actions as they stand, in the form the
+ * steps do not write (listed: the ids, else the mask), and their counts. */
+static PyObject *
+games_legal(Games *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "legal(out, count, listed)");
+        return NULL;
     }
+    int listed = PyObject_IsTrue(args[2]);
+    if (listed < 0 || available(self) < 0) {
+        return NULL;
+    }
+    Outputs out;
+    if (legal_outputs(self, args, listed, &out) < 0) {
+        release(&out);
+        return NULL;
+    }
+    run_job(self, LEGAL, NULL, 0, &out);
     release(&out);
     Py_RETURN_NONE;
 }
@@ -464,9 +689,13 @@ games_position(Games *self, PyObject *index)
 
 static PyMethodDef games_methods[] = {
     {"step", (PyCFunction)(void (*)(void))games_step, METH_FASTCALL,
-     "step(actions, mask, current, rewards, terminated, truncated): one action a game."},
+     "step(actions, legal, count, current, rewards, terminated, truncated): one action a "
+     "game."},
     {"write", (PyCFunction)(void (*)(void))games_write, METH_FASTCALL,
-     "write(mask, current, rewards, terminated, truncated): the outputs as they stand."},
+     "write(legal, count, current, rewards, terminated, truncated): the outputs as they "
+     "stand."},
+    {"legal", (PyCFunction)(void (*)(void))games_legal, METH_FASTCALL,
+     "legal(out, count, listed): the legal actions in the form the steps do not write."},
     {"observe", (PyCFunction)games_observe, METH_O, "observe(out): every game's observation."},
     {"position", (PyCFunction)games_position, METH_O, "position(i): game i as plain data."},
     {NULL, NULL, 0, NULL},
@@ -476,7 +705,7 @@ static PyType_Slot games_slots[] = {
     {Py_tp_new, games_new},
     {Py_tp_dealloc, games_dealloc},
     {Py_tp_methods, games_methods},
-    {Py_tp_doc, "Games(count, players, grey, seed, max_rounds): many games in C."},
+    {Py_tp_doc, "Games(count, players, grey, seed, max_rounds, threads, listed): many games in C."},
     {0, NULL},
 };
 

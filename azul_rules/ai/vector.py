@@ -61,6 +61,7 @@ if _vector is not None:  # the engine's tables, from the Python definitions
         (ROW_BONUS, COLUMN_BONUS, COLOR_BONUS), (GAMMA, MIX_1, MIX_2),
     )  # fmt: skip
 
+_LEGAL_FORMS: Final = ("mask", "ids")
 _PHASES: Final = (Phase.FACTORY_OFFER, Phase.WALL_TILING, Phase.REFILL, Phase.GAME_OVER)
 
 
@@ -92,10 +93,11 @@ class VectorEnv:
     """``num_games`` games in the compiled engine, stepped together (see the module).
 
     The arrays are read-only views, rewritten by each :meth:`step`: copy one to keep it.
+    ``legal`` is the form of the legal actions the steps write (see :func:`make`).
     """
 
     def __init__(self, num_games: int, players: int, variant: Variant, seed: int,
-                 max_rounds: int, threads: int) -> None:  # fmt: skip
+                 max_rounds: int, threads: int, legal: str) -> None:  # fmt: skip
         self.num_games: Final = num_games
         self.num_players: Final = players
         self.variant: Final = variant
@@ -103,16 +105,25 @@ class VectorEnv:
         self.observation_size: Final = observation_size(players)
         self.max_rounds: Final = max_rounds
         self.threads: Final = threads
+        self.legal: Final = legal
+        listed = legal == "ids"
         grey = variant is Variant.GREY
-        self._games = _engine().Games(num_games, players, grey, seed, max_rounds, threads)
+        self._games = _engine().Games(num_games, players, grey, seed, max_rounds, threads,
+                                      listed)  # fmt: skip
         self._mask = np.zeros((num_games, self.num_actions), np.bool_)
+        self._ids = np.full((num_games, self.num_actions), -1, np.int16)
+        self._count = np.zeros(num_games, np.int32)
+        # the form of the legal actions each step writes; the other is made when read
+        self._written: npt.NDArray[Any] = self._ids if listed else self._mask
+        self._other: npt.NDArray[Any] = self._mask if listed else self._ids
+        self._other_made = False
         self._current = np.zeros(num_games, np.int32)
         self._rewards = np.zeros((num_games, players), np.float32)
         self._terminated = np.zeros(num_games, np.bool_)
         self._truncated = np.zeros(num_games, np.bool_)
         self._observation: npt.NDArray[np.float32] | None = None
-        self._games.write(self._mask, self._current, self._rewards, self._terminated,
-                          self._truncated)  # fmt: skip
+        self._games.write(self._written, self._count, self._current, self._rewards,
+                          self._terminated, self._truncated)  # fmt: skip
 
     @staticmethod
     def _view(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -120,11 +131,37 @@ class VectorEnv:
         view.flags.writeable = False
         return view
 
+    def _legal(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
+        if array is self._other and not self._other_made:
+            self._games.legal(self._other, self._count, self._other is self._ids)
+            self._other_made = True
+        return self._view(array)
+
     @property
     def legal_action_mask(self) -> npt.NDArray[np.bool_]:
         """``num_games x num_actions`` booleans: the legal action ids of each game (all
-        true for a game that has just ended, pgx's convention)."""
-        return self._view(self._mask)
+        true for a game that has just ended, pgx's convention).  Written by each step
+        with ``legal="mask"``, made on the first read after a step with ``"ids"``."""
+        return self._legal(self._mask)
+
+    @property
+    def legal_action_ids(self) -> npt.NDArray[np.int16]:
+        """``num_games x num_actions`` int16: row ``i`` lists game ``i``'s legal action
+        ids in increasing order in its first ``legal_action_count[i]`` entries, ``-1``
+        after them (every id for a game that has just ended, as the mask).  Written by
+        each step with ``legal="ids"``, made on the first read after a step with
+        ``"mask"``.  A uniform random legal action a game, with numpy::
+
+            k = (rng.random(env.num_games) * env.legal_action_count).astype(np.intp)
+            env.step(env.legal_action_ids[np.arange(env.num_games), k])
+        """
+        return self._legal(self._ids)
+
+    @property
+    def legal_action_count(self) -> npt.NDArray[np.int32]:
+        """How many actions are legal in each game (int32; ``num_actions`` for a game
+        that has just ended)."""
+        return self._view(self._count)
 
     @property
     def current_player(self) -> npt.NDArray[np.int32]:
@@ -172,8 +209,9 @@ class VectorEnv:
             raise ValueError(f"step() takes {self.num_games} actions, one a game, not an array "
                              f"of shape {chosen.shape}")  # fmt: skip
         ids = np.ascontiguousarray(chosen, np.int64)
-        self._games.step(ids, self._mask, self._current, self._rewards, self._terminated,
-                         self._truncated)  # fmt: skip
+        self._games.step(ids, self._written, self._count, self._current, self._rewards,
+                         self._terminated, self._truncated)  # fmt: skip
+        self._other_made = False
         self._observation = None
 
     def to_state(self, index: int) -> GameState:
@@ -216,22 +254,32 @@ def _board(data: tuple[Any, ...]) -> PlayerBoard:
 
 def make(num_games: int, players: int = 2, variant: Variant | str = Variant.COLORED,
          seed: int = 0, *, max_rounds: int = DEFAULT_MAX_ROUNDS,
-         threads: int | None = None) -> VectorEnv:  # fmt: skip
+         threads: int | None = None, legal: str = "mask") -> VectorEnv:  # fmt: skip
     """``num_games`` new games, each dealt from its own stream of ``seed`` (the same
     arguments give the same games, whatever the threads), cut at ``max_rounds``; each
     :meth:`~VectorEnv.step` splits the games over ``threads`` (default: the machine's
-    cores; a slice of 512 games at least each) with the GIL released.
+    cores; a slice of 512 games at least each) with the GIL released.  ``legal`` picks
+    the form of the legal actions the steps write in those threads: ``"mask"``
+    (:attr:`~VectorEnv.legal_action_mask`, pgx's) or ``"ids"``
+    (:attr:`~VectorEnv.legal_action_ids`, the quicker for drawing a legal action); the
+    other form is made when it is first read after a step.  The games are the same
+    either way.
 
     :raises FormatError: for arguments of the wrong type.
     :raises ValueError: for 0 games or more than :data:`MAX_GAMES`, a player count
-        other than 2-4, a round cap below 1, threads outside 1-256.
+        other than 2-4, a round cap below 1, threads outside 1-256, ``legal`` other
+        than ``"mask"`` or ``"ids"``.
     :raises RuntimeError: when the compiled engine was not built.
     """
     workers = min(os.cpu_count() or 1, 256) if threads is None else threads
+    if not isinstance(legal, str):
+        raise FormatError(f"legal must be 'mask' or 'ids', not {shown(legal)}")
+    if legal not in _LEGAL_FORMS:
+        raise ValueError(f"legal must be 'mask' or 'ids', not {shown(legal)}")
     return VectorEnv(_count(num_games, "num_games", 1, MAX_GAMES),
                      _count(players, "players", 2, 4), variant_of(variant), _seed(seed),
                      _count(max_rounds, "max_rounds", 1, 1 << 40),
-                     _count(workers, "threads", 1, 256))  # fmt: skip
+                     _count(workers, "threads", 1, 256), legal)  # fmt: skip
 
 
 @attrs.frozen

@@ -92,12 +92,14 @@ def pgx_follow(ref: GameState, action: int, state: Any, index: int, game: int) -
 
 def vector_differential(
     players: int = 2, games: int = 16, *, variant: Variant | str = "colored", batch: int = 16,
-    seed: int = 0,
+    seed: int = 0, legal: str = "mask",
 ) -> int:  # fmt: skip
     """Play ``games`` random games on a batch of ``batch`` of
-    ``azul_rules.ai.vector.make`` and hold every step to the referee through
-    ``VectorEnv.to_state``.  A slot whose game ends deals the next game at its next step
-    (the auto-reset, checked too: the referee's first position, no reward, no flag).
+    ``azul_rules.ai.vector.make`` (its steps writing the ``legal`` form) and hold every
+    step to the referee through ``VectorEnv.to_state``: both forms of the legal actions
+    (the mask, the listed ids and their count), the position, the outputs.  A slot whose
+    game ends deals the next game at its next step (the auto-reset, checked too: the
+    referee's first position, no reward, no flag).
 
     :raises Disagreement: at the first difference, naming the game, the step and what
         differs.
@@ -107,22 +109,30 @@ def vector_differential(
 
     from azul_rules.ai import vector
 
-    env = vector.make(batch, players, variant, seed)
+    env = vector.make(batch, players, variant, seed, legal=legal)
     choose = np.random.default_rng(seed)
     refs = [referee_start(env.to_state(i), game=i) for i in range(batch)]
     number = list(range(batch))  # the game each slot plays
     live = [n < games for n in number]
     ended = [False] * batch  # the slot's game ended at the last step
     started, checked = batch, 0
+    everything = np.arange(env.num_actions)
     while any(live):
         chosen = choose.integers(-1, env.num_actions + 1, batch)  # ignored after an end
+        mask, ids, count = env.legal_action_mask, env.legal_action_ids, env.legal_action_count
         for i in np.flatnonzero(live).tolist():
             if not ended[i]:
-                legal = np.flatnonzero(env.legal_action_mask[i])
-                if legal.tolist() != legal_actions(refs[i]):
-                    raise Disagreement(f"game {number[i]}, step {checked}: the legal mask "
-                                       "differs from the referee's")  # fmt: skip
-                chosen[i] = choose.choice(legal)
+                expected = legal_actions(refs[i])
+                listed = ids[i, : count[i]].tolist()
+                if np.flatnonzero(mask[i]).tolist() != expected or listed != expected:
+                    raise Disagreement(f"game {number[i]}, step {checked}: the legal "
+                                       f"actions differ from the referee's {expected}: "
+                                       f"mask {np.flatnonzero(mask[i]).tolist()}, ids "
+                                       f"{listed}")  # fmt: skip
+                if (ids[i, count[i] :] != -1).any():
+                    raise Disagreement(f"game {number[i]}, step {checked}: the listed ids "
+                                       "go on past their count")  # fmt: skip
+                chosen[i] = choose.choice(expected)
         env.step(chosen)
         observed = env.observation
         for i in np.flatnonzero(live).tolist():
@@ -136,6 +146,11 @@ def vector_differential(
                 checked += 1
             referee_outputs(refs[i], int(env.current_player[i]), observed[i].tolist(),
                             env.rewards[i].tolist(), bool(env.terminated[i]), game=number[i])
+            if env.terminated[i] and not (env.legal_action_mask[i].all()
+                                          and env.legal_action_count[i] == env.num_actions
+                                          and (env.legal_action_ids[i] == everything).all()):
+                raise Disagreement(f"game {number[i]}: an ended game's legal actions are "
+                                   "not every id (pgx's convention)")  # fmt: skip
             cut = refs[i].round > env.max_rounds and not refs[i].is_over
             if bool(env.truncated[i]) != cut:
                 raise Disagreement(f"game {number[i]}: truncation differs from the round cap")

@@ -3,6 +3,8 @@ compiled engine, held to the referee step by step, in pgx's conventions."""
 
 from __future__ import annotations
 
+import gc
+import os
 import threading
 from typing import Any
 
@@ -34,12 +36,16 @@ def _outputs(env: vector.VectorEnv) -> tuple[Any, ...]:
 # -- held to the referee -------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("legal", ["mask", "ids"])
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_random_games_agree_with_the_referee_step_by_step(players: int, variant: str) -> None:
-    """Every step of 24 random games, auto-resets included: the mask, the position
-    (T1-T4, P1-P7, F1-F4, W1-W5, V1-V4, R1-R7, E1-E4), the observation, the rewards."""
-    moves = vector_differential(players, 24, variant=variant, batch=8, seed=players)
+def test_random_games_agree_with_the_referee_step_by_step(players: int, variant: str,
+                                                          legal: str) -> None:  # fmt: skip
+    """Every step of 24 random games, auto-resets included: the legal actions in both
+    forms (the one the steps write, the one made when read), the position (T1-T4, P1-P7,
+    F1-F4, W1-W5, V1-V4, R1-R7, E1-E4), the observation, the rewards."""
+    moves = vector_differential(players, 24, variant=variant, batch=8, seed=players,
+                                legal=legal)  # fmt: skip
     assert moves > 24 * 40  # whole games: dozens of takes each
 
 
@@ -47,8 +53,11 @@ def test_random_games_agree_with_the_referee_step_by_step(players: int, variant:
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_a_thousand_random_games_agree_with_the_referee(players: int, variant: str) -> None:
-    """Issue 35's count: 1,000 random games per player count and wall, every step."""
-    moves = vector_differential(players, 1000, variant=variant, batch=100, seed=100 + players)
+    """Issue 35's count: 1,000 random games per player count and wall, every step (the
+    steps writing the mask for some, the listed ids for the others)."""
+    legal = "ids" if (players + (variant == "grey")) % 2 else "mask"
+    moves = vector_differential(players, 1000, variant=variant, batch=100, seed=100 + players,
+                                legal=legal)  # fmt: skip
     assert moves > 1000 * 40
 
 
@@ -87,10 +96,45 @@ def test_make_gives_fresh_games_in_pgx_shapes_and_types() -> None:
         assert np.flatnonzero(env.legal_action_mask[i]).tolist() == actions.legal_actions(state)
 
 
+@pytest.mark.parametrize("legal", ["mask", "ids"])
+def test_the_legal_ids_list_the_mask_in_order_then_minus_one(legal: str) -> None:
+    """The two forms of the legal actions agree, whichever the steps write, before and
+    after steps; an ended game lists every id (T1, pgx's convention)."""
+    env = vector.make(40, players=4, variant="grey", seed=2, legal=legal)
+    assert env.legal == legal
+    assert env.legal_action_ids.shape == env.legal_action_mask.shape == (40, env.num_actions)
+    assert env.legal_action_ids.dtype == np.int16 and env.legal_action_count.dtype == np.int32
+    rng = np.random.default_rng(3)
+    for _ in range(120):
+        mask, ids, count = env.legal_action_mask, env.legal_action_ids, env.legal_action_count
+        assert (mask.sum(axis=1) == count).all() and (count > 0).all()
+        for i in range(40):
+            assert ids[i, : count[i]].tolist() == np.flatnonzero(mask[i]).tolist()
+            assert (ids[i, count[i] :] == -1).all()
+        picked = ids[np.arange(40), (rng.random(40) * count).astype(np.intp)]
+        assert mask[np.arange(40), picked].all()
+        env.step(picked)
+    assert env.terminated.any() or env.truncated.any() or env.to_state(0).round > 1
+
+
+def test_the_form_of_the_legal_actions_does_not_change_the_games() -> None:
+    listed, masked = (vector.make(12, players=3, seed=5, legal=f) for f in ("ids", "mask"))
+    rng = np.random.default_rng(6)
+    for _ in range(150):
+        count = masked.legal_action_count
+        chosen = masked.legal_action_ids[np.arange(12), (rng.random(12) * count).astype(np.intp)]
+        listed.step(chosen)
+        masked.step(chosen)
+        assert all(np.array_equal(a, b) for a, b in zip(_outputs(listed), _outputs(masked),
+                                                        strict=True))  # fmt: skip
+    assert [listed.to_state(i) for i in range(12)] == [masked.to_state(i) for i in range(12)]
+
+
 def test_the_arrays_are_read_only_views() -> None:
     env = vector.make(2)
-    for array in (env.legal_action_mask, env.current_player, env.rewards, env.terminated,
-                  env.truncated, env.observation):  # fmt: skip
+    for array in (env.legal_action_mask, env.legal_action_ids, env.legal_action_count,
+                  env.current_player, env.rewards, env.terminated, env.truncated,
+                  env.observation):  # fmt: skip
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 1
 
@@ -220,6 +264,15 @@ def test_make_refuses_a_round_cap_below_one() -> None:
         vector.make(2, max_rounds=0)
 
 
+@pytest.mark.parametrize(("legal", "error"), [("list", ValueError), ("", ValueError),
+                                               (None, az.FormatError), (1, az.FormatError)])
+def test_make_refuses_a_form_of_the_legal_actions_it_does_not_write(
+    legal: Any, error: type[Exception]
+) -> None:
+    with pytest.raises(error, match="legal must be 'mask' or 'ids'"):
+        vector.make(2, legal=legal)
+
+
 @pytest.mark.parametrize(
     ("actions_given", "error", "match"),
     [
@@ -307,6 +360,54 @@ def test_playouts_agree_with_random_games_stepped_from_python_on_average() -> No
         done |= env.terminated | env.truncated
     assert abs(played.moves / played.games - moves.mean()) < 4 * moves.std() / 20
     assert abs(played.score / played.games - score.mean()) < 4 * score.std() / 20
+
+
+def _threads() -> int:
+    return len(os.listdir("/proc/self/task"))
+
+
+def _play(env: vector.VectorEnv, steps: int) -> list[int]:
+    for _ in range(steps):
+        env.step(env.legal_action_ids[:, 0])
+    return [int(x) for x in env.legal_action_count[:64]] + [int(env.current_player.sum())]
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads in /proc")
+def test_a_batch_keeps_its_threads_between_steps_and_ends_them_when_freed() -> None:
+    """The steps of a batch split over threads reuse the same threads (started when the
+    batch is made), which end with the batch; the games are those of one thread."""
+    gc.collect()  # the batches of earlier tests, with their threads
+    before = _threads()
+    env = vector.make(2048, seed=7, threads=4, legal="ids")
+    single = vector.make(2048, seed=7, threads=1, legal="ids")
+    assert _threads() == before + 3
+    assert _play(env, 30) == _play(single, 30)
+    assert _threads() == before + 3
+    assert _play(env, 30) == _play(single, 30)
+    assert _threads() == before + 3
+    del env
+    gc.collect()
+    assert _threads() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_forked_process_steps_its_copy_of_a_batch_on_threads_of_its_own() -> None:
+    """A batch whose threads were started, stepped again in a forked child: the child
+    starts its own (the parent's are not there) and plays the same games."""
+    env = vector.make(1024, seed=8, threads=2, legal="ids")
+    _play(env, 5)
+    reader, writer = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover (the child's report goes through the pipe)
+        try:
+            os.write(writer, repr(_play(env, 40)).encode())
+        finally:
+            os._exit(0)
+    os.close(writer)
+    with os.fdopen(reader) as pipe:
+        told = pipe.read()
+    os.waitpid(child, 0)
+    assert told == repr(_play(env, 40))
 
 
 def test_playouts_release_the_gil() -> None:
