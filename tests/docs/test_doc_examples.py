@@ -52,3 +52,23 @@ def test_the_first_tournament_example_runs_as_a_script(tmp_path: Path) -> None:
     assert done.stderr == ""
     assert "1000 games: 1000 finished, 0 forfeited, 0 unfinished" in done.stdout
     assert len((tmp_path / "results.jsonl").read_text().splitlines()) == 1000
+
+
+def test_the_batch_engines_examples_run_one_after_the_other() -> None:
+    """docs/ai-vector.md's examples, pasted one after the other, run: a hundred steps
+    of 4,096 games from the mask, then from the listed ids."""
+    from tests.extras import needs, required
+
+    needs("numpy")
+    from azul_rules.ai import vector
+
+    if vector._vector is None and not required():
+        pytest.skip("the batch engine is compiled at install")
+    text = (ROOT / "docs" / "ai-vector.md").read_text("utf-8")
+    examples = [block.split("```", 1)[0] for block in text.split("```python\n")[1:]]
+    assert len(examples) == 2
+    names: dict[str, object] = {}
+    exec(compile("".join(examples), "ai-vector.md", "exec"), names)
+    env = names["env"]
+    assert isinstance(env, vector.VectorEnv) and env.legal == "ids"
+    assert env.legal_action_mask[range(env.num_games), env.legal_action_ids[:, 0]].all()
