@@ -34,7 +34,7 @@ def watch() -> tuple[Counter[tuple[int, str, str]], dict[tuple[int, str], list[i
     choices made by every game that ended, its padding left out."""
     outcomes: Counter[tuple[int, str, str]] = Counter()
     sizes: dict[tuple[int, str], list[int]] = defaultdict(list)
-    search = differential._Search
+    search = differential.search._Search
     play, compare = search._play, search._compare
     seeded = _watch_seeds()
 
@@ -72,7 +72,7 @@ def _watch_seeds() -> list[Any]:
     """The choices of each game, where the search has them (``_Choices``), each with
     the padding it drew (``padded``)."""
     made: list[Any] = []
-    kind = getattr(differential, "_Choices", None)
+    kind = getattr(differential.search, "_Choices", None)
     if kind is not None:
         init, pad = kind.__init__, kind.pad
 

@@ -44,7 +44,7 @@ def test_a_game_past_its_budget_is_finished_and_compared_to_its_end(
 ) -> None:
     """With a budget of 24 choices (the first deal and four moves), every game is
     finished by the seeded generator, still to its end."""
-    monkeypatch.setattr(differential, "CHOICES", {2: 24, 3: 24, 4: 24})
+    monkeypatch.setattr(differential.search, "CHOICES", {2: 24, 3: 24, 4: 24})
     log = tmp_path / "games.log"
     report = differential.run(counting(log), players=[2], variants=[az.Variant.COLORED],
                               games=6, seed=3, timeout=30)  # fmt: skip
@@ -59,7 +59,7 @@ def test_a_disagreement_past_the_budget_is_reported_as_a_replayable_game_W3(
 ) -> None:
     """W3 broken (a cross tile counted once), found where the moves come from the seed:
     the game reported replays legally to the position where the engine parted."""
-    monkeypatch.setattr(differential, "CHOICES", {2: 24, 3: 24, 4: 24})
+    monkeypatch.setattr(differential.search, "CHOICES", {2: 24, 3: 24, 4: 24})
     report = differential.run(buggy("cross-once"), players=[2], games=30, seed=11, timeout=30,
                               shrink_time=10)  # fmt: skip
     found = report.disagreement

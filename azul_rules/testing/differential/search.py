@@ -1,13 +1,15 @@
-"""Differential testing of an engine against the referee (``azul-rules differential``).
+"""The search of ``azul-rules differential``: the referee and the engine play the same
+games, and the first disagreement is shrunk to the shortest disagreeing game.
 
 :func:`run` starts the engine (any program speaking the engine protocol, in any
 language), and lets Hypothesis play games through the referee and the engine side by
 side: the same first player, the same factories (external draws, drawn by Hypothesis
 from the bag and then the lid, R2), the same moves.  After every step it compares the
 engine's view, its legal moves (when it lists them) and its refusals with the referee's;
-on the first disagreement Hypothesis shrinks the game, and the shortest disagreeing
-game found is reported as a game record (replayable with ``azul-rules replay``), with
-the position, what differed and the rules broken.
+on the first disagreement Hypothesis shrinks the game, then :class:`_Shortening` replays
+variations of its rounds, and the shortest disagreeing game found is the
+:class:`Report`'s :class:`Disagreement`, with the position, what differed and the rules
+broken (:mod:`~azul_rules.testing.differential.report` words it).
 
 Every game of the search is played to its end (or to ``MAX_MOVES``, or to a
 disagreement): each one makes the same number of Hypothesis choices (``CHOICES``), so
@@ -19,15 +21,11 @@ checkout).
 
 from __future__ import annotations
 
-import json
-import os
 import random
-import re
-import sys
 import time
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, Final, TextIO
+from typing import Any, Final
 
 import attrs
 
@@ -39,19 +37,14 @@ with extra("testing", "azul_rules.testing"):
     from hypothesis import strategies as st
 
 from azul_rules.core.colors import CENTER, Color
-from azul_rules.core.messages import LANGUAGES, says
+from azul_rules.core.messages import LANGUAGES
 from azul_rules.core.moves import Move, Refill, Take
 from azul_rules.core.phases import Phase as GamePhase
 from azul_rules.core.phases import Variant
-from azul_rules.core.rulebook import rule
-from azul_rules.core.shown import clipped, shown
+from azul_rules.core.shown import shown
 from azul_rules.core.state import GameState, new_game
-from azul_rules.formats._arguments import MAX_SECONDS, integer_value
-from azul_rules.formats._files import open_output, write_all
-from azul_rules.formats.jsonio import to_dict
 from azul_rules.formats.record import GameRecord
 from azul_rules.testing.conformance import (
-    RULE_TITLES,
     Difference,
     Step,
     move_set_differences,
@@ -61,19 +54,8 @@ from azul_rules.testing.conformance import (
 from azul_rules.testing.engine_process import DEFAULT_TIMEOUT, EngineProcess, Refusal
 from azul_rules.testing.protocol import EngineInfo, ProtocolError
 from azul_rules.testing.tiles import fill_factories
-from azul_rules.text import table, template
 
-__all__ = [
-    "DEFAULT_GAMES",
-    "MAX_MOVES",
-    "Disagreement",
-    "Report",
-    "command",
-    "record_json",
-    "report_dict",
-    "report_text",
-    "run",
-]
+__all__ = ["CHOICES", "DEFAULT_GAMES", "MAX_MOVES", "Disagreement", "Report", "run"]
 
 DEFAULT_GAMES: Final = 100
 """Games played when neither ``games`` nor ``time_budget`` is given."""
@@ -684,223 +666,3 @@ def _hypothesis_run(search: _Search, examples: int, seed: int) -> None:
     except Exception:  # the disagreement, a flaky engine, or Hypothesis minding the stop
         if search.best is None and search.failure is None and not search.stopped:
             raise
-
-
-# -- the report -------------------------------------------------------------------------------
-
-
-_TEXTS: Final = table("differential.")
-"""The report's sentences, by key, each in every language of the catalogues."""
-
-
-def _say(key: str, lang: str, **params: object) -> str:
-    return says(lang, "differential." + key, **params)
-
-
-def _count(n: int, noun: str, lang: str = "en") -> str:
-    """``1 game``, ``1,580 moves``; ``1 partie``, ``1 580 coups`` (a narrow space)."""
-    return _say(f"count.{noun}", lang, number=_number(n, lang), count=n)
-
-
-def _number(n: int, lang: str) -> str:
-    return f"{n:,}".replace(",", template(lang, "differential.thousands"))
-
-
-def _rule_title(rule_id: str, lang: str) -> str:
-    if lang == "en":
-        return RULE_TITLES.get(rule_id) or _say("see_rules", lang)
-    try:
-        return rule(rule_id).title_in(lang)
-    except ValueError:
-        return _say("see_rules", lang)
-
-
-def report_text(report: Report, lang: str = "en") -> str:
-    """The report in words (what ``azul-rules differential`` prints), in ``lang``
-    (``"en"``, ``"fr"``...): its sentences and the rule's title; the facts that differ
-    are written as :mod:`azul_rules.testing.conformance` names them (in English, quoting the
-    referee's verdicts in the language :func:`run` was given)."""
-    if lang not in LANGUAGES:
-        raise ValueError(f"unknown language {shown(lang)}: expected one of {', '.join(LANGUAGES)}")
-    lines = []
-    if report.failure is not None:
-        failure = report.failure
-        lines.append(_say("failed", lang, failure=failure))
-        if failure.line is not None:
-            lines.append(_say("line", lang, line=failure.line))
-        if failure.stderr:
-            lines.append(_say("stderr", lang))
-            lines.extend(f"    {line}" for line in failure.stderr.splitlines())
-        return "\n".join(lines)
-    info = report.engine
-    name = info.name if info is not None else clipped(report.command)
-    replayed = report.shrink_games
-    shrinking = _say("shrinking", lang, games=_number(replayed, lang)) if replayed else ""
-    seconds = f"{report.elapsed:.1f}".replace(".", template(lang, "differential.decimal"))
-    played = _say("played", lang, games=_count(report.games, "game", lang), shrinking=shrinking,
-                  moves=_count(report.moves, "compared", lang), seconds=seconds)  # fmt: skip
-    found = report.disagreement
-    if found is None:
-        lines.append(_say("agrees", lang, name=name, played=played, seed=report.seed))
-        return "\n".join(lines)
-    step = found.step
-    lines.append(_say("disagrees", lang, name=name))
-    lines.append(_say("rule", lang, rule=found.rule, title=_rule_title(found.rule, lang)))
-    first = _say("first", lang, moves=report.first_found) if report.first_found else ""
-    lines.append(_say("shortest", lang, moves=_count(found.moves, "move", lang), first=first,
-                      played=played, seed=report.seed))  # fmt: skip
-    if step.before is None:
-        lines.append(_say("at_deal", lang, move=step.move))
-    else:
-        lines.append(_say("at_move", lang, number=found.moves,
-                          player=step.before.current_player + 1, move=step.move))  # fmt: skip
-    lines.append(_say("differs", lang))
-    lines.extend(f"  {difference}" for difference in found.differences)
-    lines.append(_say("position", lang))
-    lines.append(json.dumps(to_dict(step.after), separators=(",", ":")))
-    lines.append(_say("record", lang))
-    lines.append(record_json(found.record))
-    return "\n".join(lines)
-
-
-def record_json(record: GameRecord) -> str:
-    """A game record as JSON text, one move a line (what the report prints and
-    ``--record`` saves; ``azul-rules replay`` reads it)."""
-    doc = record.to_dict()
-    moves = doc.pop("moves")
-    lines = [json.dumps(doc)[:-1] + ', "moves": [']
-    for index, move in enumerate(moves):
-        lines.append(f"  {json.dumps(move)}" + ("," if index < len(moves) - 1 else ""))
-    lines.append("]}")
-    return "\n".join(lines)
-
-
-def report_dict(report: Report) -> dict[str, Any]:
-    """The report as JSON-ready data (``azul-rules differential --json``)."""
-    doc: dict[str, Any] = {
-        "status": ["agrees", "disagrees", "protocol_failure"][report.status],
-        "engine": report.engine.name if report.engine else None,
-        "command": report.command,
-        "seed": report.seed,
-        "games": report.games,
-        "cut": report.cut,
-        "abandoned": report.abandoned,
-        "shrink_games": report.shrink_games,
-        "moves_compared": report.moves,
-        "played": [{"players": n, "variant": v.value, "games": k} for n, v, k in report.played],
-        "seconds": round(report.elapsed, 3),
-    }
-    if report.failure is not None:
-        failure = report.failure
-        doc["failure"] = {"message": failure.message, "request": failure.request,
-                          "line": failure.line, "stderr": failure.stderr,
-                          "exit_status": failure.status}  # fmt: skip
-    found = report.disagreement
-    if found is not None:
-        doc["disagreement"] = {
-            "rule": found.rule,
-            "moves": found.moves,
-            "first_found_moves": report.first_found,
-            "move": to_dict(found.step.move),
-            "differences": [d.to_dict() for d in found.differences],
-            "position": to_dict(found.step.after),
-            "record": found.record.to_dict(),
-        }
-    return doc
-
-
-# -- the command --------------------------------------------------------------------------------
-
-_DURATION: Final = re.compile(r"([0-9]+(?:\.[0-9]+)?)\s*(ms|s|m|min|h)?", re.ASCII)
-_UNITS: Final = {None: 1.0, "ms": 0.001, "s": 1.0, "m": 60.0, "min": 60.0, "h": 3600.0}
-
-
-class UsageError(ValueError):
-    """A command-line option that cannot be read."""
-
-
-def parse_duration(text: str, option: str) -> float:
-    """``"60s"``, ``"2m"``, ``"1.5"`` (seconds), ``"500ms"`` in seconds: ASCII digits, above
-    0 and at most :data:`~azul_rules.formats._arguments.MAX_SECONDS` (as every option giving
-    seconds)."""
-    match = _DURATION.fullmatch(text.strip())
-    length = float(match.group(1)) * _UNITS[match.group(2)] if match else 0.0
-    if not 0 < length <= MAX_SECONDS:
-        raise UsageError(
-            f"{option}: expected a duration above 0 and at most {MAX_SECONDS:.0f} seconds, "
-            f"such as 60s, 2m or 500ms, got {shown(text)}"
-        )
-    return length
-
-
-def parse_players(text: str) -> tuple[int, ...]:
-    """``"2,3,4"`` as player counts (S1)."""
-    read = [integer_value(part) for part in text.split(",")]
-    counts = tuple(dict.fromkeys(n for n in read if n is not None)) if None not in read else ()
-    if not counts or any(n not in (2, 3, 4) for n in counts):
-        raise UsageError(
-            f"--players: expected player counts from 2, 3, 4 such as 2,3; got {shown(text)}"
-        )
-    return counts
-
-
-def parse_variants(text: str | None) -> tuple[Variant, ...] | None:
-    """``"colored"``, ``"grey"`` or ``"colored,grey"``; ``None`` for the engine's own."""
-    if text is None:
-        return None
-    names = [part.strip() for part in text.split(",")]
-    if not names or any(n not in ("colored", "grey") for n in names):
-        raise UsageError(f"--variant: expected colored, grey or colored,grey; got {shown(text)}")
-    return tuple(Variant(n) for n in dict.fromkeys(names))
-
-
-def _write(path: str, text: str) -> None:
-    """``--record``: ``path`` holding ``text``; a named pipe that no process reads is
-    refused at once (``_files.open_output``) rather than waited for."""
-    fd = open_output(path)
-    try:
-        write_all(fd, text.encode("utf-8"))
-    finally:
-        os.close(fd)
-
-
-def _printable(text: str) -> str:
-    """One line, control characters escaped (a file name may hold any)."""
-    return text if text.isprintable() else repr(text)[1:-1]
-
-
-def command(args: Any, out: TextIO | None = None) -> int:
-    """The ``azul-rules differential`` command: print the report, return its status."""
-    out = out or sys.stdout
-    try:
-        players = parse_players(args.players)
-        variants = parse_variants(args.variant)
-        budget = parse_duration(args.time, "--time") if args.time else None
-        shrink = parse_duration(args.shrink_time, "--shrink-time")
-        if args.games is not None and args.games < 1:
-            raise UsageError(f"--games: expected at least 1, got {args.games}")
-        if not 0 < args.timeout <= MAX_SECONDS:  # NaN and infinity fail this too
-            raise UsageError(f"--timeout: expected a number of seconds above 0 and at most "
-                             f"{MAX_SECONDS:.0f}, got {shown(args.timeout)}")  # fmt: skip
-    except UsageError as error:
-        print(f"azul-rules differential: {error}", file=sys.stderr)
-        return 2
-    lang = getattr(args, "lang", "en")
-    report = run(args.engine, players=players, variants=variants, games=args.games,
-                 time_budget=budget, seed=args.seed, timeout=args.timeout,
-                 shrink_time=shrink, lang=lang)  # fmt: skip
-    if report.disagreement is not None and args.record:
-        try:
-            _write(args.record, record_json(report.disagreement.record) + "\n")
-        except (OSError, ValueError) as error:  # ValueError: a name with a null character
-            reason = error.strerror if isinstance(error, OSError) else error
-            print(f"azul-rules differential: cannot write {_printable(args.record)}: {reason}",
-                  file=sys.stderr)  # fmt: skip
-            return 2
-    if args.json:
-        print(json.dumps(report_dict(report), indent=1), file=out)
-    elif report.failure is not None:
-        print(report_text(report, lang), file=sys.stderr)
-    else:
-        print(report_text(report, lang), file=out)
-    return report.status
