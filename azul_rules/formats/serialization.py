@@ -991,10 +991,34 @@ def _dumps(value: object, indent: int, level: int) -> str:
     pad = " " * (indent * (level + 1))
     end = " " * (indent * level)
     if isinstance(value, dict) and value:
-        items = [f"{pad}{json.dumps(k)}: {_dumps(v, indent, level + 1)}" for k, v in value.items()]
+        items = [f"{pad}{_KEY(k)}: {_dumps(v, indent, level + 1)}" for k, v in value.items()]
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
     if isinstance(value, list) and any(isinstance(v, (dict, list)) and v for v in value):
         items = [pad + _dumps(v, indent, level + 1) for v in value]
         return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    text = _scalar_text(value)
+    if text is not None:
+        return text
+    if type(value) is list:
+        texts = [_scalar_text(v) for v in value]
+        if None not in texts:
+            return "[" + ", ".join(cast(list[str], texts)) + "]"
     return json.dumps(value, ensure_ascii=False)
+
+
+def _scalar_text(value: object) -> str | None:
+    written = _SCALARS.get(type(value))
+    return None if written is None else written(value)
+
+
+# What json.dumps(value, ensure_ascii=False) writes for the scalars of a position, without
+# its encoder's set-up each time (a position has some two hundred of them); a dict's
+# keys are written as json.dumps(key) writes them.
+_KEY: Final = json.encoder.encode_basestring_ascii
+_SCALARS: Final[dict[type, Callable[[Any], str]]] = {
+    str: json.encoder.encode_basestring,
+    int: int.__repr__,
+    bool: lambda flag: "true" if flag else "false",
+    type(None): lambda _: "null",
+}
 
