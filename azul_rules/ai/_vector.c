@@ -630,6 +630,40 @@ games_observe(Games *self, PyObject *out_obj)
     Py_RETURN_NONE;
 }
 
+static void
+free_game(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE));
+}
+
+/* game(i): a copy of game i's struct in a capsule, for the referee's compiled core
+ * (azul_rules.core._compiled.state_of_game). */
+static PyObject *
+games_game(Games *self, PyObject *index)
+{
+    if (available(self) < 0) {
+        return NULL;
+    }
+    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
+    if (i == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (i < 0 || i >= self->count) {
+        PyErr_Format(PyExc_IndexError, "game %zd of %zd", i, self->count);
+        return NULL;
+    }
+    az_game *copy = PyMem_Malloc(sizeof(az_game));
+    if (copy == NULL) {
+        return PyErr_NoMemory();
+    }
+    *copy = self->games[i];
+    PyObject *capsule = PyCapsule_New(copy, AZ_GAME_CAPSULE, free_game);
+    if (capsule == NULL) {
+        PyMem_Free(copy);
+    }
+    return capsule;
+}
+
 static PyObject *
 counts_of(const uint32_t counts[AZ_COLORS])
 {
@@ -698,6 +732,7 @@ static PyMethodDef games_methods[] = {
      "legal(out, count, listed): the legal actions in the form the steps do not write."},
     {"observe", (PyCFunction)games_observe, METH_O, "observe(out): every game's observation."},
     {"position", (PyCFunction)games_position, METH_O, "position(i): game i as plain data."},
+    {"game", (PyCFunction)games_game, METH_O, "game(i): a copy of game i's struct, a capsule."},
     {NULL, NULL, 0, NULL},
 };
 

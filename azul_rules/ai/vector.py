@@ -47,7 +47,7 @@ from azul_rules.core.phases import Phase, Variant, variant_of
 from azul_rules.core.rng import GAMMA, MIX_1, MIX_2
 from azul_rules.core.scoring import COLOR_BONUS, COLUMN_BONUS, ROW_BONUS, decide_outcome
 from azul_rules.core.shown import shown
-from azul_rules.core.state import GameState
+from azul_rules.core.state import ACCELERATED, GameState
 
 __all__ = ["MAX_GAMES", "Playouts", "VectorEnv", "make", "playouts"]
 
@@ -60,6 +60,10 @@ if _vector is not None:  # the engine's tables, from the Python definitions
         FLOOR_TOTALS, [wall_color(r, c) for r in range(5) for c in range(5)],
         (ROW_BONUS, COLUMN_BONUS, COLOR_BONUS), (GAMMA, MIX_1, MIX_2),
     )  # fmt: skip
+
+# The referee's compiled core builds to_state's positions from the engine's struct
+# directly, when it is in use (the Python core builds them through GameState.make).
+_core = load_compiled() if ACCELERATED else None
 
 _LEGAL_FORMS: Final = ("mask", "ids")
 _PHASES: Final = (Phase.FACTORY_OFFER, Phase.WALL_TILING, Phase.REFILL, Phase.GAME_OVER)
@@ -221,6 +225,12 @@ class VectorEnv:
 
         :raises IndexError: for a game that is not in the batch.
         """
+        if _core is not None:
+            built: GameState = _core.state_of_game(self._games.game(index))
+            return built
+        return self._built_in_python(index)
+
+    def _built_in_python(self, index: int) -> GameState:
         phase, round, current, start, holder, factories, center, bag, lid, boards = (
             self._games.position(index)
         )

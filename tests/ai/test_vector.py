@@ -304,6 +304,47 @@ def test_step_takes_any_integer_type() -> None:
         ]
 
 
+@pytest.mark.skipif(vector._core is None, reason="the compiled core builds them (CI's first pass)")
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_to_state_built_by_the_compiled_core_is_the_one_built_in_python(
+    players: int, variant: str
+) -> None:
+    """Every position of random games (the ends and fresh deals too), built from the
+    engine's struct by the compiled core, is equal to the one GameState.make builds
+    (same hash, same text, no problem: S1-S7), and plays on alike."""
+    env = vector.make(16, players, variant, seed=players, legal="ids", max_rounds=6)
+    rng = np.random.default_rng(players)
+    for _ in range(160):
+        for i in range(16):
+            built, made = env.to_state(i), env._built_in_python(i)
+            assert built == made and hash(built) == hash(made) and repr(built) == repr(made)
+            if not made.is_over:
+                move = made.legal_moves()[int(rng.integers(len(made.legal_moves())))]
+                assert built.apply(move) == made.apply(move)
+        assert built.problems() == ()
+        k = (rng.random(16) * env.legal_action_count).astype(np.intp)
+        env.step(env.legal_action_ids[np.arange(16), k])
+
+
+@pytest.mark.skipif(vector._core is None, reason="the compiled core builds them (CI's first pass)")
+def test_the_compiled_core_builds_only_from_an_engine_position() -> None:
+    core: Any = vector._core
+    with pytest.raises((TypeError, ValueError)):
+        core.state_of_game(object())
+    import ctypes
+
+    named = ctypes.pythonapi.PyCapsule_New
+    named.restype, named.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
+                                                         ctypes.c_void_p]  # fmt: skip
+    zeros = ctypes.create_string_buffer(4096)
+    with pytest.raises(ValueError, match="not a position of the engine"):
+        core.state_of_game(named(ctypes.addressof(zeros), b"azul_rules.engine.az_game",
+                                         None))  # fmt: skip
+    with pytest.raises(ValueError):
+        core.state_of_game(named(ctypes.addressof(zeros), b"another.name", None))
+
+
 @pytest.mark.parametrize("index", [-1, 3, 2**70, "0", 1.0])
 def test_to_state_refuses_a_game_not_in_the_batch(index: Any) -> None:
     env = vector.make(3)

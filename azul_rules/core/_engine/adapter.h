@@ -191,6 +191,7 @@ PyObject *az_build_context(const az_module *m, PyObject *bag, PyObject *lid, PyO
 PyObject *az_build_state(const az_module *m, PyTypeObject *type, PyObject *players,
                          PyObject *factories, PyObject *center, PyObject *current,
                          PyObject *holder, PyObject *context);
+PyObject *az_state_of_game(PyObject *module, PyObject *capsule);
 
 /* records.c */
 PyObject *az_build_after_tiling(const az_module *m, PyTypeObject *type, const az_parts *parts,

@@ -292,3 +292,124 @@ az_tuple_plus(PyObject *head, PyObject **more, Py_ssize_t count)
     }
     return out;
 }
+
+/* -- a position of the batch engine -------------------------------------------------- */
+
+/* Whether ``g`` is a position the engine can have made: every count and index within
+ * the ranges the builders index tables with (a capsule is made by the batch engine
+ * only, but nothing out of range is built from). */
+static int
+plausible(const az_game *g)
+{
+    if (g->players < 2 || g->players > AZ_MAX_PLAYERS || g->factories != 2 * g->players + 1
+        || g->phase > AZ_OVER || g->current < 0 || g->current >= g->players || g->start < 0
+        || g->start >= g->players || g->holder < AZ_NOBODY || g->holder >= g->players
+        || g->round < 1) {
+        return 0;
+    }
+    const uint32_t *pools[AZ_MAX_FACTORIES + 3];
+    int n = 0;
+    for (int f = 0; f < g->factories; f++) {
+        pools[n++] = g->factory[f];
+    }
+    pools[n++] = g->center;
+    pools[n++] = g->bag;
+    pools[n++] = g->lid;
+    for (int i = 0; i < n; i++) {
+        for (int c = 0; c < AZ_COLORS; c++) {
+            if (pools[i][c] > AZ_MAX_POOL) {
+                return 0;
+            }
+        }
+    }
+    for (int p = 0; p < g->players; p++) {
+        const az_board *b = &g->board[p];
+        if (b->floor_len > AZ_FLOOR) {
+            return 0;
+        }
+        for (int k = 0; k < b->floor_len; k++) {
+            if (b->floor[k] > AZ_MARKER) {
+                return 0;
+            }
+        }
+        for (int line = 0; line < AZ_LINES; line++) {
+            if (b->line_color[line] < -1 || b->line_color[line] >= AZ_COLORS
+                || b->line_count[line] > line + 1 || (b->line_color[line] < 0) != !b->line_count[line]) {
+                return 0;
+            }
+            for (int column = 0; column < 5; column++) {
+                if (b->cell[line][column] < -1 || b->cell[line][column] >= AZ_COLORS) {
+                    return 0;
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/* The referee's GameState of a position of the batch engine (azul_rules.ai.vector's
+ * to_state), with the table's draws (no generator: between rounds the engine has drawn
+ * already) and, at the end, the outcome of E4; the engine keeps it as a known
+ * position, so that apply on it reads nothing. */
+PyObject *
+az_state_of_game(PyObject *module, PyObject *capsule)
+{
+    az_module *m = az_module_of(module);
+    const az_game *given = PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE);
+    if (given == NULL) {
+        return NULL;
+    }
+    if (m->state_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled core is not in use");
+        return NULL;
+    }
+    if (!plausible(given)) {
+        PyErr_SetString(PyExc_ValueError, "not a position of the engine");
+        return NULL;
+    }
+    az_game g = *given;
+    g.seeded = 0;  /* the table's draws: rng None */
+    g.rng = 0;
+    int n = g.players;
+    PyObject *boards[AZ_MAX_PLAYERS], *factories[AZ_MAX_FACTORIES];
+    for (int p = 0; p < n; p++) {
+        boards[p] = az_build_board(m, &g.board[p], NULL, 0);
+    }
+    for (int f = 0; f < g.factories; f++) {
+        factories[f] = az_tiles(m, g.factory[f]);
+    }
+    PyObject *outcome = Py_NewRef(Py_None);
+    if (g.phase == AZ_OVER) {
+        uint8_t winners = az_winners(&g);
+        PyObject *won[AZ_MAX_PLAYERS], *scores[AZ_MAX_PLAYERS];
+        int count = 0;
+        for (int p = 0; p < n; p++) {
+            if (winners >> p & 1) {
+                won[count++] = az_int_of(p);
+            }
+            scores[p] = az_int_of(g.board[p].score);
+        }
+        PyObject *winners_tuple = az_tuple_of(won, count), *scores_tuple = az_tuple_of(scores, n);
+        Py_SETREF(outcome, az_blank(m->outcome_type));
+        if (outcome == NULL || winners_tuple == NULL || scores_tuple == NULL) {
+            Py_XDECREF(winners_tuple);
+            Py_XDECREF(scores_tuple);
+            Py_CLEAR(outcome);
+        } else {
+            SLOT(outcome, m->s.o_winners) = winners_tuple;
+            SLOT(outcome, m->s.o_scores) = scores_tuple;
+        }
+    }
+    PyObject *context = az_build_context(
+        m, az_tiles(m, g.bag), az_tiles(m, g.lid), az_int_of(g.start),
+        Py_NewRef(m->phase[g.phase]), az_int_of(g.round), Py_NewRef(g.grey ? m->grey : m->colored),
+        Py_NewRef(Py_None), outcome, Py_NewRef(Py_None));
+    PyObject *holder = g.holder == AZ_NOBODY ? Py_NewRef(Py_None) : az_int_of(g.holder);
+    PyObject *state = az_build_state(m, m->state_type, az_tuple_of(boards, n),
+                                     az_tuple_of(factories, g.factories), az_tiles(m, g.center),
+                                     az_int_of(g.current), holder, context);
+    if (state != NULL) {
+        az_know(m, state, &g);
+    }
+    return state;
+}

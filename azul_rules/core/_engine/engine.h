@@ -78,6 +78,10 @@ typedef struct {
     uint8_t floor[AZ_FLOOR];       /* left to right: a colour, or AZ_MARKER */
 } az_board;
 
+/* The name of a capsule holding a copy of an az_game (the batch engine's positions,
+ * given to the referee's compiled core to build GameStates from). */
+#define AZ_GAME_CAPSULE "azul_rules.engine.az_game"
+
 /* A whole position. */
 typedef struct {
     uint8_t players, factories, grey, phase;

@@ -433,6 +433,13 @@ compiled_free(void *module)
     compiled_clear((PyObject *)module);
 }
 
+static PyMethodDef compiled_methods[] = {
+    {"state_of_game", az_state_of_game, METH_O,
+     "state_of_game(capsule): the GameState of a batch engine's position "
+     "(azul_rules.ai.vector's to_state)."},
+    {NULL, NULL, 0, NULL},
+};
+
 static PyModuleDef_Slot compiled_slots[] = {
     {Py_mod_exec, compiled_exec},
     {0, NULL},
@@ -443,7 +450,7 @@ static struct PyModuleDef compiled_def = {
     "azul_rules.core._compiled",
     "The rules engine behind the referee's objects (azul_rules/core/_engine/).",
     sizeof(az_module),
-    NULL,
+    compiled_methods,
     compiled_slots,
     compiled_traverse,
     compiled_clear,
