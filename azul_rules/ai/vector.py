@@ -221,7 +221,9 @@ class VectorEnv:
     def to_state(self, index: int) -> GameState:
         """Game ``index`` as the referee's position, with the table's draws
         (``rng_state`` None): between rounds the engine has already drawn, so the
-        position is the referee's after the ``Refill`` of those factories.
+        position is the referee's after the ``Refill`` of those factories.  The compiled
+        core builds it from the engine's struct (and ``apply`` on it starts from there);
+        the Python core through ``GameState.make``.
 
         :raises IndexError: for a game that is not in the batch.
         """
