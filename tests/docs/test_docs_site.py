@@ -19,7 +19,9 @@ needs("myst_parser")
 needs("furo")
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.slow  # a whole build: some 20 s on 2 cores
+# a whole build, some 15 s on 2 cores: run in the thorough run (CI's check of the site),
+# on one worker, so that the module's tests share one build
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("docs-site")]
 
 # A link around a piece of code: <a ... href="H"><code ...><span class="pre">T</span>...
 CODE_LINK = re.compile(
