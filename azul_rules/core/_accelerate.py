@@ -5,7 +5,7 @@ struct of counts and bit masks; one file per part of the rules, as the Python mo
 are split) and the CPython face that puts it behind the referee's objects
 (``adapter.h`` and the files of :data:`FACE`).  The build hook (``hatch_build.py``) compiles them at
 install into ``azul_rules.core._compiled``; the batch engine's face
-(``azul_rules/ai/_vector.c``) into ``azul_rules.ai._vector``.  The Python code is the
+(``azul_rules/ai/_batch/``) into ``azul_rules.ai._vector``.  The Python code is the
 reference: ``state.py`` defines each compiled method in front of its Python function,
 and the compiled version gives the function every call it does not make itself:
 
@@ -59,6 +59,7 @@ from types import ModuleType
 from typing import Any, Final, TypeVar
 
 __all__ = [
+    "BATCH",
     "ENGINE",
     "FACE",
     "HEADERS",
@@ -81,12 +82,16 @@ FACE: Final = (
 )
 """The files of its CPython face behind the referee's objects (``adapter.h``)."""
 
+BATCH: Final = ("module.c", "games.c", "threads.c", "playouts.c")
+"""The files of its batch face (``azul_rules/ai/_batch/``, ``batch.h``)."""
+
 SOURCES: Final = {
     "azul_rules.core._compiled": (
         *(f"azul_rules/core/_engine/{name}" for name in (*ENGINE, *FACE)),
     ),
     "azul_rules.ai._vector": (
-        *(f"azul_rules/core/_engine/{name}" for name in ENGINE), "azul_rules/ai/_vector.c",
+        *(f"azul_rules/core/_engine/{name}" for name in ENGINE),
+        *(f"azul_rules/ai/_batch/{name}" for name in BATCH),
     ),
 }
 """Each compiled module's sources, relative to the project's root (the build hook reads
@@ -96,7 +101,9 @@ HEADERS: Final = {
     "azul_rules.core._compiled": (
         "azul_rules/core/_engine/engine.h", "azul_rules/core/_engine/adapter.h",
     ),
-    "azul_rules.ai._vector": ("azul_rules/core/_engine/engine.h",),
+    "azul_rules.ai._vector": (
+        "azul_rules/core/_engine/engine.h", "azul_rules/ai/_batch/batch.h",
+    ),
 }
 """Each compiled module's headers: part of its digest."""
 

@@ -18,7 +18,7 @@
  *
  * Two faces use it: the CPython adapter (adapter.c, frameworks.c: the referee's frozen
  * objects in, the engine, the same objects out) and the batch engine
- * (azul_rules/ai/_vector.c: many games stepped with numpy arrays).  The Python code is
+ * (azul_rules/ai/_batch/: many games stepped with numpy arrays).  The Python code is
  * the reference: a rule changes there first, then here (azul_rules/core/_accelerate.py).
  */
 #ifndef AZUL_ENGINE_H

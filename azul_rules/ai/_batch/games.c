@@ -1,56 +1,11 @@
 /*
- * azul_rules.ai._vector: the engine's batch face.  ``Games`` holds many games in C
- * (azul_rules/core/_engine/), stepped with whole arrays (numpy's, through the buffer
- * protocol) once a step, never an object per game; ``playouts`` plays random games to
- * their ends in C, on threads.  azul_rules/ai/vector.py is the Python side.
+ * The games of a batch (``Games``): dealt from their seeds, stepped with one action
+ * each in pgx's conventions, their outputs written into numpy's arrays through the
+ * buffer protocol, never an object per game.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <pthread.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "engine.h"
-
-/* A game's stream of 64-bit numbers from the batch's seed, its slot and a salt (a
- * SplitMix64 step of their mix: every slot and purpose its own stream). */
-static uint64_t
-stream(uint64_t seed, uint64_t slot, uint64_t salt)
-{
-    uint64_t state = seed ^ (slot * 0xD1B54A32D192ED03ULL) ^ (salt * 0x9E3779B97F4A7C15ULL);
-    return az_split_mix(&state);
-}
-
-/* -- Games --------------------------------------------------------------------------- */
-
-typedef struct {
-    PyObject_HEAD
-    Py_ssize_t count;
-    int players, grey, actions, observation, threads;
-    int listed;          /* each step lists the legal ids instead of writing the mask */
-    int busy;            /* a step runs (the GIL released): the games are not to be touched */
-    long long max_rounds;
-    az_game *games;
-    uint64_t *deals;     /* each slot's stream of game seeds */
-    uint8_t *ended;      /* the last step ended the game (ENDED or CUT): dealt afresh next */
-    struct Pool *pool;   /* the threads that step the games with this one (NULL: none yet) */
-} Games;
-
-static int
-tables_ready(void)
-{
-    if (!AZ.ready) {
-        PyErr_SetString(PyExc_RuntimeError, "azul_rules.ai._vector: the engine's tables are "
-                        "not read (import azul_rules.ai.vector)");
-        return -1;
-    }
-    return 0;
-}
-
-struct Pool;
-static void pool_stop(struct Pool *pool);
-
-enum { PLAYING, ENDED, CUT };  /* ended[i]: CUT a game truncated at the round cap */
+#include "batch.h"
 
 static void
 deal(Games *self, Py_ssize_t i)
@@ -75,7 +30,7 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         }
         return NULL;
     }
-    if (tables_ready() < 0) {
+    if (vb_tables_ready() < 0) {
         return NULL;
     }
     if (count < 1 || count > ((Py_ssize_t)1 << 26) || players < 2 || players > 4
@@ -106,7 +61,7 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
         return PyErr_NoMemory();
     }
     for (Py_ssize_t i = 0; i < count; i++) {
-        self->deals[i] = stream(seed, (uint64_t)i, 1);
+        self->deals[i] = vb_stream(seed, (uint64_t)i, 1);
         deal(self, i);
     }
     return (PyObject *)self;
@@ -115,7 +70,7 @@ games_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 static void
 games_dealloc(Games *self)
 {
-    pool_stop(self->pool);
+    vb_pool_stop(self->pool);
     PyMem_Free(self->games);
     PyMem_Free(self->deals);
     PyMem_Free(self->ended);
@@ -144,13 +99,6 @@ buffer(PyObject *obj, Py_buffer *view, const char *what, Py_ssize_t itemsize,
     return 0;
 }
 
-/* What a step writes: the legal actions (the mask, or the ids listed), how many are
- * legal, the player to move, the rewards and the flags. */
-typedef struct {
-    Py_buffer legal, count, current, rewards, terminated, truncated;
-    int held, listed;
-    int padded;  /* each listed row is -1 past its count already (a step's own outputs) */
-} Outputs;
 
 static void
 release(Outputs *out)
@@ -297,21 +245,9 @@ step_one(Games *self, Py_ssize_t i, long long action, const Outputs *out)
     ((int32_t *)out->current.buf)[i] = g->current;
 }
 
-/* One thread's share of a job over the games [first, last): a step, or the outputs of
- * the games as they stand (legal only: the form a step did not write). */
-typedef enum { STEP, OUTPUTS, LEGAL } Job;
 
-typedef struct {
-    Games *games;
-    Job job;
-    const void *actions;
-    int wide;
-    const Outputs *out;
-    Py_ssize_t first, last;
-} Slice;
-
-static void *
-run_slice(void *arg)
+void *
+vb_run_slice(void *arg)
 {
     Slice *slice = arg;
     Games *self = slice->games;
@@ -340,184 +276,6 @@ available(Games *self)
         return -1;
     }
     return 0;
-}
-
-/* -- the threads ---------------------------------------------------------------------- */
-
-/* The threads of a batch, started at its first job and kept until it is freed: each job
- * wakes them, each runs its slice, and the last to finish wakes the caller, which runs
- * slice 0 meanwhile.  A process forked from one with threads starts its own. */
-typedef struct Pool {
-    pthread_mutex_t lock;
-    pthread_cond_t wake, done;
-    pid_t pid;                   /* the process whose threads these are */
-    int workers;                 /* threads started (slices 1 ... workers) */
-    unsigned long long pending;  /* threads still running the current job (atomic) */
-    int stop;                    /* atomic */
-    unsigned long long job;      /* counts the jobs given (atomic) */
-    Slice *slices;               /* the current job's slices */
-    pthread_t ids[256];
-} Pool;
-
-typedef struct {
-    Pool *pool;
-    int index;
-} Worker;
-
-/* A short wait for ``*value`` to differ from ``from`` without sleeping (the next step
- * of a loop comes within microseconds: a sleeping thread takes tens to wake); whether
- * it did. */
-static int
-spun(const volatile unsigned long long *value, unsigned long long from)
-{
-    enum { SPINS = 4000 };
-    for (int i = 0; i < SPINS; i++) {
-        if (__atomic_load_n(value, __ATOMIC_ACQUIRE) != from) {
-            return 1;
-        }
-#if defined(__x86_64__) || defined(__i386__)
-        __builtin_ia32_pause();
-#endif
-    }
-    return 0;
-}
-
-static void *
-work(void *arg)
-{
-    Worker *worker = arg;
-    Pool *pool = worker->pool;
-    int index = worker->index;
-    PyMem_RawFree(worker);
-    unsigned long long seen = 0;
-    for (;;) {
-        if (!spun(&pool->job, seen)) {
-            pthread_mutex_lock(&pool->lock);
-            while (__atomic_load_n(&pool->job, __ATOMIC_ACQUIRE) == seen && !pool->stop) {
-                pthread_cond_wait(&pool->wake, &pool->lock);
-            }
-            pthread_mutex_unlock(&pool->lock);
-        }
-        if (__atomic_load_n(&pool->stop, __ATOMIC_ACQUIRE)) {
-            return NULL;
-        }
-        seen = __atomic_load_n(&pool->job, __ATOMIC_ACQUIRE);
-        run_slice(&pool->slices[index]);
-        if (__atomic_sub_fetch(&pool->pending, 1, __ATOMIC_ACQ_REL) == 0) {
-            pthread_mutex_lock(&pool->lock);
-            pthread_cond_signal(&pool->done);
-            pthread_mutex_unlock(&pool->lock);
-        }
-    }
-}
-
-/* Stops and joins the threads, frees the pool (in a forked child: the threads are the
- * parent's, only the memory is freed). */
-static void
-pool_stop(Pool *pool)
-{
-    if (pool == NULL) {
-        return;
-    }
-    if (pool->pid == getpid()) {
-        pthread_mutex_lock(&pool->lock);
-        __atomic_store_n(&pool->stop, 1, __ATOMIC_RELEASE);
-        __atomic_add_fetch(&pool->job, 1, __ATOMIC_ACQ_REL);  /* ends a spinning wait */
-        pthread_cond_broadcast(&pool->wake);
-        pthread_mutex_unlock(&pool->lock);
-        for (int t = 1; t <= pool->workers; t++) {
-            pthread_join(pool->ids[t], NULL);
-        }
-        pthread_cond_destroy(&pool->wake);
-        pthread_cond_destroy(&pool->done);
-        pthread_mutex_destroy(&pool->lock);
-    }
-    PyMem_RawFree(pool);
-}
-
-/* The batch's pool with up to ``wanted`` threads (as many as could be started), made
- * at the first job; NULL when none could be (the caller then runs every slice). */
-static Pool *
-pool_of(Games *self, int wanted)
-{
-    Pool *pool = self->pool;
-    if (pool != NULL && pool->pid != getpid()) {
-        pool_stop(pool);  /* a forked child: the threads stayed with the parent */
-        pool = self->pool = NULL;
-    }
-    if (pool != NULL) {
-        return pool;
-    }
-    pool = PyMem_RawCalloc(1, sizeof(Pool));
-    if (pool == NULL) {
-        return NULL;
-    }
-    pthread_mutex_init(&pool->lock, NULL);
-    pthread_cond_init(&pool->wake, NULL);
-    pthread_cond_init(&pool->done, NULL);
-    pool->pid = getpid();
-    for (int t = 1; t <= wanted; t++) {
-        Worker *worker = PyMem_RawMalloc(sizeof(Worker));
-        if (worker == NULL) {
-            break;
-        }
-        *worker = (Worker){pool, t};
-        if (pthread_create(&pool->ids[t], NULL, work, worker) != 0) {
-            PyMem_RawFree(worker);
-            break;  /* no more threads: the caller runs the slices left */
-        }
-        pool->workers = t;
-    }
-    self->pool = pool;
-    return pool;
-}
-
-/* A job over every game, split over the threads (each game on its own: the same results
- * whatever the split), with the GIL released. */
-static void
-run_job(Games *self, Job job, const void *actions, int wide, const Outputs *out)
-{
-    enum { MIN_SLICE = 512 };
-    int threads = self->threads;
-    if (threads > self->count / MIN_SLICE) {
-        threads = self->count / MIN_SLICE > 0 ? (int)(self->count / MIN_SLICE) : 1;
-    }
-    Slice slices[256];
-    for (int t = 0; t < threads; t++) {
-        slices[t] = (Slice){self, job, actions, wide, out, self->count * t / threads,
-                            self->count * (t + 1) / threads};
-    }
-    self->busy = 1;
-    Py_BEGIN_ALLOW_THREADS
-    Pool *pool = threads > 1 ? pool_of(self, threads - 1) : NULL;
-    int helped = pool != NULL ? pool->workers : 0;
-    if (helped > 0) {
-        pthread_mutex_lock(&pool->lock);
-        pool->slices = slices;
-        __atomic_store_n(&pool->pending, (unsigned long long)helped, __ATOMIC_RELAXED);
-        __atomic_add_fetch(&pool->job, 1, __ATOMIC_ACQ_REL);
-        pthread_cond_broadcast(&pool->wake);
-        pthread_mutex_unlock(&pool->lock);
-    }
-    run_slice(&slices[0]);
-    for (int t = helped + 1; t < threads; t++) {
-        run_slice(&slices[t]);
-    }
-    if (helped > 0) {
-        unsigned long long left = (unsigned long long)helped;
-        while (left > 0 && spun(&pool->pending, left)) {
-            left = __atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE);
-        }
-        if (left > 0) {
-            pthread_mutex_lock(&pool->lock);
-            while (__atomic_load_n(&pool->pending, __ATOMIC_ACQUIRE) > 0) {
-                pthread_cond_wait(&pool->done, &pool->lock);
-            }
-            pthread_mutex_unlock(&pool->lock);
-        }
-    }
-    Py_END_ALLOW_THREADS
-    self->busy = 0;
 }
 
 /* step(actions, legal, count, current_player, rewards, terminated, truncated): every
@@ -554,7 +312,7 @@ games_step(Games *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     out.padded = 1;  /* the outputs of the last write or step, rewritten */
-    run_job(self, STEP, actions.buf, wide, &out);
+    vb_run_job(self, STEP, actions.buf, wide, &out);
     release(&out);
     PyBuffer_Release(&actions);
     Py_RETURN_NONE;
@@ -581,7 +339,7 @@ games_write(Games *self, PyObject *const *args, Py_ssize_t nargs)
     memset(out.rewards.buf, 0, (size_t)out.rewards.len);
     memset(out.terminated.buf, 0, (size_t)out.terminated.len);
     memset(out.truncated.buf, 0, (size_t)out.truncated.len);
-    run_job(self, OUTPUTS, NULL, 0, &out);
+    vb_run_job(self, OUTPUTS, NULL, 0, &out);
     release(&out);
     Py_RETURN_NONE;
 }
@@ -604,7 +362,7 @@ games_legal(Games *self, PyObject *const *args, Py_ssize_t nargs)
         release(&out);
         return NULL;
     }
-    run_job(self, LEGAL, NULL, 0, &out);
+    vb_run_job(self, LEGAL, NULL, 0, &out);
     release(&out);
     Py_RETURN_NONE;
 }
@@ -744,209 +502,6 @@ static PyType_Slot games_slots[] = {
     {0, NULL},
 };
 
-static PyType_Spec games_spec = {
+PyType_Spec vb_games_spec = {
     "azul_rules.ai._vector.Games", sizeof(Games), 0, Py_TPFLAGS_DEFAULT, games_slots,
 };
-
-/* -- playouts ------------------------------------------------------------------------ */
-
-typedef struct {
-    long long first, last;      /* games [first, last) */
-    int players, grey;
-    uint64_t seed;
-    long long games, moves, capped, score;
-    long long wins[AZ_MAX_PLAYERS];
-} Share;
-
-#define PLAYOUT_ROUND_CAP 100
-
-/* A uniform random game to its end: a legal action drawn uniformly at each move. */
-static void *
-play_share(void *arg)
-{
-    Share *share = arg;
-    uint16_t ids[AZ_MAX_ACTIONS];
-    for (long long i = share->first; i < share->last; i++) {
-        az_game g;
-        az_new_game(&g, share->players, share->grey, stream(share->seed, (uint64_t)i, 2), -1);
-        uint64_t choices = stream(share->seed, (uint64_t)i, 3);
-        while (g.phase != AZ_OVER && g.round <= PLAYOUT_ROUND_CAP) {
-            uint64_t z = az_split_mix(&choices);
-            if (g.phase == AZ_OFFER) {
-                az_random_take(&g, z, NULL);
-                if (az_offer_over(&g)) {
-                    az_end_offer(&g, NULL);
-                }
-            } else {
-                int count = az_legal_actions(&g, ids);
-                az_apply_action(&g, ids[(uint64_t)(((az_u128)z * (uint64_t)count) >> 64)], NULL);
-            }
-            share->moves++;
-        }
-        share->games++;
-        if (g.phase != AZ_OVER) {
-            share->capped++;
-            continue;
-        }
-        uint8_t winners = az_winners(&g);
-        for (int p = 0; p < g.players; p++) {
-            share->score += g.board[p].score;
-            share->wins[p] += winners >> p & 1;
-        }
-    }
-    return NULL;
-}
-
-/* playouts(games, players, grey, seed, threads) -> (games, moves, capped, score, wins). */
-static PyObject *
-playouts(PyObject *module, PyObject *args)
-{
-    (void)module;
-    long long games;
-    int players, grey, threads;
-    unsigned long long seed;
-    if (!PyArg_ParseTuple(args, "LipKi:playouts", &games, &players, &grey, &seed, &threads)) {
-        return NULL;
-    }
-    if (tables_ready() < 0) {
-        return NULL;
-    }
-    if (games < 0 || players < 2 || players > 4 || threads < 1 || threads > 256) {
-        PyErr_SetString(PyExc_ValueError, "playouts: games >= 0, 2-4 players, 1-256 threads");
-        return NULL;
-    }
-    if (threads > games) {
-        threads = games > 0 ? (int)games : 1;
-    }
-    Share *shares = PyMem_Calloc((size_t)threads, sizeof(Share));
-    pthread_t *ids = PyMem_Calloc((size_t)threads, sizeof(pthread_t));
-    if (shares == NULL || ids == NULL) {
-        PyMem_Free(shares);
-        PyMem_Free(ids);
-        return PyErr_NoMemory();
-    }
-    for (int t = 0; t < threads; t++) {
-        shares[t].first = games * t / threads;
-        shares[t].last = games * (t + 1) / threads;
-        shares[t].players = players;
-        shares[t].grey = grey;
-        shares[t].seed = seed;
-    }
-    int failed = 0;
-    Py_BEGIN_ALLOW_THREADS
-    int started = 0;
-    for (int t = 1; t < threads; t++) {
-        if (pthread_create(&ids[t], NULL, play_share, &shares[t]) != 0) {
-            failed = 1;
-            break;
-        }
-        started = t;
-    }
-    play_share(&shares[0]);
-    for (int t = 1; t <= started; t++) {
-        pthread_join(ids[t], NULL);
-    }
-    Py_END_ALLOW_THREADS
-    PyMem_Free(ids);
-    if (failed) {
-        PyMem_Free(shares);
-        PyErr_SetString(PyExc_RuntimeError, "playouts: a thread could not be started");
-        return NULL;
-    }
-    long long total[4 + AZ_MAX_PLAYERS] = {0};
-    for (int t = 0; t < threads; t++) {
-        total[0] += shares[t].games;
-        total[1] += shares[t].moves;
-        total[2] += shares[t].capped;
-        total[3] += shares[t].score;
-        for (int p = 0; p < players; p++) {
-            total[4 + p] += shares[t].wins[p];
-        }
-    }
-    PyMem_Free(shares);
-    PyObject *wins = PyTuple_New(players);
-    for (int p = 0; wins != NULL && p < players; p++) {
-        PyTuple_SET_ITEM(wins, p, PyLong_FromLongLong(total[4 + p]));
-    }
-    return Py_BuildValue("(LLLLN)", total[0], total[1], total[2], total[3], wins);
-}
-
-/* -- the module ---------------------------------------------------------------------- */
-
-/* read_tables(floor_totals, wall_colors, bonuses, split_mix): the engine's tables, from
- * the Python definitions (azul_rules.ai.vector gives them). */
-static PyObject *
-read_tables(PyObject *module, PyObject *args)
-{
-    (void)module;
-    PyObject *floor, *wall, *bonus, *mix;
-    if (!PyArg_ParseTuple(args, "OOOO:read_tables", &floor, &wall, &bonus, &mix)) {
-        return NULL;
-    }
-    int totals[AZ_FLOOR + 1], bonuses[3];
-    int8_t colors[5][5];
-    uint64_t split_mix[3];
-    for (int i = 0; i <= AZ_FLOOR; i++) {
-        PyObject *item = PySequence_GetItem(floor, i);
-        totals[i] = item == NULL ? -1 : (int)PyLong_AsLong(item);
-        Py_XDECREF(item);
-    }
-    for (int r = 0; r < 25; r++) {
-        PyObject *item = PySequence_GetItem(wall, r);
-        colors[r / 5][r % 5] = (int8_t)(item == NULL ? -1 : PyLong_AsLong(item));
-        Py_XDECREF(item);
-    }
-    for (int i = 0; i < 3; i++) {
-        PyObject *item = PySequence_GetItem(bonus, i);
-        bonuses[i] = item == NULL ? -1 : (int)PyLong_AsLong(item);
-        Py_XDECREF(item);
-        item = PySequence_GetItem(mix, i);
-        split_mix[i] = item == NULL ? 0 : PyLong_AsUnsignedLongLong(item);
-        Py_XDECREF(item);
-    }
-    if (PyErr_Occurred()) {
-        return NULL;
-    }
-    az_tables_read(totals, colors, bonuses, split_mix);
-    Py_RETURN_NONE;
-}
-
-static int
-vector_exec(PyObject *module)
-{
-    PyObject *games = PyType_FromModuleAndSpec(module, &games_spec, NULL);
-    if (games == NULL || PyModule_AddObjectRef(module, "Games", games) < 0) {
-        Py_XDECREF(games);
-        return -1;
-    }
-    Py_DECREF(games);
-#ifndef AZUL_SOURCE_DIGEST
-#define AZUL_SOURCE_DIGEST ""
-#endif
-    return PyModule_AddStringConstant(module, "SOURCE_DIGEST", AZUL_SOURCE_DIGEST);
-}
-
-static PyMethodDef vector_methods[] = {
-    {"playouts", playouts, METH_VARARGS,
-     "playouts(games, players, grey, seed, threads): random games in C."},
-    {"read_tables", read_tables, METH_VARARGS,
-     "read_tables(floor_totals, wall_colors, bonuses, split_mix): the engine's tables."},
-    {NULL, NULL, 0, NULL},
-};
-
-static PyModuleDef_Slot vector_slots[] = {
-    {Py_mod_exec, vector_exec},
-    {0, NULL},
-};
-
-static struct PyModuleDef vector_def = {
-    PyModuleDef_HEAD_INIT, "azul_rules.ai._vector",
-    "The rules engine's batch face (azul_rules/ai/vector.py).", 0, vector_methods,
-    vector_slots, NULL, NULL, NULL,
-};
-
-PyMODINIT_FUNC
-PyInit__vector(void)
-{
-    return PyModuleDef_Init(&vector_def);
-}
