@@ -24,9 +24,9 @@ from azul_rules.core.moves import Move, Refill
 from azul_rules.core.phases import Variant
 from azul_rules.core.shown import shown
 from azul_rules.core.state import FACTORY_COUNTS, GameState, new_game
+from azul_rules.formats.engine_protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
 from azul_rules.formats.jsonio import move_from_dict, to_dict
 from azul_rules.formats.jsontext import first_repeated, load
-from azul_rules.testing.protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, referee_view
 
 __all__ = ["ReferenceEngine", "RequestError", "command", "main"]
 

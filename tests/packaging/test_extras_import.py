@@ -6,6 +6,7 @@ Each case is a real interpreter in which one dependency cannot be imported
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -147,3 +148,29 @@ def test_testing_and_web_without_their_extra_name_it(
         f"ModuleNotFoundError: {package} needs the {extra} extra, and {missing}"
     ), last
     assert last.endswith(f"): {INSTALL[extra]}"), last
+
+
+def test_the_reference_engine_runs_without_hypothesis() -> None:
+    """``python -m azul_rules.engine`` speaks the engine protocol on the core alone: the
+    protocol lives in ``azul_rules.formats.engine_protocol``, outside the testing kit
+    (which needs Hypothesis)."""
+    source = (
+        "import runpy, sys\nsys.modules['hypothesis'] = None\nsys.argv = ['azul_rules.engine']\n"
+        "runpy.run_module('azul_rules.engine', run_name='__main__')\n"
+    )
+    factories = [["blue", "blue", "yellow", "red"], ["yellow", "yellow", "yellow", "black"],
+                 ["red", "red", "black", "white"], ["blue", "black", "black", "white"],
+                 ["white", "white", "white", "red"]]  # fmt: skip
+    requests = [{"type": "hello", "id": 1},
+                {"type": "new_game", "id": 2, "players": 2, "variant": "colored",
+                 "first_player": 0, "factories": factories},
+                {"type": "legal_moves", "id": 3}]  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True,
+                          input="".join(json.dumps(r) + "\n" for r in requests),
+                          timeout=120)  # fmt: skip
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    hello, game, legal = (json.loads(line) for line in done.stdout.splitlines())
+    assert hello["ok"] and hello["protocol"] == 1
+    assert game == {"id": 2, "ok": True}, game
+    # the colours of each factory (3, 2, 3, 3, 2), each to 5 empty lines or the floor (P2, F1)
+    assert legal["ok"] and len(legal["moves"]) == (3 + 2 + 3 + 3 + 2) * 6, legal
