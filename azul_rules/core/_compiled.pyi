@@ -25,3 +25,7 @@ class AcceleratedProperty:
 def state_of_game(capsule: object, /) -> Any:
     """The GameState of a batch engine's position (a capsule of ``Games.game(i)``);
     ``ValueError`` for anything else."""
+
+def state_of_position(grey: bool, position: object, /) -> Any:
+    """The GameState of a position as plain data (``Games.position``'s shape: pgx's
+    ``to_state``); ``ValueError`` or ``TypeError`` for anything else."""

@@ -426,6 +426,70 @@ def test_from_state_is_the_inverse_of_to_state(variant: str) -> None:
         assert engine.to_state(engine.from_state(position)) == position.replace(rng_state=None)
 
 
+@pytest.mark.skipif(engine.convert._core is None, reason="the compiled core builds them")
+@pytest.mark.parametrize(("players", "variant"), [(2, "colored"), (4, "grey")])
+def test_to_state_built_by_the_compiled_core_is_the_one_built_in_python(
+    players: int, variant: str
+) -> None:
+    """Every game of a random batch after 0-90 steps (ends and fresh deals among them),
+    built by the compiled core from the arrays' values, equals the position
+    ``GameState.make`` builds (same hash and text), and plays on alike."""
+    env = _env(players, variant)
+    grey = variant == "grey"
+    for steps in (0, 30, 90):
+        batch = _host(_random_batch(env, 8, steps, seed=steps + players))
+        for i in range(8):
+            fields = {name: np.asarray(getattr(batch, name))[i] for name in _FIELDS}
+            built, made = engine.to_state(batch, i), engine.convert._made(fields, grey)
+            assert built == made and hash(built) == hash(made) and repr(built) == repr(made)
+            if not made.is_over:
+                move = made.legal_moves()[-1]
+                assert built.apply(move) == made.apply(move)
+
+
+_FIELDS = (
+    "factories", "center", "bag", "lid", "line_color", "line_count", "wall", "floor", "score",
+    "marker_holder", "start_player", "round", "phase", "current_player",
+)  # fmt: skip
+
+
+@pytest.mark.skipif(engine.convert._core is None, reason="the compiled core builds them")
+@pytest.mark.parametrize(
+    ("position", "match"),
+    [
+        (None, "sequence"),
+        ((0,) * 9, "10 items"),
+        ((0, 1, 0, 0, -1, [], [0] * 5, [0] * 5, [0] * 5, []), "2 to 4 boards"),
+        ((9, 1, 0, 0, -1, [], [0] * 5, [0] * 5, [0] * 5, []), "phase out of range"),
+        ((0, 0, 0, 0, -1, [], [0] * 5, [0] * 5, [0] * 5, []), "round out of range"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 4, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [])] * 2), "the factories must have 5"),
+        ((0, 1, 2, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [])] * 2), "player to move out of range"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0, 0, 0, 0, 70000], [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [])] * 2), "the centre out of range"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [9])] * 2), "a floor item out of range"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [0] * 8)] * 2), "more than 7"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [2, -1, -1, -1, -1], [0] * 5, [[-1] * 5] * 5, [])] * 2), "colour and count"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(2**80, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [])] * 2), "a score out of range"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 4, [])] * 2), "a wall must have 5"),
+        ((0, 1, 0, 0, -1, [[0] * 5] * 5, [0] * 5, [0] * 5, [0.5] * 5,
+          [(0, [-1] * 5, [0] * 5, [[-1] * 5] * 5, [])] * 2), "the lid is not an int"),
+    ],
+)
+def test_the_compiled_core_builds_only_a_position_it_can_hold(position: Any, match: str) -> None:
+    """Plain data that is no position of 2-4 players: a ValueError naming what is
+    wrong, or a TypeError, before anything is built."""
+    core: Any = engine.convert._core
+    with pytest.raises((ValueError, TypeError), match=match):
+        core.state_of_position(False, position)
+
+
 def test_the_marker_taken_onto_a_full_floor_agrees_with_the_referee() -> None:
     """F4, which random games almost never reach: a position built by hand (round 2,
     factory 5 taken, player 0's floor full of reds from the bag), then the engine and

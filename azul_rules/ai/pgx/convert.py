@@ -18,15 +18,19 @@ from azul_rules.ai.actions import (
 )
 from azul_rules.ai.pgx.env import AzulEnv
 from azul_rules.ai.pgx.state import _EMPTY, _FLOOR_SPACES, _MARKER, _OVER, AzulState
+from azul_rules.core._accelerate import load_compiled
 from azul_rules.core.board import PlayerBoard, pattern_line
 from azul_rules.core.colors import COLORS, MARKER, Color, FloorItem
 from azul_rules.core.errors import InvalidStateError
 from azul_rules.core.phases import Phase, Variant
 from azul_rules.core.scoring import decide_outcome
 from azul_rules.core.shown import number
-from azul_rules.core.state import GameState
+from azul_rules.core.state import ACCELERATED, GameState
 
 Array = jax.Array
+
+# The referee's compiled core builds to_state's positions, when it is in use.
+_core = load_compiled() if ACCELERATED else None
 
 
 # -- back to the referee ---------------------------------------------------------------------
@@ -35,7 +39,9 @@ Array = jax.Array
 def to_state(state: AzulState, index: int | None = None) -> GameState:
     """Game ``index`` of a batch (``None``: the one game of an unbatched state) as the
     referee's position with external draws: between rounds the pgx state has already
-    drawn, so its position is the referee's after the ``Refill`` of those factories."""
+    drawn, so its position is the referee's after the ``Refill`` of those factories.
+    The compiled core builds it from the arrays' values (and ``apply`` on it starts from
+    there); the Python core through ``GameState.make``."""
     fields: dict[str, Any] = {
         name: np.asarray(getattr(state, name))
         for name in ("factories", "center", "bag", "lid", "line_color", "line_count", "wall",
@@ -44,10 +50,36 @@ def to_state(state: AzulState, index: int | None = None) -> GameState:
     }  # fmt: skip
     if index is not None:
         fields = {name: value[index] for name, value in fields.items()}
-    boards = tuple(_board(fields, seat) for seat in range(fields["score"].shape[0]))
-    over = int(fields["phase"]) == _OVER
     takes = (len(fields["factories"]) + 1) * 30
     grey = np.asarray(state.legal_action_mask).shape[-1] > takes
+    if _core is not None:
+        built: GameState = _core.state_of_position(grey, _position(fields))
+        return built
+    return _made(fields, grey)
+
+
+def _position(fields: dict[str, Any]) -> tuple[Any, ...]:
+    """A game's arrays as the plain data the compiled core builds a position from (the
+    batch engine's ``Games.position``): counts by colour, -1 an empty line or space, 5
+    the marker, the floor without its empty spaces."""
+    boards = [
+        (score, colors, counts, wall, [item for item in floor if item != _EMPTY])
+        for score, colors, counts, wall, floor in zip(
+            fields["score"].tolist(), fields["line_color"].tolist(),
+            fields["line_count"].tolist(), fields["wall"].tolist(), fields["floor"].tolist(),
+            strict=True,
+        )
+    ]  # fmt: skip
+    return (int(fields["phase"]), int(fields["round"]), int(fields["current_player"]),
+            int(fields["start_player"]), int(fields["marker_holder"]),
+            fields["factories"].tolist(), fields["center"].tolist(), fields["bag"].tolist(),
+            fields["lid"].tolist(), boards)  # fmt: skip
+
+
+def _made(fields: dict[str, Any], grey: bool) -> GameState:
+    """The position through ``GameState.make`` (the Python core)."""
+    boards = tuple(_board(fields, seat) for seat in range(fields["score"].shape[0]))
+    over = int(fields["phase"]) == _OVER
     variant = Variant.GREY if grey else Variant.COLORED
     marker = int(fields["marker_holder"])
     return GameState.make(

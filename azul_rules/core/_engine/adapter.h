@@ -192,6 +192,7 @@ PyObject *az_build_state(const az_module *m, PyTypeObject *type, PyObject *playe
                          PyObject *factories, PyObject *center, PyObject *current,
                          PyObject *holder, PyObject *context);
 PyObject *az_state_of_game(PyObject *module, PyObject *capsule);
+PyObject *az_state_of_position(PyObject *module, PyObject *args);
 
 /* records.c */
 PyObject *az_build_after_tiling(const az_module *m, PyTypeObject *type, const az_parts *parts,

@@ -347,47 +347,32 @@ plausible(const az_game *g)
     return 1;
 }
 
-/* The referee's GameState of a position of the batch engine (azul_rules.ai.vector's
- * to_state), with the table's draws (no generator: between rounds the engine has drawn
- * already) and, at the end, the outcome of E4; the engine keeps it as a known
+/* The referee's GameState of engine position ``g`` (checked by plausible), with the
+ * table's draws (no generator) and, at the end, the outcome of E4; kept as a known
  * position, so that apply on it reads nothing. */
-PyObject *
-az_state_of_game(PyObject *module, PyObject *capsule)
+static PyObject *
+state_from(az_module *m, az_game *g)
 {
-    az_module *m = az_module_of(module);
-    const az_game *given = PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE);
-    if (given == NULL) {
-        return NULL;
-    }
-    if (m->state_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "the compiled core is not in use");
-        return NULL;
-    }
-    if (!plausible(given)) {
-        PyErr_SetString(PyExc_ValueError, "not a position of the engine");
-        return NULL;
-    }
-    az_game g = *given;
-    g.seeded = 0;  /* the table's draws: rng None */
-    g.rng = 0;
-    int n = g.players;
+    g->seeded = 0;  /* the table's draws: rng None */
+    g->rng = 0;
+    int n = g->players;
     PyObject *boards[AZ_MAX_PLAYERS], *factories[AZ_MAX_FACTORIES];
     for (int p = 0; p < n; p++) {
-        boards[p] = az_build_board(m, &g.board[p], NULL, 0);
+        boards[p] = az_build_board(m, &g->board[p], NULL, 0);
     }
-    for (int f = 0; f < g.factories; f++) {
-        factories[f] = az_tiles(m, g.factory[f]);
+    for (int f = 0; f < g->factories; f++) {
+        factories[f] = az_tiles(m, g->factory[f]);
     }
     PyObject *outcome = Py_NewRef(Py_None);
-    if (g.phase == AZ_OVER) {
-        uint8_t winners = az_winners(&g);
+    if (g->phase == AZ_OVER) {
+        uint8_t winners = az_winners(g);
         PyObject *won[AZ_MAX_PLAYERS], *scores[AZ_MAX_PLAYERS];
         int count = 0;
         for (int p = 0; p < n; p++) {
             if (winners >> p & 1) {
                 won[count++] = az_int_of(p);
             }
-            scores[p] = az_int_of(g.board[p].score);
+            scores[p] = az_int_of(g->board[p].score);
         }
         PyObject *winners_tuple = az_tuple_of(won, count), *scores_tuple = az_tuple_of(scores, n);
         Py_SETREF(outcome, az_blank(m->outcome_type));
@@ -401,15 +386,237 @@ az_state_of_game(PyObject *module, PyObject *capsule)
         }
     }
     PyObject *context = az_build_context(
-        m, az_tiles(m, g.bag), az_tiles(m, g.lid), az_int_of(g.start),
-        Py_NewRef(m->phase[g.phase]), az_int_of(g.round), Py_NewRef(g.grey ? m->grey : m->colored),
-        Py_NewRef(Py_None), outcome, Py_NewRef(Py_None));
-    PyObject *holder = g.holder == AZ_NOBODY ? Py_NewRef(Py_None) : az_int_of(g.holder);
+        m, az_tiles(m, g->bag), az_tiles(m, g->lid), az_int_of(g->start),
+        Py_NewRef(m->phase[g->phase]), az_int_of(g->round),
+        Py_NewRef(g->grey ? m->grey : m->colored), Py_NewRef(Py_None), outcome,
+        Py_NewRef(Py_None));
+    PyObject *holder = g->holder == AZ_NOBODY ? Py_NewRef(Py_None) : az_int_of(g->holder);
     PyObject *state = az_build_state(m, m->state_type, az_tuple_of(boards, n),
-                                     az_tuple_of(factories, g.factories), az_tiles(m, g.center),
-                                     az_int_of(g.current), holder, context);
+                                     az_tuple_of(factories, g->factories), az_tiles(m, g->center),
+                                     az_int_of(g->current), holder, context);
     if (state != NULL) {
-        az_know(m, state, &g);
+        az_know(m, state, g);
     }
     return state;
+}
+
+static int
+core_in_use(const az_module *m)
+{
+    if (m->state_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled core is not in use");
+        return 0;
+    }
+    return 1;
+}
+
+/* state_of_game(capsule): the GameState of a batch engine's position (a copy of its
+ * struct, azul_rules.ai.vector's to_state). */
+PyObject *
+az_state_of_game(PyObject *module, PyObject *capsule)
+{
+    az_module *m = az_module_of(module);
+    const az_game *given = PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE);
+    if (given == NULL || !core_in_use(m)) {
+        return NULL;
+    }
+    if (!plausible(given)) {
+        PyErr_SetString(PyExc_ValueError, "not a position of the engine");
+        return NULL;
+    }
+    az_game g = *given;
+    return state_from(m, &g);
+}
+
+/* -- a position as plain data (pgx's to_state) --------------------------------------- */
+
+/* ``obj`` as an int within [low, high] into ``out`` (0), or -1 with a ValueError naming
+ * ``what``. */
+static int
+int_in(PyObject *obj, long long low, long long high, long long *out, const char *what)
+{
+    long long value;
+    if (!PyLong_Check(obj)) {
+        PyErr_Format(PyExc_ValueError, "position: %s is not an int", what);
+        return -1;
+    }
+    int overflow = 0;
+    value = PyLong_AsLongLongAndOverflow(obj, &overflow);
+    if (value == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    if (overflow || value < low || value > high) {
+        PyErr_Format(PyExc_ValueError, "position: %s out of range", what);
+        return -1;
+    }
+    *out = value;
+    return 0;
+}
+
+/* A sequence of exactly ``n`` items (a new reference to a list or tuple), or NULL. */
+static PyObject *
+items_of(PyObject *obj, Py_ssize_t n, const char *what)
+{
+    PyObject *items = PySequence_Fast(obj, "position: a sequence was expected");
+    if (items != NULL && n >= 0 && PySequence_Fast_GET_SIZE(items) != n) {
+        Py_DECREF(items);
+        PyErr_Format(PyExc_ValueError, "position: %s must have %zd items", what, n);
+        return NULL;
+    }
+    return items;
+}
+
+/* ``n`` ints within [low, high] from the sequence ``obj``. */
+static int
+ints_of(PyObject *obj, Py_ssize_t n, long long low, long long high, long long *out,
+        const char *what)
+{
+    PyObject *items = items_of(obj, n, what);
+    if (items == NULL) {
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (int_in(PySequence_Fast_GET_ITEM(items, i), low, high, &out[i], what) < 0) {
+            Py_DECREF(items);
+            return -1;
+        }
+    }
+    Py_DECREF(items);
+    return 0;
+}
+
+static int
+counts_of(PyObject *obj, uint32_t counts[AZ_COLORS], const char *what)
+{
+    long long values[AZ_COLORS];
+    if (ints_of(obj, AZ_COLORS, 0, AZ_MAX_POOL, values, what) < 0) {
+        return -1;
+    }
+    for (int c = 0; c < AZ_COLORS; c++) {
+        counts[c] = (uint32_t)values[c];
+    }
+    return 0;
+}
+
+/* A board (score, line colours, line counts, wall rows, floor): -1 an empty line or
+ * space, 5 the marker on the floor. */
+static int
+board_of(PyObject *obj, az_board *b)
+{
+    PyObject *parts = items_of(obj, 5, "a board");
+    if (parts == NULL) {
+        return -1;
+    }
+    az_board_clear(b);
+    long long score, colors[AZ_LINES], counts[AZ_LINES], cells[5], floor[AZ_FLOOR];
+    int ok = int_in(PySequence_Fast_GET_ITEM(parts, 0), -AZ_SCORE_LIMIT, AZ_SCORE_LIMIT,
+                    &score, "a score") == 0
+             && ints_of(PySequence_Fast_GET_ITEM(parts, 1), AZ_LINES, -1, AZ_COLORS - 1, colors,
+                        "a board's line colours") == 0
+             && ints_of(PySequence_Fast_GET_ITEM(parts, 2), AZ_LINES, 0, AZ_LINES, counts,
+                        "a board's line counts") == 0;
+    PyObject *rows = ok ? items_of(PySequence_Fast_GET_ITEM(parts, 3), 5, "a wall") : NULL;
+    for (int row = 0; ok && rows != NULL && row < 5; row++) {
+        ok = ints_of(PySequence_Fast_GET_ITEM(rows, row), 5, -1, AZ_COLORS - 1, cells,
+                     "a wall row") == 0;
+        for (int column = 0; ok && column < 5; column++) {
+            if (cells[column] >= 0) {
+                az_board_set_wall(b, row, column, (int)cells[column]);
+            }
+        }
+    }
+    ok = ok && rows != NULL;
+    Py_XDECREF(rows);
+    PyObject *items = ok ? items_of(PySequence_Fast_GET_ITEM(parts, 4), -1, "a floor") : NULL;
+    Py_ssize_t length = items != NULL ? PySequence_Fast_GET_SIZE(items) : 0;
+    if (items != NULL && length > AZ_FLOOR) {
+        PyErr_SetString(PyExc_ValueError, "position: a floor of more than 7 spaces");
+        ok = 0;
+    }
+    ok = ok && items != NULL
+         && ints_of(items, length, 0, AZ_MARKER, floor, "a floor item") == 0;
+    Py_XDECREF(items);
+    Py_DECREF(parts);
+    if (!ok) {
+        return -1;
+    }
+    b->score = score;
+    for (int line = 0; line < AZ_LINES; line++) {
+        b->line_color[line] = (int8_t)colors[line];
+        b->line_count[line] = (uint8_t)counts[line];
+    }
+    b->floor_len = (uint8_t)length;
+    for (Py_ssize_t k = 0; k < length; k++) {
+        b->floor[k] = (uint8_t)floor[k];
+    }
+    b->accepting = az_accepting_of(b);
+    return 0;
+}
+
+/* state_of_position(grey, position): the GameState of a position given as plain data,
+ * as the batch engine's Games.position gives it (phase, round, current, start, holder,
+ * factories, centre, bag, lid, boards; counts by colour): pgx's to_state. */
+PyObject *
+az_state_of_position(PyObject *module, PyObject *args)
+{
+    az_module *m = az_module_of(module);
+    int grey;
+    PyObject *position;
+    if (!PyArg_ParseTuple(args, "pO:state_of_position", &grey, &position) || !core_in_use(m)) {
+        return NULL;
+    }
+    PyObject *parts = items_of(position, 10, "the position");
+    if (parts == NULL) {
+        return NULL;
+    }
+    az_game g;
+    memset(&g, 0, sizeof(g));
+    g.grey = (uint8_t)grey;
+    long long head[5];
+    PyObject *factories = NULL, *boards = NULL;
+    int ok = int_in(PySequence_Fast_GET_ITEM(parts, 0), 0, AZ_OVER, &head[0], "the phase") == 0
+             && int_in(PySequence_Fast_GET_ITEM(parts, 1), 1, (long long)1 << 62, &head[1],
+                       "the round") == 0
+             && (boards = items_of(PySequence_Fast_GET_ITEM(parts, 9), -1, "the boards")) != NULL;
+    Py_ssize_t n = boards != NULL ? PySequence_Fast_GET_SIZE(boards) : 0;
+    if (ok && (n < 2 || n > AZ_MAX_PLAYERS)) {
+        PyErr_SetString(PyExc_ValueError, "position: 2 to 4 boards");
+        ok = 0;
+    }
+    ok = ok && int_in(PySequence_Fast_GET_ITEM(parts, 2), 0, n - 1, &head[2], "the player "
+                      "to move") == 0
+         && int_in(PySequence_Fast_GET_ITEM(parts, 3), 0, n - 1, &head[3], "the start "
+                   "player") == 0
+         && int_in(PySequence_Fast_GET_ITEM(parts, 4), AZ_NOBODY, n - 1, &head[4], "the "
+                   "marker's holder") == 0
+         && (factories = items_of(PySequence_Fast_GET_ITEM(parts, 5), 2 * n + 1,
+                                  "the factories")) != NULL;
+    g.players = (uint8_t)n;
+    g.factories = (uint8_t)(2 * n + 1);
+    for (int f = 0; ok && f < g.factories; f++) {
+        ok = counts_of(PySequence_Fast_GET_ITEM(factories, f), g.factory[f], "a factory") == 0;
+    }
+    ok = ok && counts_of(PySequence_Fast_GET_ITEM(parts, 6), g.center, "the centre") == 0
+         && counts_of(PySequence_Fast_GET_ITEM(parts, 7), g.bag, "the bag") == 0
+         && counts_of(PySequence_Fast_GET_ITEM(parts, 8), g.lid, "the lid") == 0;
+    for (int p = 0; ok && p < n; p++) {
+        ok = board_of(PySequence_Fast_GET_ITEM(boards, p), &g.board[p]) == 0;
+    }
+    Py_XDECREF(factories);
+    Py_XDECREF(boards);
+    Py_DECREF(parts);
+    if (!ok) {
+        return NULL;
+    }
+    g.phase = (uint8_t)head[0];
+    g.round = head[1];
+    g.current = (int8_t)head[2];
+    g.start = (int8_t)head[3];
+    g.holder = (int8_t)head[4];
+    az_sync_holders(&g);
+    if (!plausible(&g)) {
+        PyErr_SetString(PyExc_ValueError, "position: a line's colour and count disagree");
+        return NULL;
+    }
+    return state_from(m, &g);
 }

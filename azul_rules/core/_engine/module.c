@@ -437,6 +437,9 @@ static PyMethodDef compiled_methods[] = {
     {"state_of_game", az_state_of_game, METH_O,
      "state_of_game(capsule): the GameState of a batch engine's position "
      "(azul_rules.ai.vector's to_state)."},
+    {"state_of_position", az_state_of_position, METH_VARARGS,
+     "state_of_position(grey, position): the GameState of a position as plain data "
+     "(azul_rules.ai.pgx's to_state)."},
     {NULL, NULL, 0, NULL},
 };
 
