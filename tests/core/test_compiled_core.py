@@ -460,3 +460,70 @@ def test_g2_s4_a_tampered_round_context_or_line_gets_an_exception_never_a_hang(
             for move in state.legal_moves():
                 kind, _ = assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
                 assert kind == "raised"
+
+
+# -- positions built from plain data (the batch engines' to_state) -------------------------
+
+
+def _plain(state: az.GameState) -> tuple[Any, ...]:
+    """``state`` as the plain data ``state_of_position`` reads (the batch engine's
+    ``Games.position``): counts by colour, -1 an empty line or space, 5 the marker."""
+
+    def counts(tiles: tuple[az.Color, ...]) -> list[int]:
+        return [tiles.count(c) for c in COLORS]
+
+    def code(item: Any) -> int:
+        return -1 if item is None else 5 if item is az.MARKER else COLORS.index(item)
+
+    def board(b: az.PlayerBoard) -> tuple[Any, ...]:
+        lines, wall, floor = b.pattern_lines, b.wall, b.floor
+        colors, counts = [code(line.color) for line in lines], [line.count for line in lines]
+        return (b.score, colors, counts, [[code(c) for c in row] for row in wall],
+                [code(item) for item in floor])
+
+    phases = (az.Phase.FACTORY_OFFER, az.Phase.WALL_TILING, az.Phase.REFILL, az.Phase.GAME_OVER)
+    holder = state.marker_holder
+    return (phases.index(state.phase), state.round, state.current_player, state.start_player,
+            -1 if holder is None else holder, [counts(f) for f in state.factories],
+            counts(state.center), counts(state.bag), counts(state.lid),
+            [board(b) for b in state.players])  # fmt: skip
+
+
+def _with_odd_leaf(value: Any, rnd: random.Random) -> Any:
+    """``value`` with one leaf or sequence replaced by something odd."""
+    if isinstance(value, (list, tuple)) and value and rnd.random() < 0.8:
+        at = rnd.randrange(len(value))
+        items = list(value)
+        items[at] = _with_odd_leaf(items[at], rnd)
+        return type(value)(items) if isinstance(value, tuple) else items
+    return rnd.choice([None, -2, -1, 0, 5, 6, 7, 8, 99, 2**15, 65536, 2**63, -(2**63) - 1,
+                       "1", 1.0, [], [0] * 9, (0,) * 5, True])  # fmt: skip
+
+
+@compiled
+@settings(max_examples=60, deadline=None)
+@given(state=testing.game_states(), rnd=st.randoms())
+def test_a_position_read_from_plain_data_is_the_state_or_refused(
+    state: az.GameState, rnd: random.Random
+) -> None:
+    """The compiled core's reader of plain positions (pgx's to_state) gives back the
+    position it was given (with the table's draws), kept as a known position that plays
+    on as the referee does; tampered data is refused with a ValueError or TypeError,
+    never a crash or a position out of range."""
+    if state.phase is az.Phase.REFILL:
+        return  # the batch engines draw at once: they never wait for a Refill
+    core: Any = state_module._compiled
+    grey = state.variant is az.Variant.GREY
+    built = core.state_of_position(grey, _plain(state))
+    assert built == state.replace(rng_state=None, last_scoring=None)
+    moves = state.legal_moves()
+    if moves:
+        move = rnd.choice(moves)
+        assert parts(built.apply(move)) == parts(built.replace().apply(move))
+    for _ in range(20):
+        data = _with_odd_leaf(_plain(state), rnd)
+        try:
+            other = core.state_of_position(grey, data)
+        except (ValueError, TypeError, OverflowError):
+            continue
+        assert isinstance(other, az.GameState) and len(other.players) == len(state.players)
