@@ -477,8 +477,8 @@ def _plain(state: az.GameState) -> tuple[Any, ...]:
 
     def board(b: az.PlayerBoard) -> tuple[Any, ...]:
         lines, wall, floor = b.pattern_lines, b.wall, b.floor
-        colors, counts = [code(line.color) for line in lines], [line.count for line in lines]
-        return (b.score, colors, counts, [[code(c) for c in row] for row in wall],
+        colors, filled = [code(line.color) for line in lines], [line.count for line in lines]
+        return (b.score, colors, filled, [[code(c) for c in row] for row in wall],
                 [code(item) for item in floor])
 
     phases = (az.Phase.FACTORY_OFFER, az.Phase.WALL_TILING, az.Phase.REFILL, az.Phase.GAME_OVER)
