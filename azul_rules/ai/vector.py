@@ -7,8 +7,9 @@ conventions: ``legal_action_mask``, ``current_player``, ``rewards``, ``terminate
 :mod:`azul_rules.ai.actions` from the seat of the player to move, made when it is read.  An
 illegal action ends its game, the mover losing as pgx penalises it (``-1``, the others
 ``players - 1``), the position kept; a game that ends is dealt afresh at its next step
-(the step that ended it keeps its flags and rewards; the action given to the fresh game
-is not played).  :meth:`VectorEnv.to_state` gives any game as the referee's position.
+(the step that ended it keeps its flags, rewards and position; the action given to the
+fresh game is not played: one step later than pgx's ``auto_reset``).  A batch is for
+one thread at a time.  :meth:`VectorEnv.to_state` gives any game as the referee's position.
 :func:`playouts` plays random games to their ends entirely in C, on threads.
 
 >>> from azul_rules.ai import vector
@@ -87,6 +88,16 @@ def _count(value: object, name: str, low: int, high: int) -> int:
     return number
 
 
+def _cores() -> int:
+    """The cores this process may run on (its affinity where the system tells it), 256 at
+    most: the threads' default."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        usable = os.cpu_count() or 1
+    return max(1, min(usable, 256))
+
+
 def _seed(value: object) -> int:
     if type(value) is not int and not isinstance(value, np.integer):
         raise FormatError(f"seed must be an int, not {shown(value)}")
@@ -98,6 +109,10 @@ class VectorEnv:
 
     The arrays are read-only views, rewritten by each :meth:`step`: copy one to keep it.
     ``legal`` is the form of the legal actions the steps write (see :func:`make`).
+
+    One thread at a time: a call while another thread steps the batch, or makes one of
+    its arrays, raises ``RuntimeError``, and arrays read meanwhile may be half-written
+    (share a batch between threads behind a lock).
     """
 
     def __init__(self, num_games: int, players: int, variant: Variant, seed: int,
@@ -131,8 +146,10 @@ class VectorEnv:
 
     @staticmethod
     def _view(array: npt.NDArray[Any]) -> npt.NDArray[Any]:
-        view = array.view()
-        view.flags.writeable = False
+        """``array`` seen through a read-only buffer: a view numpy cannot make writeable
+        again (the engine writes these arrays; nothing else may)."""
+        buffer: Any = array  # a numpy array is a buffer (numpy's stubs do not say so)
+        view: npt.NDArray[Any] = np.asarray(memoryview(buffer).toreadonly())
         return view
 
     def _legal(self, array: npt.NDArray[Any]) -> npt.NDArray[Any]:
@@ -225,8 +242,11 @@ class VectorEnv:
         core builds it from the engine's struct (and ``apply`` on it starts from there);
         the Python core through ``GameState.make``.
 
+        :raises FormatError: for an index that is not an int.
         :raises IndexError: for a game that is not in the batch.
         """
+        if type(index) is not int and not isinstance(index, np.integer):
+            raise FormatError(f"a game's index is an int, not {shown(index)}")
         if _core is not None:
             built: GameState = _core.state_of_game(self._games.game(index))
             return built
@@ -283,7 +303,7 @@ def make(num_games: int, players: int = 2, variant: Variant | str = Variant.COLO
         than ``"mask"`` or ``"ids"``.
     :raises RuntimeError: when the compiled engine was not built.
     """
-    workers = min(os.cpu_count() or 1, 256) if threads is None else threads
+    workers = _cores() if threads is None else threads
     if not isinstance(legal, str):
         raise FormatError(f"legal must be 'mask' or 'ids', not {shown(legal)}")
     if legal not in _LEGAL_FORMS:
@@ -310,9 +330,10 @@ class Playouts:
 def playouts(games: int, players: int = 2, variant: Variant | str = Variant.COLORED,
              seed: int = 0, threads: int | None = None) -> Playouts:  # fmt: skip
     """``games`` random games played to their ends in C (a legal action drawn uniformly
-    at each move), split over ``threads`` (default: the machine's cores) with the GIL
-    released; each game has its own streams of ``seed``, so the same arguments give the
-    same counts whatever the threads.  For benchmarks, differential tests and rollouts.
+    at each move), split over ``threads`` (default: the cores the process may run on)
+    with the GIL released; each game has its own streams of ``seed``, so the same
+    arguments give the same counts whatever the threads.  For benchmarks, differential
+    tests and rollouts.
 
     :raises FormatError: for arguments of the wrong type.
     :raises ValueError: for a negative number of games, a player count other than 2-4,
@@ -322,8 +343,7 @@ def playouts(games: int, players: int = 2, variant: Variant | str = Variant.COLO
     count = _count(games, "games", 0, 1 << 50)
     seats = _count(players, "players", 2, 4)
     grey = variant_of(variant) is Variant.GREY
-    workers = _count(min(os.cpu_count() or 1, 256) if threads is None else threads, "threads",
-                     1, 256)  # fmt: skip
+    workers = _count(_cores() if threads is None else threads, "threads", 1, 256)
     done, moves, capped, score, wins = _engine().playouts(count, seats, grey, _seed(seed),
                                                           workers)  # fmt: skip
     return Playouts(done, moves, capped, score, wins)

@@ -131,12 +131,30 @@ def test_the_form_of_the_legal_actions_does_not_change_the_games() -> None:
 
 
 def test_the_arrays_are_read_only_views() -> None:
+    """Not to be written, nor made writeable again: the engine writes them."""
     env = vector.make(2)
     for array in (env.legal_action_mask, env.legal_action_ids, env.legal_action_count,
                   env.current_player, env.rewards, env.terminated, env.truncated,
                   env.observation):  # fmt: skip
         with pytest.raises(ValueError, match="read-only"):
             array[0] = 1
+        with pytest.raises(ValueError, match="WRITEABLE"):
+            array.flags.writeable = True
+
+
+@pytest.mark.parametrize("count", [2**31 - 1, 100_000, 181, -5])
+def test_counts_written_over_behind_the_views_cannot_make_a_step_write_past_a_row(
+    count: int,
+) -> None:
+    """The steps fill a listed row with -1 up to the last count: a count written over
+    (through the private array) is taken as the whole row, never past it."""
+    env = vector.make(4, seed=3, legal="ids")
+    env._count[:] = count
+    env.step(env.legal_action_ids[:, 0])
+    listed, counts = env.legal_action_ids, env.legal_action_count
+    for i in range(4):
+        assert (listed[i, counts[i] :] == -1).all()
+        assert listed[i, : counts[i]].tolist() == np.flatnonzero(env.legal_action_mask[i]).tolist()
 
 
 def test_the_same_seed_gives_the_same_games_and_another_seed_others() -> None:
@@ -327,6 +345,96 @@ def test_to_state_built_by_the_compiled_core_is_the_one_built_in_python(
         env.step(env.legal_action_ids[np.arange(16), k])
 
 
+_FORGED = """
+import ctypes, random, sys
+from azul_rules.ai import vector
+from azul_rules.core import _compiled
+new = ctypes.pythonapi.PyCapsule_New
+new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
+get = ctypes.pythonapi.PyCapsule_GetPointer
+get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+NAME, SIZE = b"azul_rules.engine.az_game", vector._vector.GAME_SIZE
+env = vector.make(8, players=3, variant="grey", seed=4, legal="ids")
+choose = random.Random(int(sys.argv[1]))
+built = refused = 0
+for case in range(300):
+    for _ in range(choose.randrange(6)):
+        env.step(env.legal_action_ids[:, 0])
+    capsule = env._games.game(case % 8)
+    raw = bytearray(ctypes.string_at(get(capsule, NAME), SIZE))
+    for _ in range(choose.randrange(1, 9)):
+        raw[choose.randrange(SIZE)] = choose.randrange(256)
+    copy = ctypes.create_string_buffer(bytes(raw), SIZE)
+    try:
+        state = _compiled.state_of_game(new(ctypes.addressof(copy), NAME, None))
+    except ValueError:
+        refused += 1
+        continue
+    built += 1
+    moves = state.legal_moves()
+    for move in moves[:3]:
+        state.validate(move)
+        try:
+            state.apply(move)
+        except Exception:
+            pass
+    state.problems()
+print(built, refused)
+"""
+
+
+@pytest.mark.skipif(vector._core is None, reason="the compiled core builds them (CI's first pass)")
+@pytest.mark.parametrize("seed", range(3))
+def test_a_forged_engine_struct_is_refused_or_built_from_what_it_holds(seed: int) -> None:
+    """A copy of a game's struct with bytes changed at random (the way to it goes through
+    ctypes): refused with a ValueError, or built from what it holds (the derived fields
+    worked out again), and that position plays: never a crash."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _FORGED, str(seed)], capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-2000:]
+    built, refused = map(int, done.stdout.split())
+    assert built + refused == 300 and built > 0
+
+
+@pytest.mark.skipif(vector._core is None, reason="the compiled core builds them (CI's first pass)")
+def test_a_struct_with_wrong_derived_fields_is_built_from_what_it_holds() -> None:
+    """The sources holding each colour are worked out from the counts: a copy whose
+    record of them is wrong gives the position's own legal moves."""
+    import ctypes
+
+    new = ctypes.pythonapi.PyCapsule_New
+    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
+                                                   ctypes.c_void_p]  # fmt: skip
+    get = ctypes.pythonapi.PyCapsule_GetPointer
+    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
+    engine: Any = vector._vector
+    name, size = b"azul_rules.engine.az_game", engine.GAME_SIZE
+    env = vector.make(1, seed=0)
+    truth = env.to_state(0)
+    capsule = env._games.game(0)  # kept: its copy of the struct lives as long as it
+    raw = bytearray(ctypes.string_at(get(capsule, name), size))
+    changed = 0
+    for offset in range(size):  # every byte of the struct, one at a time, that keeps it
+        for value in (0, 0xFF):
+            if raw[offset] == value:
+                continue
+            forged = bytearray(raw)
+            forged[offset] = value
+            copy = ctypes.create_string_buffer(bytes(forged), size)
+            core: Any = vector._core
+            try:
+                state = core.state_of_game(new(ctypes.addressof(copy), name, None))
+            except ValueError:
+                continue
+            if state == truth:
+                changed += 1
+                assert state.legal_moves() == truth.legal_moves(), offset
+    assert changed > 0
+
+
 @pytest.mark.skipif(vector._core is None, reason="the compiled core builds them (CI's first pass)")
 def test_the_compiled_core_builds_only_from_an_engine_position() -> None:
     core: Any = vector._core
@@ -429,6 +537,37 @@ def test_a_batch_keeps_its_threads_between_steps_and_ends_them_when_freed() -> N
     del env
     gc.collect()
     assert _threads() == before
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_a_process_forked_while_another_thread_steps_can_step_its_copy() -> None:
+    """The copy of a batch that was busy in the parent is not busy in the child (the
+    thread stepping it stayed with the parent)."""
+    env = vector.make(1 << 15, seed=1, threads=2, legal="ids")
+    actions_given = np.zeros(env.num_games, np.int64)
+    stop = threading.Event()
+
+    def stepper() -> None:
+        while not stop.is_set():
+            env.step(actions_given)
+
+    thread = threading.Thread(target=stepper)
+    thread.start()
+    statuses = []
+    try:
+        for _ in range(4):
+            child = os.fork()
+            if child == 0:  # pragma: no cover (the child's status says it)
+                try:
+                    env.step(actions_given)
+                    os._exit(0)
+                except RuntimeError:
+                    os._exit(3)
+            statuses.append(os.waitpid(child, 0)[1])
+    finally:
+        stop.set()
+        thread.join()
+    assert statuses == [0, 0, 0, 0]
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")

@@ -41,7 +41,8 @@ typedef struct {
     Py_ssize_t count;
     int players, grey, actions, observation, threads;
     int listed;          /* each step lists the legal ids instead of writing the mask */
-    int busy;            /* a step runs (the GIL released): the games are not to be touched */
+    int busy;            /* a job runs (the GIL released): the games are not to be touched */
+    long busy_pid;       /* the process running it (a forked child's copy is not busy) */
     long long max_rounds;
     az_game *games;
     uint64_t *deals;     /* each slot's stream of game seeds */

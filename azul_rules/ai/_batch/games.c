@@ -4,6 +4,7 @@
  * buffer protocol, never an object per game.
  */
 #include <string.h>
+#include <unistd.h>
 
 #include "batch.h"
 
@@ -190,6 +191,9 @@ write_legal(Games *self, Py_ssize_t i, const Outputs *out)
             n = az_legal_actions(g, (uint16_t *)ids);
             /* -1 after the ids: past the row's last count, they are -1 already */
             int stale = out->padded ? ((const int32_t *)out->count.buf)[i] : actions;
+            if (stale > actions || stale < 0) {
+                stale = actions;  /* the count was written over: the whole row */
+            }
             if (stale > n) {
                 memset(ids + n, 0xFF, (size_t)(stale - n) * sizeof *ids);
             }
@@ -271,8 +275,9 @@ vb_run_slice(void *arg)
 static int
 available(Games *self)
 {
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "the games are being stepped in another thread");
+    if (self->busy && self->busy_pid == getpid()) {
+        PyErr_SetString(PyExc_RuntimeError, "the games are in use by another thread (a step, "
+                        "or the reading of an array made when read): one thread at a time");
         return -1;
     }
     return 0;

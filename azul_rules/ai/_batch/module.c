@@ -53,6 +53,9 @@ vector_exec(PyObject *module)
         return -1;
     }
     Py_DECREF(games);
+    if (PyModule_AddIntConstant(module, "GAME_SIZE", (long)sizeof(az_game)) < 0) {
+        return -1;
+    }
 #ifndef AZUL_SOURCE_DIGEST
 #define AZUL_SOURCE_DIGEST ""
 #endif

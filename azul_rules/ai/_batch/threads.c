@@ -151,6 +151,7 @@ vb_run_job(Games *self, Job job, const void *actions, int wide, const Outputs *o
                             self->count * (t + 1) / threads};
     }
     self->busy = 1;
+    self->busy_pid = (long)getpid();
     Py_BEGIN_ALLOW_THREADS
     Pool *pool = threads > 1 ? pool_of(self, threads - 1) : NULL;
     int helped = pool != NULL ? pool->workers : 0;

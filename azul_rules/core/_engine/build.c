@@ -347,12 +347,39 @@ plausible(const az_game *g)
     return 1;
 }
 
+/* The fields the engine derives from the others (which sources hold which colour, the
+ * walls' masks, the lines' accepting bits), worked out again from them: a position is
+ * built from what it holds, whatever its copy said. */
+static void
+rederive(az_game *g)
+{
+    az_sync_holders(g);
+    for (int p = 0; p < g->players; p++) {
+        az_board *b = &g->board[p];
+        memset(b->row_cells, 0, sizeof(b->row_cells));
+        memset(b->row_colors, 0, sizeof(b->row_colors));
+        memset(b->column_colors, 0, sizeof(b->column_colors));
+        for (int row = 0; row < 5; row++) {
+            for (int column = 0; column < 5; column++) {
+                int color = b->cell[row][column];
+                if (color >= 0) {
+                    b->row_cells[row] |= (uint8_t)(1 << column);
+                    b->row_colors[row] |= (uint8_t)(1 << color);
+                    b->column_colors[column] |= (uint8_t)(1 << color);
+                }
+            }
+        }
+        b->accepting = az_accepting_of(b);
+    }
+}
+
 /* The referee's GameState of engine position ``g`` (checked by plausible), with the
  * table's draws (no generator) and, at the end, the outcome of E4; kept as a known
  * position, so that apply on it reads nothing. */
 static PyObject *
 state_from(az_module *m, az_game *g)
 {
+    rederive(g);
     g->seeded = 0;  /* the table's draws: rng None */
     g->rng = 0;
     int n = g->players;
