@@ -6,10 +6,12 @@ from __future__ import annotations
 import gc
 import os
 import threading
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.ai.forged import capsule_of, struct_bytes
 from tests.conftest import THOROUGH
 from tests.extras import needs, required
 
@@ -346,14 +348,11 @@ def test_to_state_built_by_the_compiled_core_is_the_one_built_in_python(
 
 
 _FORGED = """
-import ctypes, random, sys
+import random, sys
 from azul_rules.ai import vector
 from azul_rules.core import _compiled
-new = ctypes.pythonapi.PyCapsule_New
-new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_void_p]
-get = ctypes.pythonapi.PyCapsule_GetPointer
-get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
-NAME, SIZE = b"azul_rules.engine.az_game", vector._vector.GAME_SIZE
+from tests.ai.forged import capsule_of, struct_bytes
+size = vector._vector.GAME_SIZE
 env = vector.make(8, players=3, variant="grey", seed=4, legal="ids")
 choose = random.Random(int(sys.argv[1]))
 built = refused = 0
@@ -361,18 +360,17 @@ for case in range(300):
     for _ in range(choose.randrange(6)):
         env.step(env.legal_action_ids[:, 0])
     capsule = env._games.game(case % 8)
-    raw = bytearray(ctypes.string_at(get(capsule, NAME), SIZE))
+    raw = struct_bytes(capsule, size)
     for _ in range(choose.randrange(1, 9)):
-        raw[choose.randrange(SIZE)] = choose.randrange(256)
-    copy = ctypes.create_string_buffer(bytes(raw), SIZE)
+        raw[choose.randrange(size)] = choose.randrange(256)
+    forged, buffer = capsule_of(raw)
     try:
-        state = _compiled.state_of_game(new(ctypes.addressof(copy), NAME, None))
+        state = _compiled.state_of_game(forged)
     except ValueError:
         refused += 1
         continue
     built += 1
-    moves = state.legal_moves()
-    for move in moves[:3]:
+    for move in state.legal_moves()[:3]:
         state.validate(move)
         try:
             state.apply(move)
@@ -388,12 +386,14 @@ print(built, refused)
 def test_a_forged_engine_struct_is_refused_or_built_from_what_it_holds(seed: int) -> None:
     """A copy of a game's struct with bytes changed at random (the way to it goes through
     ctypes): refused with a ValueError, or built from what it holds (the derived fields
-    worked out again), and that position plays: never a crash."""
+    worked out again), and that position plays: never a crash (in a process of its own,
+    so that a crash is a failure here)."""
     import subprocess
     import sys
 
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", _FORGED, str(seed)], capture_output=True,
-                          text=True, timeout=300)  # fmt: skip
+                          text=True, timeout=300, cwd=root)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     built, refused = map(int, done.stdout.split())
     assert built + refused == 300 and built > 0
@@ -403,30 +403,22 @@ def test_a_forged_engine_struct_is_refused_or_built_from_what_it_holds(seed: int
 def test_a_struct_with_wrong_derived_fields_is_built_from_what_it_holds() -> None:
     """The sources holding each colour are worked out from the counts: a copy whose
     record of them is wrong gives the position's own legal moves."""
-    import ctypes
-
-    new = ctypes.pythonapi.PyCapsule_New
-    new.restype, new.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
-                                                   ctypes.c_void_p]  # fmt: skip
-    get = ctypes.pythonapi.PyCapsule_GetPointer
-    get.restype, get.argtypes = ctypes.c_void_p, [ctypes.py_object, ctypes.c_char_p]
     engine: Any = vector._vector
-    name, size = b"azul_rules.engine.az_game", engine.GAME_SIZE
+    core: Any = vector._core
+    size = engine.GAME_SIZE
     env = vector.make(1, seed=0)
     truth = env.to_state(0)
-    capsule = env._games.game(0)  # kept: its copy of the struct lives as long as it
-    raw = bytearray(ctypes.string_at(get(capsule, name), size))
+    raw = struct_bytes(env._games.game(0), size)
     changed = 0
     for offset in range(size):  # every byte of the struct, one at a time, that keeps it
         for value in (0, 0xFF):
             if raw[offset] == value:
                 continue
-            forged = bytearray(raw)
-            forged[offset] = value
-            copy = ctypes.create_string_buffer(bytes(forged), size)
-            core: Any = vector._core
+            forged_bytes = bytearray(raw)
+            forged_bytes[offset] = value
+            capsule, _buffer = capsule_of(forged_bytes)
             try:
-                state = core.state_of_game(new(ctypes.addressof(copy), name, None))
+                state = core.state_of_game(capsule)
             except ValueError:
                 continue
             if state == truth:
@@ -440,17 +432,12 @@ def test_the_compiled_core_builds_only_from_an_engine_position() -> None:
     core: Any = vector._core
     with pytest.raises((TypeError, ValueError)):
         core.state_of_game(object())
-    import ctypes
-
-    named = ctypes.pythonapi.PyCapsule_New
-    named.restype, named.argtypes = ctypes.py_object, [ctypes.c_void_p, ctypes.c_char_p,
-                                                         ctypes.c_void_p]  # fmt: skip
-    zeros = ctypes.create_string_buffer(4096)
+    zeros, _kept = capsule_of(bytes(4096))
     with pytest.raises(ValueError, match="not a position of the engine"):
-        core.state_of_game(named(ctypes.addressof(zeros), b"azul_rules.engine.az_game",
-                                         None))  # fmt: skip
+        core.state_of_game(zeros)
+    other, _also_kept = capsule_of(bytes(4096), b"another.name")
     with pytest.raises(ValueError):
-        core.state_of_game(named(ctypes.addressof(zeros), b"another.name", None))
+        core.state_of_game(other)
 
 
 @pytest.mark.parametrize("index", [-1, 3, 2**70, "0", 1.0])

@@ -393,16 +393,9 @@ games_observe(Games *self, PyObject *out_obj)
     Py_RETURN_NONE;
 }
 
-static void
-free_game(PyObject *capsule)
-{
-    PyMem_Free(PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE));
-}
-
-/* game(i): a copy of game i's struct in a capsule, for the referee's compiled core
- * (azul_rules.core._compiled.state_of_game). */
-static PyObject *
-games_game(Games *self, PyObject *index)
+/* Game ``index`` of the batch, or NULL with an IndexError (or the busy error). */
+static const az_game *
+game_at(Games *self, PyObject *index)
 {
     if (available(self) < 0) {
         return NULL;
@@ -415,11 +408,29 @@ games_game(Games *self, PyObject *index)
         PyErr_Format(PyExc_IndexError, "game %zd of %zd", i, self->count);
         return NULL;
     }
+    return &self->games[i];
+}
+
+static void
+free_game(PyObject *capsule)
+{
+    PyMem_Free(PyCapsule_GetPointer(capsule, AZ_GAME_CAPSULE));
+}
+
+/* game(i): a copy of game i's struct in a capsule, for the referee's compiled core
+ * (azul_rules.core._compiled.state_of_game). */
+static PyObject *
+games_game(Games *self, PyObject *index)
+{
+    const az_game *g = game_at(self, index);
+    if (g == NULL) {
+        return NULL;
+    }
     az_game *copy = PyMem_Malloc(sizeof(az_game));
     if (copy == NULL) {
         return PyErr_NoMemory();
     }
-    *copy = self->games[i];
+    *copy = *g;
     PyObject *capsule = PyCapsule_New(copy, AZ_GAME_CAPSULE, free_game);
     if (capsule == NULL) {
         PyMem_Free(copy);
@@ -439,18 +450,10 @@ counts_of(const uint32_t counts[AZ_COLORS])
 static PyObject *
 games_position(Games *self, PyObject *index)
 {
-    if (available(self) < 0) {
+    const az_game *g = game_at(self, index);
+    if (g == NULL) {
         return NULL;
     }
-    Py_ssize_t i = PyNumber_AsSsize_t(index, PyExc_IndexError);
-    if (i == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (i < 0 || i >= self->count) {
-        PyErr_Format(PyExc_IndexError, "game %zd of %zd", i, self->count);
-        return NULL;
-    }
-    const az_game *g = &self->games[i];
     PyObject *factories = PyTuple_New(g->factories);
     PyObject *boards = PyTuple_New(g->players);
     if (factories == NULL || boards == NULL) {
