@@ -507,9 +507,10 @@ def test_a_position_read_from_plain_data_is_the_state_or_refused(
     state: az.GameState, rnd: random.Random
 ) -> None:
     """The compiled core's reader of plain positions (pgx's to_state) gives back the
-    position it was given (with the table's draws), kept as a known position that plays
-    on as the referee does; tampered data is refused with a ValueError or TypeError,
-    never a crash or a position out of range."""
+    position it was given (with the table's draws; the outcome of a game over by E4),
+    kept as a known position that plays on as the referee does (T1-T4, P1-P7, F1-F4,
+    W1-W5); tampered data is refused with a ValueError or TypeError, never a crash or a
+    position out of range."""
     if state.phase is az.Phase.REFILL:
         return  # the batch engines draw at once: they never wait for a Refill
     core: Any = state_module._compiled

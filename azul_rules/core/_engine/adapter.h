@@ -191,6 +191,7 @@ PyObject *az_build_context(const az_module *m, PyObject *bag, PyObject *lid, PyO
 PyObject *az_build_state(const az_module *m, PyTypeObject *type, PyObject *players,
                          PyObject *factories, PyObject *center, PyObject *current,
                          PyObject *holder, PyObject *context);
+PyObject *az_build_outcome(const az_module *m, const az_game *g, uint8_t winners);
 PyObject *az_state_of_game(PyObject *module, PyObject *capsule);
 PyObject *az_state_of_position(PyObject *module, PyObject *args);
 

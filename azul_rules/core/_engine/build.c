@@ -236,6 +236,33 @@ az_build_context(const az_module *m, PyObject *bag, PyObject *lid, PyObject *sta
     return context;
 }
 
+/* The Outcome of a game over: its winners (bit p, player p wins: E4) and every final
+ * score; NULL with an exception. */
+PyObject *
+az_build_outcome(const az_module *m, const az_game *g, uint8_t winners)
+{
+    PyObject *won[AZ_MAX_PLAYERS], *scores[AZ_MAX_PLAYERS];
+    int count = 0;
+    for (int p = 0; p < g->players; p++) {
+        if (winners >> p & 1) {
+            won[count++] = az_int_of(p);
+        }
+        scores[p] = az_int_of(g->board[p].score);
+    }
+    PyObject *winners_tuple = az_tuple_of(won, count);
+    PyObject *scores_tuple = az_tuple_of(scores, g->players);
+    PyObject *outcome = az_blank(m->outcome_type);
+    if (outcome == NULL || winners_tuple == NULL || scores_tuple == NULL) {
+        Py_XDECREF(winners_tuple);
+        Py_XDECREF(scores_tuple);
+        Py_XDECREF(outcome);
+        return NULL;
+    }
+    SLOT(outcome, m->s.o_winners) = winners_tuple;
+    SLOT(outcome, m->s.o_scores) = scores_tuple;
+    return outcome;
+}
+
 /* A GameState (of ``type``) from its parts (new references, stolen). */
 PyObject *
 az_build_state(const az_module *m, PyTypeObject *type, PyObject *players, PyObject *factories,
@@ -390,28 +417,8 @@ state_from(az_module *m, az_game *g)
     for (int f = 0; f < g->factories; f++) {
         factories[f] = az_tiles(m, g->factory[f]);
     }
-    PyObject *outcome = Py_NewRef(Py_None);
-    if (g->phase == AZ_OVER) {
-        uint8_t winners = az_winners(g);
-        PyObject *won[AZ_MAX_PLAYERS], *scores[AZ_MAX_PLAYERS];
-        int count = 0;
-        for (int p = 0; p < n; p++) {
-            if (winners >> p & 1) {
-                won[count++] = az_int_of(p);
-            }
-            scores[p] = az_int_of(g->board[p].score);
-        }
-        PyObject *winners_tuple = az_tuple_of(won, count), *scores_tuple = az_tuple_of(scores, n);
-        Py_SETREF(outcome, az_blank(m->outcome_type));
-        if (outcome == NULL || winners_tuple == NULL || scores_tuple == NULL) {
-            Py_XDECREF(winners_tuple);
-            Py_XDECREF(scores_tuple);
-            Py_CLEAR(outcome);
-        } else {
-            SLOT(outcome, m->s.o_winners) = winners_tuple;
-            SLOT(outcome, m->s.o_scores) = scores_tuple;
-        }
-    }
+    PyObject *outcome = g->phase == AZ_OVER ? az_build_outcome(m, g, az_winners(g))
+                                            : Py_NewRef(Py_None);
     PyObject *context = az_build_context(
         m, az_tiles(m, g->bag), az_tiles(m, g->lid), az_int_of(g->start),
         Py_NewRef(m->phase[g->phase]), az_int_of(g->round),

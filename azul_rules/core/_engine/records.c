@@ -243,27 +243,8 @@ az_build_after_tiling(const az_module *m, PyTypeObject *type, const az_parts *pa
         factory_items[f] = az_tiles(m, after->factory[f]);
     }
     PyObject *factories = az_tuple_of(factory_items, after->factories);
-    PyObject *outcome = Py_NewRef(Py_None);
-    if (after->phase == AZ_OVER) {
-        PyObject *winners[AZ_MAX_PLAYERS], *scores[AZ_MAX_PLAYERS];
-        int count = 0;
-        for (int p = 0; p < n; p++) {
-            if (report->winners >> p & 1) {
-                winners[count++] = az_int_of(p);
-            }
-            scores[p] = az_int_of(after->board[p].score);
-        }
-        PyObject *won = az_tuple_of(winners, count), *scored = az_tuple_of(scores, n);
-        Py_SETREF(outcome, az_blank(m->outcome_type));
-        if (outcome == NULL || won == NULL || scored == NULL) {
-            Py_XDECREF(won);
-            Py_XDECREF(scored);
-            Py_CLEAR(outcome);
-        } else {
-            SLOT(outcome, s->o_winners) = won;
-            SLOT(outcome, s->o_scores) = scored;
-        }
-    }
+    PyObject *outcome = after->phase == AZ_OVER ? az_build_outcome(m, after, report->winners)
+                                                : Py_NewRef(Py_None);
     int bag_same = memcmp(before->bag, after->bag, sizeof(after->bag)) == 0;
     int lid_same = memcmp(before->lid, after->lid, sizeof(after->lid)) == 0;
     PyObject *rng = Py_None;
