@@ -34,6 +34,7 @@ import random
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -97,7 +98,12 @@ def spiel_loop(players: int, variant: az.Variant, games: int) -> Loop:
 
 def zoo_loop(players: int, variant: az.Variant, games: int, wrapped: bool) -> Loop:
     maker = env if wrapped else raw_env
-    environment = maker(players=players, variant=variant.value)
+    return aec_loop(maker(players=players, variant=variant.value), games)
+
+
+def aec_loop(environment: Any, games: int) -> Loop:
+    """Random games through a PettingZoo AEC environment (ours, or framework_floors.py's
+    zero-work one): a uniform choice among the legal actions of each observation."""
 
     def run(first: int) -> int:
         moves = 0

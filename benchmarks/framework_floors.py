@@ -56,6 +56,7 @@ from typing import Any, Final
 
 import numpy as np
 import pyspiel
+from ai_bench import aec_loop  # the same loop as ai_bench's PettingZoo figures
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -142,26 +143,6 @@ def zero_work_env(players: int, variant: str, wrapped: bool) -> Any:
     wrapped_game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1)
     wrapped_game = wrappers.AssertOutOfBoundsWrapper(wrapped_game)
     return wrappers.OrderEnforcingWrapper(wrapped_game)
-
-
-def zoo_loop(environment: Any, games: int) -> Loop:
-    """``benchmarks/ai_bench.py``'s PettingZoo loop."""
-
-    def run(first: int) -> int:
-        moves = 0
-        for seed in range(first, first + games):
-            choose = random.Random(seed).choice
-            environment.reset(seed=seed)
-            for _ in environment.agent_iter():
-                observation, _, termination, truncation, _ = environment.last()
-                if termination or truncation:
-                    environment.step(None)
-                    continue
-                environment.step(choose(np.flatnonzero(observation["action_mask"]).tolist()))
-                moves += 1
-        return moves
-
-    return run
 
 
 # -- OpenSpiel: the zero-work game --------------------------------------------------------------
@@ -274,13 +255,13 @@ def adapters(players: int, variant: str, games: int) -> dict[str, tuple[Loop, Lo
     params = {"players": players, "variant": variant}
     return {
         "PettingZoo raw_env": (
-            zoo_loop(raw_env(players, variant), games),
-            zoo_loop(zero_work_env(players, variant, wrapped=False), games),
+            aec_loop(raw_env(players, variant), games),
+            aec_loop(zero_work_env(players, variant, wrapped=False), games),
             games,
         ),
         "PettingZoo env()": (
-            zoo_loop(env(players, variant), games),
-            zoo_loop(zero_work_env(players, variant, wrapped=True), games),
+            aec_loop(env(players, variant), games),
+            aec_loop(zero_work_env(players, variant, wrapped=True), games),
             games,
         ),
         "OpenSpiel python_azul": (
