@@ -77,7 +77,14 @@ def codec_loop(players: int, variant: az.Variant, games: int) -> Loop:
 
 
 def spiel_loop(players: int, variant: az.Variant, games: int) -> Loop:
-    game = pyspiel.load_game("python_azul", {"players": players, "variant": variant.value})
+    params = {"players": players, "variant": variant.value}
+    return spiel_game_loop(pyspiel.load_game("python_azul", params), games)
+
+
+def spiel_game_loop(game: Any, games: int) -> Loop:
+    """Random games of an OpenSpiel game (ours, or framework_floors.py's zero-work one):
+    chance outcomes drawn by their probabilities, a uniform choice among the legal
+    actions."""
 
     def run(first: int) -> int:
         moves = 0

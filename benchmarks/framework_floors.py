@@ -46,7 +46,6 @@ import functools
 import gc
 import os
 import platform
-import random
 import statistics
 import subprocess
 import sys
@@ -56,7 +55,7 @@ from typing import Any, Final
 
 import numpy as np
 import pyspiel
-from ai_bench import aec_loop  # the same loop as ai_bench's PettingZoo figures
+from ai_bench import aec_loop, spiel_game_loop  # the loops of ai_bench's figures
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
@@ -226,26 +225,6 @@ class ZeroWorkState(pyspiel.State):  # type: ignore[misc]
 pyspiel.register_game(_zero_work_type(), ZeroWorkGame)
 
 
-def spiel_loop(game: Any, games: int) -> Loop:
-    """``benchmarks/ai_bench.py``'s OpenSpiel loop."""
-
-    def run(first: int) -> int:
-        moves = 0
-        for seed in range(first, first + games):
-            rng = random.Random(seed)
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes, weights = zip(*state.chance_outcomes(), strict=True)
-                    state.apply_action(rng.choices(outcomes, weights)[0])
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
-                    moves += 1
-        return moves
-
-    return run
-
-
 # -- side by side --------------------------------------------------------------------------------
 
 
@@ -265,8 +244,8 @@ def adapters(players: int, variant: str, games: int) -> dict[str, tuple[Loop, Lo
             games,
         ),
         "OpenSpiel python_azul": (
-            spiel_loop(pyspiel.load_game("python_azul", params), games),
-            spiel_loop(pyspiel.load_game(ZERO_WORK_GAME, params), games),
+            spiel_game_loop(pyspiel.load_game("python_azul", params), games),
+            spiel_game_loop(pyspiel.load_game(ZERO_WORK_GAME, params), games),
             games,
         ),
     }
