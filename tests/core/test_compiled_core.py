@@ -314,12 +314,12 @@ def _tampered_board(rnd: random.Random) -> list[tuple[str, object]]:
     ]
 
 
-@compiled
-@pytest.mark.parametrize("seed", range(6))
-def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> None:
-    """Slots replaced behind the constructors' back: both cores answer alike (a
-    successor, a verdict or the same exception), and the process never crashes."""
-    rnd = random.Random(seed)
+def tampered_states(
+    rnd: random.Random, seed: int, *, past_the_engine: bool = False
+) -> Iterator[tuple[az.GameState, az.GameState]]:
+    """A played position of each wall and, one at a time, copies of it with a slot
+    replaced (:func:`_tampered`, :func:`_tampered_board`; ``past_the_engine``: also a
+    score past the engine's 24 bits and a player to move the table did not give)."""
     for variant in az.Variant:
         state = az.new_game(rnd.choice((2, 3, 4)), seed=seed, variant=variant)
         for _ in range(rnd.randrange(40)):
@@ -328,11 +328,22 @@ def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> Non
             (None, name, value) for name, value in _tampered(rnd)
         ]
         changes += [(state.current_player, name, value) for name, value in _tampered_board(rnd)]
+        if past_the_engine:
+            changes += [(state.current_player, "score", 2**24 + 1), (None, "current_player", 1)]
         for player, name, value in changes:
-            copy = tampered_copy(state, player, name, value)
-            for move in (*state.legal_moves()[:3], *moves_to_try(state, rnd)[:6]):
-                assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
-            assert_same(copy.legal_moves)
+            yield state, tampered_copy(state, player, name, value)
+
+
+@compiled
+@pytest.mark.parametrize("seed", range(6))
+def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> None:
+    """Slots replaced behind the constructors' back: both cores answer alike (a
+    successor, a verdict or the same exception), and the process never crashes."""
+    rnd = random.Random(seed)
+    for state, copy in tampered_states(rnd, seed):
+        for move in (*state.legal_moves()[:3], *moves_to_try(state, rnd)[:6]):
+            assert_same(lambda copy=copy, move=move: copy.apply(move))  # type: ignore[misc]
+        assert_same(copy.legal_moves)
 
 
 def test_the_switch_forces_the_python_core() -> None:
