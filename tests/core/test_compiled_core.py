@@ -346,6 +346,16 @@ def test_a_tampered_state_gets_the_same_answer_from_both_cores(seed: int) -> Non
         assert_same(copy.legal_moves)
 
 
+def printed_with_switch(code: str, switch: str = "1") -> list[str]:
+    """The words ``code`` prints in a Python of its own with ``AZUL_RULES_PURE_PYTHON``
+    set to ``switch``."""
+    done = subprocess.run(
+        [sys.executable, "-c", code], env={**os.environ, "AZUL_RULES_PURE_PYTHON": switch},
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    return done.stdout.split()
+
+
 def test_the_switch_forces_the_python_core() -> None:
     """``AZUL_RULES_PURE_PYTHON=1`` at import: ``accelerated`` is False and every compiled
     function is the Python one; a value of ``0`` forces nothing."""
@@ -354,11 +364,7 @@ def test_the_switch_forces_the_python_core() -> None:
         "print(az.accelerated, az.GameState.apply is s.REFERENCES['apply'],"
         " az.GameState.legal_moves is s.REFERENCES['legal_moves'])"
     )
-    pure = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, "AZUL_RULES_PURE_PYTHON": "1"},
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert pure.stdout.split() == ["False", "True", "True"]
+    assert printed_with_switch(code) == ["False", "True", "True"]
     zero = subprocess.run(
         [sys.executable, "-c", "import azul_rules as az; print(type(az.accelerated).__name__)"],
         env={**os.environ, "AZUL_RULES_PURE_PYTHON": "0"},

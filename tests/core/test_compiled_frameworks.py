@@ -13,10 +13,7 @@ references themselves, which the last test checks.
 from __future__ import annotations
 
 import contextlib
-import os
 import random
-import subprocess
-import sys
 from array import array
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -28,7 +25,7 @@ from hypothesis import strategies as st
 import azul_rules as az
 from azul_rules import testing
 from azul_rules.ai import actions, deals
-from tests.core.test_compiled_core import python_core, tampered_states
+from tests.core.test_compiled_core import printed_with_switch, python_core, tampered_states
 from tests.core.test_possible_successors import mutated_position
 from tests.extras import needs
 
@@ -281,11 +278,7 @@ def test_the_switch_gives_the_references_to_the_python_core() -> None:
         " actions.observe_into is actions.REFERENCES['observe_into'],"
         " deals.deal_outcomes is deals.REFERENCES['deal_outcomes'])"
     )
-    pure = subprocess.run(
-        [sys.executable, "-c", code], env={**os.environ, "AZUL_RULES_PURE_PYTHON": "1"},
-        capture_output=True, text=True, check=True,
-    )  # fmt: skip
-    assert pure.stdout.split() == ["True", "True", "True"]
+    assert printed_with_switch(code) == ["True", "True", "True"]
     if az.accelerated:
         assert actions.legal_actions.__wrapped__ is PY_LEGAL_ACTIONS  # type: ignore[attr-defined]
         assert actions.observe_into.__wrapped__ is PY_OBSERVE_INTO  # type: ignore[attr-defined]
